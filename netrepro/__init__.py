@@ -1,0 +1,1 @@
+"""netrepro: re-run 1990s TCP/UDP measurement papers on emulated links."""

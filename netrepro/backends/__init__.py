@@ -1,0 +1,67 @@
+"""Link emulation backends. Each one makes a middle node forward between its two interfaces
+while imposing a LinkParams; see LinkBackend."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol
+
+from netrepro.linkspec import LinkParams
+
+
+class BackendError(RuntimeError):
+    """A backend cannot emulate what was asked, or failed to start or stop."""
+
+
+class LinkBackend(Protocol):
+    """Emulates a link on the middle node between interface if_a (towards host a) and if_b.
+
+    The forward direction (a->b) is imposed on packets leaving if_b, the reverse on if_a.
+    `node` is a Mininet node (anything with .cmd() and .popen()).
+    """
+
+    name: str
+
+    def start(self, node: Any, if_a: str, if_b: str, link: LinkParams, log_dir: Path) -> None: ...
+
+    def settings(self) -> dict[str, Any]:
+        """What was applied (command lines, qdiscs), for provenance."""
+        ...
+
+    def stop(self) -> dict[str, Any]:
+        """Stops emulating and returns the counters gathered (packets sent, dropped and why)."""
+        ...
+
+
+def netem_available(kernel_release: str | None = None) -> bool:
+    """Whether this kernel has sch_netem, built in or as a module."""
+    import os
+
+    release = kernel_release or os.uname().release
+    if Path("/sys/module/sch_netem").exists():
+        return True
+    modules = Path("/lib/modules") / release
+    builtin = modules / "modules.builtin"
+    if builtin.is_file() and "sch_netem.ko" in builtin.read_text(encoding="utf-8", errors="replace"):
+        return True
+    return any(modules.glob("kernel/net/sched/sch_netem.ko*"))
+
+
+def get_backend(name: str) -> LinkBackend:
+    """The backend called name; 'auto' is netem where the kernel has it, else linkemu."""
+    if name == "auto":
+        name = "netem" if netem_available() else "linkemu"
+    if name == "htb":
+        from netrepro.backends.htb import HtbBackend
+
+        return HtbBackend()
+    if name == "linkemu":
+        from netrepro.backends.linkemu import LinkemuBackend
+
+        return LinkemuBackend()
+    if name == "netem":
+        if not netem_available():
+            raise BackendError("backend netem needs sch_netem, which this kernel lacks; use linkemu or auto")
+        from netrepro.backends.netem import NetemBackend
+
+        return NetemBackend()
+    raise BackendError(f"unknown link backend {name!r}; choose auto, linkemu, netem or htb")

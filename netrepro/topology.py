@@ -1,0 +1,124 @@
+"""The measurement topology: host h1, a middle node that emulates the link, host h2.
+
+h1 and h2 share one IPv4 subnet; the middle node forwards between its two interfaces at layer 2
+while a link backend imposes rate, framing, queue, delay and loss. The hosts' own interfaces
+carry no rate limit: a limit there would only block the sender, never drop its datagrams.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mininet.link import Link
+from mininet.net import Mininet
+from mininet.node import Host
+from mininet.topo import Topo
+
+from netrepro.backends import LinkBackend
+from netrepro.backends.htb import run_checked
+from netrepro.linkspec import LinkParams
+
+H1_IP = "10.0.0.1"
+H2_IP = "10.0.0.2"
+IF_A = "mid-eth0"
+IF_B = "mid-eth1"
+OFFLOADS = ("tso", "gso", "gro", "lro", "tx", "rx", "sg")
+# Offloads that the kernel may refuse to change on a veth; any other refusal is an error.
+FIXED_OK = ("lro",)
+MIN_MTU = 68
+MAX_MTU = 65535
+
+
+class LinkTopo(Topo):
+    """h1 -- mid -- h2 with plain veth links; refuses MTUs the kernel or IPv4 cannot carry."""
+
+    def build(self, mtu: int = 1500) -> None:  # noqa: D401 - Mininet's hook name
+        if not MIN_MTU <= mtu <= MAX_MTU:
+            raise ValueError(f"MTU {mtu} is outside {MIN_MTU}..{MAX_MTU}")
+        h1 = self.addHost("h1", ip=f"{H1_IP}/24")
+        h2 = self.addHost("h2", ip=f"{H2_IP}/24")
+        mid = self.addHost("mid", ip=None)
+        self.addLink(h1, mid, cls=Link, intfName1="h1-eth0", intfName2=IF_A)
+        self.addLink(mid, h2, cls=Link, intfName1=IF_B, intfName2="h2-eth0")
+
+
+class LinkNetwork:
+    """A running LinkTopo whose middle node emulates `link` with `backend`.
+
+    Use as a context manager; on exit the backend's counters are in `counters`.
+    """
+
+    def __init__(self, link: LinkParams, backend: LinkBackend, log_dir: Path) -> None:
+        self.link = link
+        self.backend = backend
+        self.log_dir = log_dir
+        self.counters: dict[str, Any] = {}
+        self.offloads: dict[str, dict[str, str]] = {}
+        self._net: Mininet | None = None
+
+    def __enter__(self) -> "LinkNetwork":
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self._net = Mininet(topo=LinkTopo(mtu=self.link.mtu), host=Host, controller=None,
+                            autoSetMacs=True, waitConnected=False)
+        try:
+            self._net.start()
+            for host, iface in ((self.h1, "h1-eth0"), (self.h2, "h2-eth0"), (self.mid, IF_A), (self.mid, IF_B)):
+                run_checked(host, ["ip", "link", "set", "dev", iface, "mtu", str(self.link.mtu)])
+                self.offloads[iface] = disable_offloads(host, iface)
+            self.backend.start(self.mid, IF_A, IF_B, self.link, self.log_dir)
+        except BaseException:
+            self._net.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._net is not None
+        try:
+            self.counters = self.backend.stop()
+        finally:
+            self._net.stop()
+
+    def _host(self, name: str) -> Host:
+        assert self._net is not None, "the network is not running"
+        return self._net[name]
+
+    @property
+    def h1(self) -> Host:
+        return self._host("h1")
+
+    @property
+    def h2(self) -> Host:
+        return self._host("h2")
+
+    @property
+    def mid(self) -> Host:
+        return self._host("mid")
+
+
+def disable_offloads(host: Any, iface: str) -> dict[str, str]:
+    """Turns segmentation and receive offloads off, so packets on the link are the sizes the
+    stacks chose; returns the offload state read back."""
+    command = ["ethtool", "-K", iface]
+    for offload in OFFLOADS:
+        command += [offload, "off"]
+    process = host.popen(command, stdout=-1, stderr=-2, text=True)
+    output, _ = process.communicate()
+    state = read_offloads(host, iface)
+    still_on = [key for key, value in state.items() if value.startswith("on") and "[fixed]" not in value]
+    if still_on:
+        raise RuntimeError(f"offloads still on for {iface} in {host.name}: {', '.join(still_on)} ({output.strip()})")
+    return state
+
+
+def read_offloads(host: Any, iface: str) -> dict[str, str]:
+    names = {
+        "tcp-segmentation-offload", "generic-segmentation-offload", "generic-receive-offload",
+        "large-receive-offload", "rx-checksumming", "tx-checksumming", "scatter-gather",
+    }
+    output = run_checked(host, ["ethtool", "-k", iface])
+    state = {}
+    for line in output.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in names:
+            state[key.strip()] = value.strip()
+    return state

@@ -1,0 +1,33 @@
+import csv
+import json
+
+from netrepro.aggregate import COLUMNS, main
+from tests.test_spec import SPEC
+
+
+def write_trial(folder, rows, backend="htb"):
+    folder.mkdir(parents=True)
+    (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "provenance.json").write_text(json.dumps({"run_id": folder.name, "backend": backend}))
+
+
+def row(trial, mode, size, rtt, datagrams, returned):
+    return {"run_id": f"t{trial}", "trial": trial, "mode": mode, "message_bytes": size, "message_name": "",
+            "echo": 1, "rtt_ms": rtt, "datagrams": datagrams, "datagrams_returned": returned,
+            "complete": datagrams == returned, "cool_gap_us": None, "t_start_ns": 1}
+
+
+def test_trials_become_one_tidy_table(tmp_path):
+    write_trial(tmp_path / "trial-1", [row(1, "tcp", 4096, 3.5, 0, 0), row(1, "udp", 51200, None, 7, 3)])
+    write_trial(tmp_path / "trial-2", [row(2, "tcp", 4096, 3.25, 0, 0)])
+    out = tmp_path / "exp"
+    assert main(["--spec", str(SPEC), "--experiment", "lan-large", "--out", str(out),
+                 str(tmp_path / "trial-2"), str(tmp_path / "trial-1")]) == 0
+    with (out / "results.csv").open() as handle:
+        table = list(csv.DictReader(handle))
+    assert tuple(table[0].keys()) == COLUMNS
+    assert [r["trial"] for r in table] == ["1", "1", "2"]
+    lost = table[1]
+    assert lost["rtt_ms"] == "NA" and lost["complete"] == "FALSE"
+    assert lost["paper"] == "liu95cool" and lost["mirrors"] == "Fig 2a; Fig 2b" and lost["backend"] == "htb"
+    assert len((out / "provenance.jsonl").read_text().splitlines()) == 2

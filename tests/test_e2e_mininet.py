@@ -1,0 +1,71 @@
+"""One small real trial through Mininet: topology, link check, echo server, every mode."""
+import json
+import math
+from dataclasses import replace
+
+import pytest
+
+from netrepro import measure
+from netrepro.spec import Message, load_spec
+from tests.conftest import needs_root_and_mininet
+from tests.test_spec import SPEC
+
+pytestmark = needs_root_and_mininet()
+
+SIZES = (1024, 12 * 1024 - 1, 300 * 1024)
+ECHOES = 2
+
+
+@pytest.fixture(scope="module", params=["htb"])
+def trial(request, tmp_path_factory):
+    spec = load_spec(SPEC, {"profile": "smoke", "backend": request.param})
+    experiment = replace(spec.experiments["lan-very-large"], messages=tuple(Message("", s) for s in SIZES),
+                         echoes=ECHOES)
+    out = tmp_path_factory.mktemp(f"trial-{request.param}")
+    measure.run_trial(spec, experiment, 1, out)
+    rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    provenance = json.loads((out / "provenance.json").read_text())
+    return experiment, rows, provenance
+
+
+def test_every_mode_and_size_is_measured(trial):
+    experiment, rows, _ = trial
+    seen = {(r["mode"], r["message_bytes"]) for r in rows}
+    assert seen == {(m, s) for m in experiment.modes for s in SIZES}
+    assert len(rows) == len(experiment.modes) * len(SIZES) * ECHOES
+
+
+def test_tcp_echoes_complete_and_obey_the_line_rate(trial):
+    experiment, rows, _ = trial
+    for row in rows:
+        if row["mode"].startswith("tcp"):
+            assert row["complete"], row
+            # The message crosses the 10 Mb/s line twice; no echo can beat that.
+            floor_ms = 2 * row["message_bytes"] * 8 / experiment.link.forward.rate_bps * 1e3
+            assert row["rtt_ms"] > floor_ms, row
+
+
+def test_udp_counts_datagrams_per_round_trip(trial):
+    experiment, rows, _ = trial
+    for row in rows:
+        if row["mode"].startswith("udp"):
+            assert row["datagrams"] == math.ceil(row["message_bytes"] / experiment.datagram), row
+            assert 0 <= row["datagrams_returned"] <= row["datagrams"]
+            assert row["complete"] == (row["datagrams_returned"] == row["datagrams"])
+            assert (row["rtt_ms"] is None) == (not row["complete"])
+
+
+def test_losses_happen_only_where_the_queue_dropped(trial):
+    _, rows, provenance = trial
+    lost = sum(r["datagrams"] - r["datagrams_returned"] for r in rows)
+    drops = sum(q["drops"] for q in provenance["link_counters"]["qdisc"].values())
+    assert (lost > 0) == (drops > 0)
+
+
+def test_provenance_says_where_the_numbers_came_from(trial):
+    _, rows, provenance = trial
+    assert provenance["link_check"]["passed"] is True
+    for key in ("git_commit", "spec_hash", "kernel", "sysctls", "offloads", "tools", "seed", "run_order"):
+        assert provenance[key], key
+    assert len(provenance["run_order"]) == len(rows)
+    assert all(not v.startswith("on") or "fixed" in v for o in provenance["offloads"].values() for v in o.values())

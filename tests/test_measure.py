@@ -1,0 +1,56 @@
+from dataclasses import replace
+
+import pytest
+
+from netrepro import measure
+from netrepro.spec import load_spec
+from tests.test_spec import SPEC
+
+
+@pytest.fixture
+def experiment():
+    return load_spec(SPEC).experiments["lan-nasa"]
+
+
+def flag(argv, name):
+    return argv[argv.index(name) + 1]
+
+
+def test_pingx_gets_every_size_exactly(experiment):
+    argv = measure.pingx_argv(experiment, "udp", 1)
+    sizes = flag(argv, "--sizes").split(",")
+    assert sizes[0] == "6988B" and sizes[-1] == "486430B" and len(sizes) == 19
+    assert "--cool-gap" not in argv
+
+
+def test_cooled_udp_gets_its_gap_and_buffers_pass_through(experiment):
+    buffered = replace(experiment, send_buffer=16384, receive_buffer=24576)
+    argv = measure.pingx_argv(buffered, "udp-cooled", 2)
+    assert flag(argv, "--cool-gap") == f"{round(experiment.cooling_gap_s * 1e6)}us"
+    assert flag(argv, "--sndbuf") == "16384B" and flag(argv, "--rcvbuf") == "24576B"
+
+
+def test_mode_order_is_shuffled_per_trial_and_reproducible(experiment):
+    orders = {tuple(measure.mode_order(experiment, trial)) for trial in range(1, 20)}
+    assert len(orders) > 1
+    assert measure.mode_order(experiment, 3) == measure.mode_order(experiment, 3)
+    assert sorted(measure.mode_order(experiment, 3)) == sorted(experiment.modes)
+
+
+def test_message_rows_carry_names_and_units(experiment):
+    records = [{"size": 60379, "seq": 0, "rtt_ns": 2_500_000, "datagrams": 8, "datagrams_returned": 8,
+                "complete": True, "cool_gap_ns": 7_000_000, "t_start_ns": 5}]
+    (row,) = measure.message_rows(experiment, "udp-cooled", 1, "r", records)
+    assert row["message_name"] == "mars.gif" and row["echo"] == 1
+    assert row["rtt_ms"] == pytest.approx(2.5) and row["cool_gap_us"] == pytest.approx(7000)
+
+
+def test_a_line_that_is_not_json_is_an_error():
+    with pytest.raises(measure.RunError, match="line 2"):
+        measure.parse_records('{"record": "meta"}\nrtt 3 ms\n', "pingx")
+
+
+def test_an_unknown_experiment_is_refused_before_running(capsys, tmp_path):
+    assert measure.main(["--spec", str(SPEC), "--experiment", "wan-huge", "--trial", "1", "--out", str(tmp_path)]) == 2
+    assert "lan-nasa" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())

@@ -1,0 +1,97 @@
+"""Specs fail before anything runs, with the file, the key and the line."""
+from pathlib import Path
+
+import pytest
+
+from netrepro.spec import load_spec
+from netrepro.yamlsrc import SpecError
+
+SPEC = Path(__file__).resolve().parent.parent / "configs" / "liu95cool.yaml"
+
+
+def edited(tmp_path: Path, old: str, new: str) -> Path:
+    text = SPEC.read_text()
+    assert old in text, f"the test's anchor {old!r} is gone from the spec"
+    path = tmp_path / "spec.yaml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def test_the_shipped_spec_resolves():
+    spec = load_spec(SPEC)
+    assert spec.paper == "liu95cool"
+    nasa = spec.experiments["lan-nasa"]
+    assert len(nasa.messages) == 19
+    assert nasa.messages[0].name == "earth-round.gif"
+    assert nasa.link.mtu == 1500
+    assert set(nasa.modes) == {"tcp-per-message", "tcp", "udp-cooled", "udp"}
+
+
+def test_profiles_change_repeats_only():
+    quick = load_spec(SPEC).experiments["lan-large"]
+    paper = load_spec(SPEC, {"profile": "paper"}).experiments["lan-large"]
+    assert (paper.trials, paper.echoes) == (20, 50)
+    assert quick.trials < paper.trials
+    assert quick.messages == paper.messages
+
+
+def test_unknown_key_names_file_key_and_line(tmp_path):
+    path = edited(tmp_path, "  datagram: 8K\n", "  datagram: 8K\n  datagramm: 8K\n")
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert error.value.path == str(path)
+    assert error.value.key == "defaults.datagramm"
+    assert error.value.line == line_of(path, "datagramm")
+    assert "unknown key 'datagramm'" in str(error.value)
+
+
+def test_a_value_without_its_unit_is_refused(tmp_path):
+    path = edited(tmp_path, "    gap: 7ms", "    gap: 7")
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert error.value.key == "defaults.cooling.gap"
+    assert error.value.line == line_of(path, "gap: 7")
+
+
+def test_a_mode_that_does_not_exist_is_refused(tmp_path):
+    path = edited(tmp_path, "modes: [tcp-per-message, tcp, udp-cooled, udp]", "modes: [tcp, udp-hot]")
+    with pytest.raises(SpecError, match="udp-hot"):
+        load_spec(path)
+
+
+def test_a_name_that_refers_to_nothing_is_refused(tmp_path):
+    path = edited(tmp_path, "  link: ethernet-10", "  link: token-ring-4")
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert error.value.key == "experiments.lan-512b.link"
+    assert "token-ring-4" in error.value.message and "ethernet-10" in error.value.message
+
+
+def test_a_duplicate_key_is_refused(tmp_path):
+    path = edited(tmp_path, "  seed: 1995\n", "  seed: 1995\n  seed: 7\n")
+    with pytest.raises(SpecError, match="given twice") as error:
+        load_spec(path)
+    assert error.value.line == line_of(path, "seed: 7")
+
+
+def test_broken_yaml_names_its_line(tmp_path):
+    path = edited(tmp_path, "  seed: 1995\n", "  seed: [1995\n")
+    with pytest.raises(SpecError, match="not valid YAML"):
+        load_spec(path)
+
+
+def test_cooled_udp_needs_a_cooling_setting(tmp_path):
+    path = edited(tmp_path, "  cooling:\n    gap: 7ms\n", "")
+    with pytest.raises(SpecError, match="udp-cooled needs"):
+        load_spec(path)
+
+
+@pytest.mark.parametrize("overrides, key", [({"profile": "fast"}, "profile"), ({"backend": "ns2"}, "backend")])
+def test_bad_command_line_overrides_are_refused(overrides, key):
+    with pytest.raises(SpecError) as error:
+        load_spec(SPEC, overrides)
+    assert error.value.key == key

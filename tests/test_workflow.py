@@ -1,0 +1,74 @@
+"""The workflow as users drive it: lint, dry runs of every spec, resuming, refusing bad specs."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile")]
+SPECS = sorted((REPO / "configs").glob("*.yaml"))
+
+
+def snakemake(*args, cwd=REPO):
+    return subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def job_counts(output: str) -> dict[str, int]:
+    stats = output.split("Job stats:")[1]
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", stats, re.M)}
+
+
+def test_there_are_specs():
+    assert SPECS
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.name)
+def test_lint_is_clean(spec):
+    done = snakemake("--lint", "--configfile", str(spec))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Congratulations" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.name)
+@pytest.mark.parametrize("profile", ["quick", "paper", "smoke"])
+def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
+    from netrepro.spec import load_spec
+
+    loaded = load_spec(spec, {"profile": profile})
+    done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--config", f"profile={profile}",
+                     "--directory", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    counts = job_counts(done.stdout)
+    assert counts["measure_trial"] == sum(e.trials for e in loaded.experiments.values())
+    assert counts["aggregate_results"] == len(loaded.experiments)
+
+
+def test_a_rerun_does_only_what_is_missing(tmp_path):
+    spec = REPO / "configs" / "liu95cool.yaml"
+    for trial in (1, 2):
+        folder = tmp_path / f"results/liu95cool/lan-512b/runs/quick/trial-{trial}"
+        folder.mkdir(parents=True)
+        for name in ("records.jsonl", "provenance.json"):
+            (folder / name).write_text("{}\n")
+    done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "lan-512b/runs/quick/trial-1" not in done.stdout
+    assert job_counts(done.stdout)["measure_trial"] == 8
+
+
+def test_a_bad_spec_stops_the_workflow_with_file_and_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((REPO / "configs" / "liu95cool.yaml").read_text().replace("  seed: 1995", "  seed: -4"))
+    done = snakemake("-n", "--cores", "2", "--configfile", str(bad), "--directory", str(tmp_path))
+    assert done.returncode != 0
+    line = next(n for n, text in enumerate(bad.read_text().splitlines(), 1) if "seed: -4" in text)
+    assert f"{bad}:{line}: defaults.seed" in done.stderr
+
+
+def test_an_unknown_profile_stops_the_workflow(tmp_path):
+    done = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "liu95cool.yaml"),
+                     "--config", "profile=fast", "--directory", str(tmp_path))
+    assert done.returncode != 0
+    assert "profile" in done.stderr and "quick" in done.stderr

@@ -1,0 +1,12 @@
+rule aggregate_results:
+    input:
+        provenance=get_trial_provenance,
+    output:
+        results="results/{paper}/{experiment}/results.csv",
+        provenance="results/{paper}/{experiment}/provenance.jsonl",
+    params:
+        argv=get_aggregate_argv,
+    log:
+        "logs/{paper}/{experiment}/aggregate_results.log",
+    run:
+        run_logged(params.argv, log[0])

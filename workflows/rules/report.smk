@@ -1,0 +1,23 @@
+rule render_report:
+    input:
+        results=get_experiment_results,
+        report=get_report_source(),
+        helpers=get_report_helpers(),
+    output:
+        html="reports/html/{paper}.html",
+        scorecard="reports/html/{paper}-scorecard.csv",
+    log:
+        "logs/{paper}/render_report.log",
+    run:
+        run_logged(["Rscript", get_report_script("render.R"), PAPER, "results", "reports/html"], log[0])
+
+
+rule render_index:
+    input:
+        scorecards=expand("reports/html/{paper}-scorecard.csv", paper=PAPER),
+    output:
+        index="reports/html/index.html",
+    log:
+        "logs/render_index.log",
+    run:
+        run_logged(["Rscript", get_report_script("index.R"), "reports/html"], log[0])
