@@ -67,10 +67,15 @@ def iperf3_goodput_mbit(client: Any, server: Any, server_ip: str, reverse: bool)
         for _ in range(50):
             process = client.popen(command, stdout=-1, stderr=-2, text=True)
             output, _ = process.communicate(timeout=60)
-            if process.returncode == 0:
-                return json.loads(output)["end"]["sum_received"]["bits_per_second"] / 1e6
-            if "Connection refused" not in output:
-                raise LinkCheckError(f"iperf3 to {server_ip} failed: {output.strip()[-300:]}")
+            try:
+                report = json.loads(output)
+            except json.JSONDecodeError:
+                report = {"error": output.strip()[-300:]}
+            if process.returncode == 0 and "sum_received" in report.get("end", {}):
+                return report["end"]["sum_received"]["bits_per_second"] / 1e6
+            error = str(report.get("error", output.strip()[-300:]))
+            if "refused" not in error:
+                raise LinkCheckError(f"iperf3 to {server_ip} failed: {error}")
             time.sleep(0.1)
         raise LinkCheckError(f"iperf3 server on {server.name} never accepted a connection")
     finally:

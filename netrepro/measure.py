@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,10 @@ from netrepro.provenance import machine, now_iso, read_sysctls, tool_version, RE
 
 TOOLS_BIN = REPO / "tools" / "bin"
 ECHO_PORT = 7007
-REQUIRED_COMMANDS = ("ip", "tc", "ethtool", "ping", "iperf3", "mnexec")
+# udp-cooled messages go to a second echod that paces its echo by the same gap, so the round
+# trip is cooled both ways, as when both hosts ran the paper's cooled sender.
+COOLED_ECHO_PORT = 7008
+REQUIRED_COMMANDS = ("ip", "tc", "ethtool", "ping", "iperf3", "ss", "mnexec")
 
 
 class RunError(RuntimeError):
@@ -49,10 +53,15 @@ def mode_order(experiment: Experiment, trial: int) -> list[str]:
     return modes
 
 
+def cooling_gap_us(experiment: Experiment) -> int | None:
+    return round(experiment.cooling_gap_s * 1e6) if experiment.cooling_gap_s is not None else None
+
+
 def pingx_argv(experiment: Experiment, mode: str, trial: int) -> list[str]:
     sizes = ",".join(f"{size}B" for size in sorted({m.size for m in experiment.messages}))
+    port = COOLED_ECHO_PORT if mode == "udp-cooled" else ECHO_PORT
     argv = [
-        str(TOOLS_BIN / "pingx"), "--host", "10.0.0.2", "--port", str(ECHO_PORT), "--mode", mode,
+        str(TOOLS_BIN / "pingx"), "--host", "10.0.0.2", "--port", str(port), "--mode", mode,
         "--sizes", sizes, "--count", str(experiment.echoes),
         "--interval", f"{round(experiment.interval_s * 1e6)}us",
         "--datagram", f"{experiment.datagram}B",
@@ -61,7 +70,7 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int) -> list[str]:
     ]
     if mode == "udp-cooled":
         if experiment.cooling_gap_s is not None:
-            argv += ["--cool-gap", f"{round(experiment.cooling_gap_s * 1e6)}us"]
+            argv += ["--cool-gap", f"{cooling_gap_us(experiment)}us"]
         else:
             argv += ["--cool-iterations", str(experiment.cooling_iterations)]
     argv += buffer_args(experiment)
@@ -127,9 +136,38 @@ def message_rows(experiment: Experiment, mode: str, trial: int, run_id: str,
     return rows
 
 
-def start_echod(net: Any, experiment: Experiment) -> Any:
-    argv = [str(TOOLS_BIN / "echod"), "--port", str(ECHO_PORT), "--proto", "both", *buffer_args(experiment)]
-    return net.h2.popen(argv, stdout=-1, stderr=-1, text=True)
+def echod_argv(experiment: Experiment, cooled: bool) -> list[str]:
+    argv = [str(TOOLS_BIN / "echod"), "--proto", "both", *buffer_args(experiment)]
+    if not cooled:
+        return argv + ["--port", str(ECHO_PORT)]
+    if experiment.cooling_gap_s is None:
+        raise RunError("udp-cooled by busy-loop iterations has no echo gap in time; give cooling.gap")
+    return argv + ["--port", str(COOLED_ECHO_PORT), "--echo-gap", f"{cooling_gap_us(experiment)}us"]
+
+
+def start_echods(net: Any, experiment: Experiment) -> dict[str, Any]:
+    servers = {"plain": echod_argv(experiment, cooled=False)}
+    if "udp-cooled" in experiment.modes:
+        servers["cooled"] = echod_argv(experiment, cooled=True)
+    processes = {name: net.h2.popen(argv, stdout=-1, stderr=-1, text=True) for name, argv in servers.items()}
+    for name, process in processes.items():
+        wait_listening(net.h2, int(servers[name][servers[name].index("--port") + 1]), process)
+    return processes
+
+
+def wait_listening(host: Any, port: int, process: Any, timeout_s: float = 5.0) -> None:
+    """Waits until a server listens on its TCP port, so the first connect is not refused."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            _, errors = process.communicate()
+            raise RunError(f"echod on port {port} exited at start (exit {process.returncode}): {errors.strip()[-300:]}")
+        probe = host.popen(["ss", "-Hltn", f"sport = :{port}"], stdout=-1, stderr=-2, text=True)
+        output, _ = probe.communicate()
+        if output.strip():
+            return
+        time.sleep(0.05)
+    raise RunError(f"echod did not listen on port {port} within {timeout_s:.0f} s")
 
 
 def stop_echod(process: Any) -> dict[str, Any]:
@@ -157,13 +195,13 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
     with LinkNetwork(experiment.link, backend, out / "logs") as net:
         link_check = check_link(net, experiment.link, H2_IP)
         sysctls = read_sysctls(net.h1)
-        echod = start_echod(net, experiment)
+        echods = start_echods(net, experiment)
         try:
             for mode in order:
                 metas[mode], records = run_mode(net, experiment, mode, trial)
                 rows += message_rows(experiment, mode, trial, run_id, records)
         finally:
-            echod_summary = stop_echod(echod)
+            echod_summary = {name: stop_echod(process) for name, process in echods.items()}
         offloads = net.offloads
         backend_settings = backend.settings()
     write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))

@@ -54,7 +54,8 @@ def test_a_rerun_does_only_what_is_missing(tmp_path):
             (folder / name).write_text("{}\n")
     done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "lan-512b/runs/quick/trial-1" not in done.stdout
+    assert "output: results/liu95cool/lan-512b/runs/quick/trial-1/" not in done.stdout
+    assert "output: results/liu95cool/lan-2k/runs/quick/trial-1/" in done.stdout
     assert job_counts(done.stdout)["measure_trial"] == 8
 
 

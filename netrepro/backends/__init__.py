@@ -65,3 +65,12 @@ def get_backend(name: str) -> LinkBackend:
 
         return NetemBackend()
     raise BackendError(f"unknown link backend {name!r}; choose auto, linkemu, netem or htb")
+
+
+def total_drops(counters: dict[str, Any]) -> int:
+    """Packets the emulated link dropped in both directions, from any backend's counters."""
+    if "qdisc" in counters:
+        return sum(int(q.get("drops") or 0) for q in counters["qdisc"].values())
+    if "forward" in counters:
+        return sum(int(counters[d]["dropped_packets"]) for d in ("forward", "reverse"))
+    raise BackendError(f"counters of an unknown shape: {sorted(counters)}")

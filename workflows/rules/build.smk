@@ -1,7 +1,7 @@
+# Builds the tools when they are missing. `make build` rebuilds them after a change; finished
+# trials are not rerun for that (measure_trial takes the binaries as ancient), and their
+# provenance names the tool versions that measured them.
 rule build_tools:
-    input:
-        makefile=get_tools_path("Makefile"),
-        sources=get_tool_sources(),
     output:
         pingx=get_tools_path("bin/pingx"),
         echod=get_tools_path("bin/echod"),

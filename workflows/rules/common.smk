@@ -72,11 +72,6 @@ def get_tools_path(name):
     return str(Path(workflow.basedir) / "tools" / name)
 
 
-def get_tool_sources():
-    tools = Path(workflow.basedir) / "tools"
-    patterns = ("*/*.c", "*/*.h", "*/module.mk")
-    return sorted(str(p) for pattern in patterns for p in tools.glob(pattern))
-
 
 def get_measure_argv(wildcards, output):
     backend = ["--backend", config["backend"]] if "backend" in config else []
@@ -97,6 +92,19 @@ def get_aggregate_argv(wildcards, output):
 
 def get_report_helpers():
     return sorted(str(p) for p in (Path(workflow.basedir) / "reports" / "R").glob("*.R"))
+
+
+def get_report_reference():
+    reports = Path(workflow.basedir) / "reports"
+    return sorted(str(p) for p in [*reports.glob(f"reference/{PAPER}-*.csv"), *reports.glob("*.css")])
+
+
+def get_render_argv():
+    """Absolute paths: the renderer works from the reports folder, not the run directory."""
+    return [
+        "Rscript", get_report_script("render.R"), PAPER,
+        str(Path("results").resolve()), str(Path("reports/html").resolve()),
+    ]
 
 
 def get_report_source():

@@ -3,13 +3,14 @@ rule render_report:
         results=get_experiment_results,
         report=get_report_source(),
         helpers=get_report_helpers(),
+        reference=get_report_reference(),
     output:
         html="reports/html/{paper}.html",
         scorecard="reports/html/{paper}-scorecard.csv",
     log:
         "logs/{paper}/render_report.log",
     run:
-        run_logged(["Rscript", get_report_script("render.R"), PAPER, "results", "reports/html"], log[0])
+        run_logged(get_render_argv(), log[0])
 
 
 rule render_index:
@@ -20,4 +21,4 @@ rule render_index:
     log:
         "logs/render_index.log",
     run:
-        run_logged(["Rscript", get_report_script("index.R"), "reports/html"], log[0])
+        run_logged(["Rscript", get_report_script("index.R"), str(Path("reports/html").resolve())], log[0])

@@ -1,0 +1,221 @@
+# Figures and tables of the buffer-matrix report. Every function takes data
+# shaped by R/comer94.R; none reshapes.
+
+class_colours <- c("normal" = "#2c7bb6", "abnormal" = "#d7191c")
+
+class_factor <- function(abnormal) {
+  factor(dplyr::if_else(abnormal, "abnormal", "normal"), levels = names(class_colours))
+}
+
+mbit_log_scale <- function(name = "Throughput (Mb/s, log scale)") {
+  ggplot2::scale_y_log10(name, labels = scales::label_number(drop0trailing = TRUE))
+}
+
+# Table 1 as heat maps, one panel per matrix; abnormal cells framed.
+plot_matrix_heatmap <- function(panels, title) {
+  framed <- dplyr::filter(panels, abnormal %in% TRUE)
+  ggplot2::ggplot(panels, ggplot2::aes(recv, send, fill = throughput_mbit)) +
+    ggplot2::geom_tile(colour = "white", linewidth = 0.4) +
+    ggplot2::geom_tile(data = framed, colour = "#d7191c", fill = NA, linewidth = 0.9) +
+    ggplot2::geom_text(ggplot2::aes(label = label), size = 2.6, colour = "grey10") +
+    ggplot2::scale_fill_viridis_c("Mb/s", trans = "log10", option = "C", begin = 0.3) +
+    ggplot2::facet_wrap(ggplot2::vars(panel), ncol = 2) +
+    ggplot2::labs(
+      title = title, x = "Receive buffer", y = "Send buffer",
+      caption = paste(
+        "Colour: mean throughput (log scale). Red frame: abnormal (published: shaded",
+        "in the paper; measured: by this report's rule)."
+      )
+    ) +
+    theme_report() +
+    ggplot2::theme(panel.grid = ggplot2::element_blank(), legend.position = "right")
+}
+
+# Fig 3: throughput with equal send and receive buffers.
+plot_equal_buffers <- function(rows, title) {
+  lines <- dplyr::mutate(rows$lines, buffer_label = buffer_factor(buffer))
+  points <- dplyr::mutate(rows$points, buffer_label = factor(
+    buffer_label(buffer),
+    levels = levels(lines$buffer_label)
+  ))
+  ggplot2::ggplot(lines, ggplot2::aes(buffer_label, throughput_mbit,
+    colour = source, group = source
+  )) +
+    ggplot2::geom_point(
+      data = points, size = 0.9, alpha = 0.35,
+      position = ggplot2::position_jitter(width = 0.12, height = 0, seed = 1)
+    ) +
+    ggplot2::geom_line(linewidth = 0.8) +
+    ggplot2::geom_point(size = 2) +
+    ggplot2::scale_colour_manual(NULL, values = source_colours(unique(lines$source))) +
+    ggplot2::scale_y_continuous("Mean throughput (Mb/s)", limits = c(0, NA)) +
+    ggplot2::labs(
+      title = title, x = "Send buffer = receive buffer",
+      caption = "Line: mean per buffer size; small dots: each measurement."
+    ) +
+    theme_report()
+}
+
+# Published first in black, then one colour per setup.
+source_colours <- function(sources) {
+  published <- grepl("^Published", sources)
+  others <- sort(sources[!published])
+  stats::setNames(
+    c(rep("grey15", sum(published)), grDevices::hcl.colors(max(length(others), 2), "Dark 3")[seq_along(others)]),
+    c(sources[published], others)
+  )
+}
+
+# Lockstep cells: each measurement against the mechanism value +-10 %.
+plot_lockstep <- function(rows, title) {
+  points <- dplyr::mutate(rows$points, class = class_factor(abnormal))
+  ggplot2::ggplot(rows$mechanism, ggplot2::aes(cell)) +
+    ggplot2::geom_crossbar(
+      ggplot2::aes(y = lockstep_mbit, ymin = low, ymax = high),
+      width = 0.6, fill = "#fff1cc", colour = "#7a5400", linewidth = 0.3
+    ) +
+    ggplot2::geom_point(
+      data = points, ggplot2::aes(y = throughput_mbit, colour = class),
+      size = 1, alpha = 0.6,
+      position = ggplot2::position_jitter(width = 0.15, height = 0, seed = 1)
+    ) +
+    ggplot2::scale_colour_manual("Measurement", values = class_colours, drop = FALSE) +
+    mbit_log_scale() +
+    facet_setups(points) +
+    ggplot2::labs(
+      title = title, x = "Send/receive buffer",
+      caption = paste(
+        "Box: mechanism throughput (one lockstep batch per 200 ms delayed-ACK tick)",
+        "with the \u00b110 % band; dots: each measurement."
+      )
+    ) +
+    theme_report()
+}
+
+# Figs 9-13: throughput of every measurement, one panel per buffer pair.
+plot_series <- function(measurements, title) {
+  measurements <- dplyr::mutate(measurements,
+    send = buffer_factor(send_buffer), recv = buffer_factor(recv_buffer),
+    class = class_factor(abnormal)
+  )
+  ggplot2::ggplot(measurements, ggplot2::aes(`repeat`, throughput_mbit, colour = class)) +
+    ggplot2::geom_line(ggplot2::aes(group = 1), colour = "grey70", linewidth = 0.3) +
+    ggplot2::geom_point(size = 0.5) +
+    ggplot2::scale_colour_manual("Measurement", values = class_colours, drop = FALSE) +
+    mbit_log_scale() +
+    ggplot2::scale_x_continuous("Measurement", breaks = scales::breaks_extended(3)) +
+    ggplot2::facet_grid(
+      ggplot2::vars(send), ggplot2::vars(recv),
+      labeller = ggplot2::labeller(
+        send = function(x) paste("send", x), recv = function(x) paste("recv", x)
+      )
+    ) +
+    ggplot2::labs(title = title) +
+    theme_report() +
+    ggplot2::theme(
+      strip.text = ggplot2::element_text(size = 7),
+      axis.text = ggplot2::element_text(size = 6),
+      panel.spacing = ggplot2::unit(0.15, "lines")
+    )
+}
+
+# Fig 6: time-sequence plot of the packet trace.
+plot_trace <- function(shapes, title) {
+  data <- shapes$data
+  acks <- shapes$acks
+  plot <- ggplot2::ggplot() +
+    ggplot2::geom_segment(
+      data = data,
+      ggplot2::aes(x = t_ms, xend = t_ms, y = from, yend = to, colour = rule),
+      linewidth = 1.4, arrow = ggplot2::arrow(length = ggplot2::unit(0.08, "inches"))
+    ) +
+    ggplot2::geom_text(
+      data = data,
+      ggplot2::aes(x = t_ms, y = to, label = paste0(rule, " ", len)),
+      size = 2.6, vjust = -0.4, hjust = 0.5, colour = "grey20"
+    )
+  if (nrow(acks) > 0) {
+    plot <- plot +
+      ggplot2::geom_step(
+        data = acks, ggplot2::aes(t_ms, acked, linetype = "acknowledged"),
+        colour = "grey25"
+      ) +
+      ggplot2::geom_step(
+        data = acks, ggplot2::aes(t_ms, window_edge, linetype = "window edge (ack + win)"),
+        colour = "grey45"
+      ) +
+      ggplot2::geom_point(data = acks, ggplot2::aes(t_ms, acked), shape = 4, size = 1.8) +
+      ggplot2::geom_text(
+        data = acks, ggplot2::aes(t_ms, acked, label = rule),
+        size = 2.4, vjust = 1.6, colour = "grey35"
+      )
+  }
+  plot +
+    ggplot2::scale_linetype_manual(NULL, values = c("solid", "dashed")) +
+    ggplot2::scale_colour_brewer("Sender rule", palette = "Dark2") +
+    ggplot2::scale_y_continuous("Sequence (octets from the first data octet)",
+      labels = scales::label_comma()
+    ) +
+    ggplot2::labs(
+      title = title, x = "Time (ms)",
+      caption = paste(
+        "Arrows: data segments (label: rule and length); x and solid step: ACKs",
+        "(label: receiver rule); dashed step: right edge of the offered window."
+      )
+    ) +
+    theme_report()
+}
+
+# One buffer matrix as an HTML table. `value` and `note` are per-cell text;
+# `classes` per-cell CSS classes.
+matrix_html <- function(cells, value, note, classes, caption) {
+  cells <- dplyr::mutate(cells,
+    send = buffer_factor(send_buffer), recv = buffer_factor(recv_buffer),
+    value = value, note = note, classes = classes
+  )
+  recvs <- levels(cells$recv)
+  rows <- purrr::map_chr(levels(cells$send), function(s) {
+    row <- dplyr::filter(cells, send == s)
+    tds <- purrr::map_chr(recvs, function(r) {
+      cell <- dplyr::filter(row, recv == r)
+      if (nrow(cell) == 0) {
+        return("<td class=\"missing\">\u2013</td>")
+      }
+      paste0(
+        "<td class=\"", cell$classes[1], "\">", escape_html(cell$value[1]),
+        if (nzchar(cell$note[1])) paste0("<br><span class=\"small\">", escape_html(cell$note[1]), "</span>") else "",
+        "</td>"
+      )
+    })
+    paste0("<tr><th>", escape_html(s), "</th>", paste(tds, collapse = ""), "</tr>")
+  })
+  paste0(
+    "<table class=\"matrix\"><caption>", caption, "</caption><thead><tr><th>send \\ recv</th>",
+    paste0("<th>", escape_html(recvs), "</th>", collapse = ""),
+    "</tr></thead><tbody>", paste(rows, collapse = ""), "</tbody></table>"
+  )
+}
+
+# Measured matrix of one setup beside the published one.
+matrix_pair_html <- function(cells, table1, setup) {
+  here <- dplyr::filter(cells, setup == !!setup)
+  disagree <- !is.na(here$shaded) & here$abnormal != here$shaded
+  measured <- matrix_html(
+    here,
+    value = fmt_num(here$mean_mbit, 3),
+    note = paste0("n=", here$measurements),
+    classes = paste(
+      dplyr::if_else(here$abnormal, "abnormal", "normal"),
+      dplyr::if_else(disagree, "disagree", "")
+    ),
+    caption = paste0("Measured mean (Mb/s), ", escape_html(setup))
+  )
+  published <- matrix_html(
+    table1,
+    value = fmt_num(table1$throughput_mbit, 4),
+    note = rep("", nrow(table1)),
+    classes = dplyr::if_else(table1$shaded, "abnormal", "normal"),
+    caption = "Published Table 1 (Mb/s as printed)"
+  )
+  paste0("<div class=\"matrix-pair\"><div>", measured, "</div><div>", published, "</div></div>")
+}

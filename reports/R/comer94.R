@@ -1,0 +1,424 @@
+# comer94: ttcp bulk-transfer throughput over a matrix of send and receive
+# buffers (Table 1), its anomaly, and the circular-wait trace (Fig 6).
+
+transfer_required <- c(
+  "experiment", "link", "stack", "backend", "send_buffer", "recv_buffer",
+  "repeat", "bytes", "throughput_mbit", "run_id"
+)
+
+trace_required <- c("t_ms", "direction", "seq", "len", "ack", "win", "rule")
+
+# Buffer sizes as the paper writes them: whole Kbytes of 1024 octets, rounded
+# down, so that SunOS's cap of 52428 octets reads "51K".
+buffer_label <- function(octets) {
+  paste0(floor(octets / 1024), "K")
+}
+
+# Ordered factor of buffer labels, smallest first.
+buffer_factor <- function(octets) {
+  levels <- buffer_label(sort(unique(octets)))
+  factor(buffer_label(octets), levels = unique(levels))
+}
+
+# A setup is one emulated link, stack, backend and (when given) host model;
+# results of different setups are never pooled.
+transfer_setup <- function(link, stack, backend, host) {
+  base <- paste(link, stack, backend, sep = " / ")
+  dplyr::if_else(is.na(host) | host == "", base, paste(base, host, sep = " / "))
+}
+
+# The transfers of one experiment, typed; NULL when absent or empty. Rows
+# with TCP_NODELAY set belong to another paper's table and are kept apart:
+# `nodelay_rows` counts them.
+read_transfers <- function(results_dir, paper, experiment) {
+  path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
+  data <- read_contract_csv(path, transfer_required)
+  if (is.null(data)) {
+    return(NULL)
+  }
+  for (optional in c("paper", "mirrors", "host", "receiver_throughput_mbit", "nodelay")) {
+    if (!optional %in% names(data)) {
+      data[[optional]] <- NA_character_
+    }
+  }
+  data |>
+    dplyr::mutate(
+      dplyr::across(
+        c(send_buffer, recv_buffer, `repeat`, bytes, throughput_mbit, receiver_throughput_mbit),
+        as.numeric
+      ),
+      nodelay = parse_flag(nodelay),
+      setup = transfer_setup(link, stack, backend, host)
+    )
+}
+
+# A transfers table without rows, for reports whose experiment is missing.
+empty_transfers <- function() {
+  tibble::tibble(
+    experiment = character(), link = character(), stack = character(), backend = character(),
+    host = character(), send_buffer = numeric(), recv_buffer = numeric(), `repeat` = numeric(),
+    bytes = numeric(), throughput_mbit = numeric(), receiver_throughput_mbit = numeric(),
+    nodelay = logical(), run_id = character(), setup = character()
+  )
+}
+
+# Published numbers and mechanism constants from reports/reference/.
+read_table1_reference <- function(path) {
+  readr::read_csv(path,
+    col_types = readr::cols(
+      send_buffer = "d", recv_buffer = "d", throughput_mbit = "d", shaded = "l",
+      .default = "c"
+    ),
+    progress = FALSE
+  )
+}
+
+read_mechanism <- function(path) {
+  readr::read_csv(path,
+    col_types = readr::cols(value = "d", .default = "c"), progress = FALSE
+  )
+}
+
+# One constant of the mechanism table by name; an error if it is missing.
+mechanism_value <- function(mechanism, name) {
+  value <- mechanism$value[mechanism$name == name]
+  if (length(value) != 1) {
+    stop("reference mechanism table has no single value '", name, "'", call. = FALSE)
+  }
+  value
+}
+
+read_lockstep_reference <- function(path) {
+  readr::read_csv(path,
+    col_types = readr::cols(
+      send_buffer = "d", recv_buffer = "d", octets_per_tick = "d", published_mbit = "d",
+      .default = "c"
+    ),
+    progress = FALSE
+  )
+}
+
+# Throughput (Mb/s of 10^6 bits) of a transfer that moves `octets` once per
+# timer tick.
+per_tick_mbit <- function(octets, tick_ms) {
+  octets * 8 / (tick_ms / 1000) / 1e6
+}
+
+# One row per setup and buffer pair: the throughput of its measurements.
+summarise_cells <- function(transfers) {
+  transfers |>
+    dplyr::group_by(setup, send_buffer, recv_buffer) |>
+    dplyr::summarise(
+      measurements = dplyr::n(),
+      mean_mbit = mean(throughput_mbit, na.rm = TRUE),
+      sd_mbit = if (dplyr::n() > 1) stats::sd(throughput_mbit, na.rm = TRUE) else NA_real_,
+      median_mbit = stats::median(throughput_mbit, na.rm = TRUE),
+      min_mbit = min(throughput_mbit, na.rm = TRUE),
+      max_mbit = max(throughput_mbit, na.rm = TRUE),
+      receiver_mean_mbit = stats_or_na(receiver_throughput_mbit, mean),
+      .groups = "drop"
+    ) |>
+    dplyr::arrange(setup, send_buffer, recv_buffer)
+}
+
+# The classification rule. A setup's normal level is the median of its cell
+# means (most cells stream). A cell is abnormal when its mean throughput is
+# below `fraction` of that level.
+classify_cells <- function(cells, fraction) {
+  cells |>
+    dplyr::group_by(setup) |>
+    dplyr::mutate(
+      normal_level_mbit = stats::median(mean_mbit, na.rm = TRUE),
+      ratio_to_normal = mean_mbit / normal_level_mbit,
+      abnormal = ratio_to_normal < fraction
+    ) |>
+    dplyr::ungroup()
+}
+
+# The same rule applied to single measurements, against their setup's level.
+classify_measurements <- function(transfers, cells, fraction) {
+  levels <- dplyr::distinct(cells, setup, normal_level_mbit)
+  transfers |>
+    dplyr::left_join(levels, by = "setup") |>
+    dplyr::mutate(abnormal = throughput_mbit < fraction * normal_level_mbit)
+}
+
+# How many cells each fraction would call abnormal, per setup: shows how
+# sharply the data split.
+threshold_sensitivity <- function(cells, fractions) {
+  purrr::map(fractions, function(f) {
+    classify_cells(cells, f) |>
+      dplyr::group_by(setup) |>
+      dplyr::summarise(fraction = f, abnormal_cells = sum(abnormal), .groups = "drop")
+  }) |>
+    dplyr::bind_rows()
+}
+
+# Cells with the published value (as printed and in 10^6-bit Mb/s), the
+# paper's shading and, where the paper names one, the lockstep mechanism
+# throughput.
+join_reference <- function(cells, table1, lockstep, paper_megabit_bits, tick_ms) {
+  published <- table1 |>
+    dplyr::transmute(
+      send_label = buffer_label(send_buffer), recv_label = buffer_label(recv_buffer),
+      published_mbit = throughput_mbit,
+      published_si_mbit = throughput_mbit * paper_megabit_bits / 1e6,
+      shaded
+    )
+  mechanism <- lockstep |>
+    dplyr::transmute(
+      send_label = buffer_label(send_buffer), recv_label = buffer_label(recv_buffer),
+      lockstep_octets = octets_per_tick,
+      lockstep_mbit = per_tick_mbit(octets_per_tick, tick_ms),
+      lockstep_published_mbit = published_mbit
+    )
+  cells |>
+    dplyr::mutate(send_label = buffer_label(send_buffer), recv_label = buffer_label(recv_buffer)) |>
+    dplyr::left_join(published, by = c("send_label", "recv_label")) |>
+    dplyr::left_join(mechanism, by = c("send_label", "recv_label"))
+}
+
+# Cells whose measured class differs from the paper's shading.
+shading_disagreements <- function(cells) {
+  dplyr::filter(cells, !is.na(shaded), abnormal != shaded)
+}
+
+# The per-setup agreement between measured classes and the paper's shading.
+shading_agreement_counts <- function(cells) {
+  cells |>
+    dplyr::filter(!is.na(shaded)) |>
+    dplyr::group_by(setup) |>
+    dplyr::summarise(
+      cells = dplyr::n(),
+      agree = sum(abnormal == shaded),
+      abnormal_both = sum(abnormal & shaded),
+      abnormal_only_measured = sum(abnormal & !shaded),
+      abnormal_only_paper = sum(!abnormal & shaded),
+      .groups = "drop"
+    )
+}
+
+# Columns of the claims file of a buffer-matrix paper.
+cell_claim_columns <- readr::cols(
+  claim_id = readr::col_character(),
+  figure = readr::col_character(),
+  source = readr::col_character(),
+  claim = readr::col_character(),
+  published = readr::col_character(),
+  experiments = readr::col_character(),
+  metric = readr::col_character(),
+  send_min_bytes = readr::col_double(),
+  send_max_bytes = readr::col_double(),
+  recv_min_bytes = readr::col_double(),
+  recv_max_bytes = readr::col_double(),
+  check = readr::col_character(),
+  target = readr::col_double(),
+  tolerance = readr::col_double(),
+  partly_tolerance = readr::col_double(),
+  unit = readr::col_character(),
+  target_basis = readr::col_character()
+)
+
+# The cells one claim looks at; an empty bound means unbounded.
+cell_claim_rows <- function(cells, claim) {
+  bound <- function(x, default) dplyr::coalesce(x, default)
+  dplyr::filter(
+    cells,
+    send_buffer >= bound(claim$send_min_bytes, -Inf),
+    send_buffer <= bound(claim$send_max_bytes, Inf),
+    recv_buffer >= bound(claim$recv_min_bytes, -Inf),
+    recv_buffer <= bound(claim$recv_max_bytes, Inf)
+  )
+}
+
+# Percent change of mean throughput from the first to the last cell of x,
+# ordered by `by`.
+change_pct <- function(cells, by) {
+  cells <- cells[order(cells[[by]]), ]
+  cells <- cells[!is.na(cells$mean_mbit), ]
+  if (nrow(cells) < 2) {
+    return(NA_real_)
+  }
+  100 * (cells$mean_mbit[nrow(cells)] / cells$mean_mbit[1] - 1)
+}
+
+# Each metric takes a setup's classified cells (join_reference()) within the
+# claim's buffer range and returns one number, or NA.
+cell_metrics <- list(
+  # Share (%) of cells whose measured class matches the paper's shading.
+  shading_agreement = function(cells) {
+    cells <- dplyr::filter(cells, !is.na(shaded), !is.na(abnormal))
+    if (nrow(cells) == 0) NA_real_ else 100 * mean(cells$abnormal == cells$shaded)
+  },
+  # Share (%) of cells classified abnormal.
+  share_abnormal = function(cells) {
+    cells <- dplyr::filter(cells, !is.na(abnormal))
+    if (nrow(cells) == 0) NA_real_ else 100 * mean(cells$abnormal)
+  },
+  # Share (%) of cells classified normal.
+  share_normal = function(cells) {
+    cells <- dplyr::filter(cells, !is.na(abnormal))
+    if (nrow(cells) == 0) NA_real_ else 100 * mean(!cells$abnormal)
+  },
+  # Percent change from the smallest to the largest receive buffer in the
+  # range, along each send-buffer row; the median over rows.
+  row_change = function(cells) {
+    changes <- purrr::map_dbl(
+      split(cells, cells$send_buffer), function(row) change_pct(row, "recv_buffer")
+    )
+    na_if_empty(changes, stats::median)
+  },
+  # Percent change from the smallest to the largest equal-buffer cell.
+  diagonal_change = function(cells) {
+    change_pct(dplyr::filter(cells, send_buffer == recv_buffer), "send_buffer")
+  },
+  # Signed deviation (%) from the lockstep mechanism throughput of the cell
+  # that lies farthest from it.
+  lockstep_deviation = function(cells) {
+    cells <- dplyr::filter(cells, !is.na(lockstep_mbit), !is.na(mean_mbit))
+    if (nrow(cells) == 0) {
+      return(NA_real_)
+    }
+    deviation <- 100 * (cells$mean_mbit / cells$lockstep_mbit - 1)
+    deviation[which.max(abs(deviation))]
+  },
+  # Mean absolute relative error (%) against the published value, over the
+  # cells that both the paper and the data call normal.
+  normal_rel_error = function(cells) {
+    cells <- dplyr::filter(cells, !is.na(shaded), !shaded, !abnormal, !is.na(published_si_mbit))
+    if (nrow(cells) == 0) {
+      return(NA_real_)
+    }
+    100 * mean(abs(cells$mean_mbit / cells$published_si_mbit - 1))
+  },
+  # Spearman correlation of total buffer space with throughput over the cells
+  # the data call normal.
+  normal_trend = function(cells) {
+    cells <- dplyr::filter(cells, !abnormal, !is.na(mean_mbit))
+    if (nrow(cells) < 3 || stats::sd(cells$mean_mbit) == 0) {
+      return(NA_real_)
+    }
+    stats::cor(cells$send_buffer + cells$recv_buffer, cells$mean_mbit, method = "spearman")
+  }
+)
+
+# Claims x setups: every setup's cells are judged on their own.
+evaluate_cell_claims <- function(claims, cells) {
+  setups <- unique(cells$setup)
+  if (length(setups) == 0) {
+    setups <- NA_character_
+  }
+  purrr::map(seq_len(nrow(claims)), function(i) {
+    claim <- claims[i, ]
+    purrr::map(setups, function(s) {
+      rows <- cell_claim_rows(dplyr::filter(cells, setup %in% s), claim)
+      measured <- cell_metrics[[claim$metric]](rows)
+      judged <- judge_claim(
+        measured, claim$check, claim$target, claim$tolerance, claim$partly_tolerance
+      )
+      dplyr::bind_cols(claim, tibble::tibble(
+        setup = s, measured = measured, verdict = judged$verdict,
+        margin = judged$margin, cells_used = nrow(rows)
+      ))
+    }) |>
+      dplyr::bind_rows()
+  }) |>
+    dplyr::bind_rows() |>
+    dplyr::mutate(verdict = factor(verdict, levels = verdict_levels))
+}
+
+# The buffer range of a claim in words, e.g. "send 16K, receive 24K to 51K".
+buffer_range_text <- function(send_min, send_max, recv_min, recv_max) {
+  one <- function(what, lo, hi) {
+    dplyr::case_when(
+      is.na(lo) & is.na(hi) ~ paste(what, "any"),
+      !is.na(lo) & !is.na(hi) & lo == hi ~ paste(what, buffer_label(lo)),
+      is.na(hi) ~ paste0(what, " \u2265 ", buffer_label(lo), " (", lo, " octets)"),
+      is.na(lo) ~ paste0(what, " \u2264 ", buffer_label(hi)),
+      TRUE ~ paste0(what, " ", buffer_label(lo), " to ", buffer_label(hi))
+    )
+  }
+  paste0(one("send", send_min, send_max), ", ", one("receive", recv_min, recv_max))
+}
+
+# Long table of matrices for the heat map: the published matrix as one panel
+# and each setup's measured means as another.
+matrix_panels <- function(cells, table1) {
+  published <- table1 |>
+    dplyr::transmute(
+      panel = "Published (Table 1)", send_buffer, recv_buffer,
+      throughput_mbit, abnormal = shaded
+    )
+  measured <- cells |>
+    dplyr::transmute(
+      panel = paste("Measured:", setup), send_buffer, recv_buffer,
+      throughput_mbit = mean_mbit, abnormal
+    )
+  dplyr::bind_rows(published, measured) |>
+    dplyr::mutate(
+      panel = factor(panel, levels = unique(panel)),
+      send = factor(buffer_label(send_buffer), levels = rev(unique(buffer_label(sort(unique(send_buffer)))))),
+      recv = buffer_factor(recv_buffer),
+      label = fmt_num(throughput_mbit, 2)
+    )
+}
+
+# Equal send and receive buffers (Fig 3): measured per setup and published.
+equal_buffer_rows <- function(cells, table1, transfers) {
+  published <- table1 |>
+    dplyr::filter(send_buffer == recv_buffer) |>
+    dplyr::transmute(source = "Published (Table 1)", buffer = send_buffer, throughput_mbit)
+  measured <- cells |>
+    dplyr::filter(send_buffer == recv_buffer) |>
+    dplyr::transmute(source = setup, buffer = send_buffer, throughput_mbit = mean_mbit)
+  points <- transfers |>
+    dplyr::filter(send_buffer == recv_buffer) |>
+    dplyr::transmute(source = setup, buffer = send_buffer, throughput_mbit)
+  list(lines = dplyr::bind_rows(published, measured), points = points)
+}
+
+# Measurements of the cells with a lockstep mechanism value, and those values.
+lockstep_rows <- function(classified_transfers, cells) {
+  mechanism <- dplyr::filter(cells, !is.na(lockstep_mbit))
+  keys <- c("setup", "send_buffer", "recv_buffer")
+  points <- dplyr::semi_join(classified_transfers, mechanism, by = keys)
+  list(
+    points = dplyr::mutate(points,
+      cell = paste0(buffer_label(send_buffer), "/", buffer_label(recv_buffer))
+    ),
+    mechanism = dplyr::mutate(mechanism,
+      cell = paste0(buffer_label(send_buffer), "/", buffer_label(recv_buffer)),
+      low = 0.9 * lockstep_mbit, high = 1.1 * lockstep_mbit
+    )
+  )
+}
+
+# The packet trace of the circular wait; NULL when absent.
+read_trace <- function(results_dir, paper, experiment) {
+  path <- file.path(experiment_dir(results_dir, paper, experiment), "trace.csv")
+  data <- read_contract_csv(path, trace_required)
+  if (is.null(data)) {
+    return(NULL)
+  }
+  dplyr::mutate(data,
+    dplyr::across(c(t_ms, seq, len, ack, win), as.numeric),
+    direction = tolower(direction)
+  )
+}
+
+# Trace rows shaped for a time-sequence plot: data segments as vertical bars
+# from seq to seq + len, ACKs as the acknowledged edge and the window's right
+# edge (ack + win), all relative to the first data octet.
+trace_shapes <- function(trace) {
+  origin <- min(trace$seq[trace$direction == "data"], na.rm = TRUE)
+  if (!is.finite(origin)) {
+    origin <- 0
+  }
+  data <- trace |>
+    dplyr::filter(direction == "data") |>
+    dplyr::transmute(t_ms, from = seq - origin, to = seq - origin + len, len, rule)
+  acks <- trace |>
+    dplyr::filter(direction == "ack") |>
+    dplyr::transmute(t_ms, acked = ack - origin, window_edge = ack - origin + win, rule)
+  list(data = data, acks = acks)
+}

@@ -1,0 +1,16 @@
+# Number formatting for tables and prose.
+
+# Three significant digits, element by element, "–" for NA.
+fmt_num <- function(x, digits = 3) {
+  vapply(x, function(v) {
+    if (is.na(v)) {
+      return("–")
+    }
+    format(signif(v, digits), big.mark = ",", scientific = FALSE, trim = TRUE)
+  }, character(1), USE.NAMES = FALSE)
+}
+
+# Sizes the way the paper writes them: bytes below 1 KB, else KB of 1024 bytes.
+fmt_bytes <- function(x) {
+  ifelse(x < 1024, paste0(fmt_num(x, 4), " B"), paste0(fmt_num(x / 1024), " KB"))
+}

@@ -1,0 +1,195 @@
+# Tables of provenance.jsonl runs (see read_provenance()).
+
+# A value of a parsed JSON run as one string: NA when absent, scalars as text,
+# objects and arrays as compact JSON.
+as_text <- function(x) {
+  if (is.null(x) || length(x) == 0) {
+    return(NA_character_)
+  }
+  if (is.list(x) || length(x) > 1) {
+    return(as.character(jsonlite::toJSON(x, auto_unbox = TRUE)))
+  }
+  as.character(x)
+}
+
+field <- function(run, ...) {
+  value <- run
+  for (key in c(...)) {
+    if (!is.list(value) || is.null(value[[key]])) {
+      return(NA_character_)
+    }
+    value <- value[[key]]
+  }
+  as_text(value)
+}
+
+# "udp:51200:3"-style entries summarised for a reader: how many, which modes in
+# which order, and how often consecutive runs switch mode (0 = blocked by mode).
+summarise_run_order <- function(run_order) {
+  entries <- unlist(run_order)
+  if (length(entries) == 0) {
+    return("not recorded")
+  }
+  modes <- sub(":.*$", "", entries)
+  switches <- sum(modes[-1] != modes[-length(modes)])
+  shown <- utils::head(entries, 3)
+  paste0(
+    length(entries), " entries; modes by first use: ",
+    paste(unique(modes), collapse = ", "),
+    "; ", switches, " mode switches; first: ",
+    paste(shown, collapse = ", "),
+    if (length(entries) > length(shown)) ", ..." else ""
+  )
+}
+
+number_or_na <- function(x) {
+  suppressWarnings(as.numeric(x))
+}
+
+provenance_runs <- function(runs) {
+  purrr::map(runs, function(run) {
+    tibble::tibble(
+      run_id = field(run, "run_id"),
+      experiment = field(run, "experiment"),
+      git_commit = field(run, "git_commit"),
+      spec_file = field(run, "spec_file"),
+      spec_hash = field(run, "spec_hash"),
+      kernel = field(run, "kernel"),
+      hostname = field(run, "hostname"),
+      cpu_model = field(run, "cpu_model"),
+      host_model = dplyr::coalesce(field(run, "host_model"), field(run, "host")),
+      backend = field(run, "backend"),
+      stack = field(run, "stack"),
+      profile = field(run, "profile"),
+      seed = field(run, "seed"),
+      started_at = field(run, "started_at"),
+      finished_at = field(run, "finished_at"),
+      link_name = field(run, "link", "name"),
+      check_passed = as.logical(field(run, "link_check", "passed")),
+      goodput_expected_mbit = number_or_na(field(run, "link_check", "expected_goodput_mbit")),
+      goodput_measured_mbit = number_or_na(field(run, "link_check", "measured_goodput_mbit")),
+      rtt_expected_ms = number_or_na(field(run, "link_check", "expected_rtt_ms")),
+      rtt_measured_ms = number_or_na(field(run, "link_check", "measured_rtt_ms")),
+      run_order = summarise_run_order(run$run_order)
+    )
+  }) |>
+    dplyr::bind_rows()
+}
+
+# Name/value pairs of one object field (tools, sysctls, offloads, assumptions,
+# link) across runs, with the experiments that reported each distinct value.
+object_table <- function(runs, key) {
+  rows <- purrr::map(runs, function(run) {
+    object <- run[[key]]
+    if (!is.list(object) || length(object) == 0) {
+      return(NULL)
+    }
+    tibble::tibble(
+      experiment = field(run, "experiment"),
+      name = names(object),
+      value = purrr::map_chr(object, as_text)
+    )
+  })
+  rows <- dplyr::bind_rows(rows)
+  if (nrow(rows) == 0) {
+    return(tibble::tibble(name = character(), value = character(), experiments = character()))
+  }
+  rows |>
+    dplyr::group_by(name, value) |>
+    dplyr::summarise(
+      experiments = paste(sort(unique(experiment)), collapse = ", "),
+      .groups = "drop"
+    ) |>
+    dplyr::arrange(name, value)
+}
+
+kable_html <- function(table, escape = TRUE) {
+  as.character(knitr::kable(table, format = "html", escape = escape))
+}
+
+# The provenance section of a report: runs, hosts, link checks, run order,
+# tools, sysctls and offloads. Fields a run did not record read "–".
+provenance_html <- function(run_table, runs) {
+  if (nrow(run_table) == 0) {
+    return(callout("No provenance.jsonl found: these results cannot be traced to a run."))
+  }
+  runs_html <- kable_html(dplyr::transmute(run_table,
+    Run = run_id, Experiment = experiment,
+    Commit = substr(git_commit, 1, 12), Spec = spec_file,
+    `Spec hash` = substr(spec_hash, 1, 23), Profile = profile, Seed = seed
+  ))
+  hosts_html <- kable_html(dplyr::transmute(run_table,
+    Run = run_id, Host = hostname, `Host model` = host_model, Kernel = kernel, CPU = cpu_model,
+    `Backend / stack` = paste(backend, stack, sep = " / "),
+    Started = started_at, Finished = finished_at
+  ))
+  check_html <- kable_html(dplyr::transmute(run_table,
+    Run = run_id, Link = link_name,
+    `Goodput expected (Mb/s)` = fmt_num(goodput_expected_mbit),
+    `Goodput measured (Mb/s)` = fmt_num(goodput_measured_mbit),
+    `RTT expected (ms)` = fmt_num(rtt_expected_ms),
+    `RTT measured (ms)` = fmt_num(rtt_measured_ms),
+    Passed = dplyr::if_else(check_passed, "yes", "NO", missing = "not recorded")
+  ))
+  check_warning <- if (any(!run_table$check_passed %in% TRUE)) {
+    callout(paste(
+      "At least one run's link check did not pass or was not recorded:",
+      "treat its results with care."
+    ))
+  } else {
+    ""
+  }
+  order_html <- kable_html(dplyr::transmute(run_table,
+    Run = escape_html(run_id),
+    `Run order` = paste0("<code>", escape_html(run_order), "</code>")
+  ), escape = FALSE)
+  objects <- purrr::map_chr(c("tools", "sysctls", "offloads"), function(key) {
+    table <- object_table(runs, key)
+    body <- if (nrow(table) == 0) {
+      "<p>Not recorded.</p>"
+    } else {
+      kable_html(dplyr::rename(table, Name = name, Value = value, Experiments = experiments))
+    }
+    paste0("<h4>", key, "</h4>", body)
+  })
+  paste0(
+    runs_html, hosts_html,
+    "<p><b>Link check before each run</b> (does the emulated link deliver the goodput ",
+    "and RTT it should?):</p>", check_html, check_warning,
+    "<p><b>Run order</b> (the order in which the measurements were taken):</p>", order_html,
+    "<details><summary>Tool versions, sysctls and offloads</summary>",
+    paste(objects, collapse = ""), "</details>"
+  )
+}
+
+# Name/value table of one object field of the runs, or a note that none
+# recorded it.
+object_table_html <- function(runs, key, name_header, value_header, empty) {
+  table <- object_table(runs, key)
+  if (nrow(table) == 0) {
+    return(callout(empty))
+  }
+  kable_html(stats::setNames(table, c(name_header, value_header, "Experiments")))
+}
+
+# How the page itself was made: R and package versions, reference files with
+# their md5, the results folder.
+render_note_html <- function(reference_files, results_dir) {
+  packages <- c("rmarkdown", "knitr", "ggplot2", "dplyr", "tidyr", "readr", "jsonlite")
+  paste0(
+    "<p class=\"small\">Report rendered ", escape_html(format(Sys.time(), "%Y-%m-%d %H:%M %Z")),
+    " with ", escape_html(R.version.string), "; ",
+    escape_html(paste(
+      packages,
+      purrr::map_chr(packages, function(p) as.character(utils::packageVersion(p))),
+      collapse = ", "
+    )),
+    ". Reference files: ",
+    paste0(
+      "<code>", escape_html(reference_files), "</code> (md5 ",
+      unname(tools::md5sum(reference_files)), ")",
+      collapse = ", "
+    ),
+    ". Results from <code>", escape_html(results_dir), "</code>.</p>"
+  )
+}

@@ -1,0 +1,76 @@
+# Renders one report to self-contained HTML plus its scorecard CSV.
+#
+# Usage: Rscript reports/render.R <report_id> [results_dir] [output_dir]
+#   report_id    e.g. liu95cool (reports/<report_id>.Rmd)
+#   results_dir  default: results
+#   output_dir   default: reports/html
+# Relative paths are taken from the current directory.
+
+usage <- paste(
+  "usage: Rscript reports/render.R <report_id> [results_dir] [output_dir]",
+  "  report_id    a report in reports/, e.g. liu95cool",
+  "  results_dir  the pipeline's results tree (default: results)",
+  "  output_dir   where the HTML and scorecard go (default: reports/html)",
+  sep = "\n"
+)
+
+fail <- function(...) {
+  message("render.R: ", ..., "\n", usage)
+  quit(status = 1)
+}
+
+script_dir <- function() {
+  file_arg <- grep("^--file=", commandArgs(trailingOnly = FALSE), value = TRUE)
+  if (length(file_arg) == 0) {
+    return(normalizePath("reports"))
+  }
+  dirname(normalizePath(sub("^--file=", "", file_arg[1])))
+}
+
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) < 1 || length(args) > 3 || args[1] %in% c("-h", "--help")) {
+  fail("expected 1 to 3 arguments, got ", length(args), ".")
+}
+report_id <- args[1]
+results_dir <- if (length(args) >= 2) args[2] else "results"
+output_dir <- if (length(args) >= 3) args[3] else file.path("reports", "html")
+
+reports_dir <- script_dir()
+input <- file.path(reports_dir, paste0(report_id, ".Rmd"))
+if (!grepl("^[A-Za-z0-9_-]+$", report_id) || !file.exists(input)) {
+  fail("no report '", report_id, "': ", input, " does not exist.")
+}
+if (!dir.exists(results_dir)) {
+  fail("results directory '", results_dir, "' does not exist. Run the pipeline first.")
+}
+paper_dir <- file.path(results_dir, report_id)
+found <- list.files(paper_dir, pattern = "^(results|trace)\\.csv$", recursive = TRUE)
+if (length(found) == 0) {
+  fail(
+    "no data for ", report_id, ": no ", file.path(paper_dir, "<experiment>", "results.csv"),
+    " exists. Run the pipeline for ", report_id, " first."
+  )
+}
+
+dir.create(output_dir, recursive = TRUE, showWarnings = FALSE)
+output_dir <- normalizePath(output_dir)
+scratch <- tempfile("netrepro-render-")
+dir.create(scratch)
+on.exit(unlink(scratch, recursive = TRUE), add = TRUE)
+
+rmarkdown::render(
+  input,
+  output_dir = output_dir,
+  intermediates_dir = scratch,
+  knit_root_dir = reports_dir,
+  params = list(
+    results_dir = normalizePath(results_dir),
+    out_dir = output_dir
+  ),
+  envir = new.env(),
+  quiet = TRUE
+)
+message(
+  "render.R: wrote ", file.path(output_dir, paste0(report_id, ".html")),
+  " and ", file.path(output_dir, paste0(report_id, "-scorecard.csv"))
+)

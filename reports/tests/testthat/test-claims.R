@@ -1,0 +1,65 @@
+test_that("a claim looks only at its experiments and size range", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", c(1000, 5000), sent = 10, back = c(5, 10), experiment = "exp"),
+    size_rows("udp", 2000, sent = 10, back = 0, experiment = "other")
+  )
+  whole <- evaluate_claim(one_claim(target = 5, partly_tolerance = 10), sizes)
+  expect_equal(whole$measured, 50)
+  expect_equal(whole$verdict, "not reproduced")
+  ranged <- evaluate_claim(one_claim(size_min_bytes = 2000), sizes)
+  expect_equal(ranged$measured, 0)
+  expect_equal(ranged$verdict, "reproduced")
+})
+
+test_that("a claim on a missing experiment reads no data", {
+  sizes <- size_rows("udp", 1000, sent = 10, back = 10, experiment = "exp")
+  result <- evaluate_claim(one_claim(experiments = "absent"), sizes)
+  expect_equal(result$verdict, "no data")
+})
+
+test_that("claims are evaluated per setup and never pooled across setups", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", 1000, sent = 10, back = 10, setup = "s1"),
+    size_rows("udp", 1000, sent = 10, back = 0, setup = "s2")
+  )
+  evaluated <- evaluate_claims(one_claim(), sizes)
+  expect_equal(nrow(evaluated), 2)
+  expect_equal(as.character(evaluated$verdict), c("reproduced", "not reproduced"))
+  card <- scorecard_table(evaluated)
+  expect_equal(card$claim_id, c("X1@s1", "X1@s2"))
+})
+
+test_that("with no data at all every claim reads no data", {
+  evaluated <- evaluate_claims(one_claim(), size_rows("udp", numeric(0)))
+  expect_equal(as.character(evaluated$verdict), "no data")
+})
+
+test_that("the scorecard has the contract's columns", {
+  sizes <- size_rows("udp", 1000, sent = 10, back = 10)
+  card <- scorecard_table(evaluate_claims(one_claim(), sizes))
+  expect_equal(
+    names(card),
+    c("claim_id", "figure", "claim", "published", "measured", "verdict", "margin", "unit")
+  )
+})
+
+test_that("read_claims rejects unknown metrics and inconsistent tolerances", {
+  path <- withr::local_tempfile(fileext = ".csv")
+  readr::write_csv(one_claim(metric = "guess"), path)
+  expect_error(read_claims(path), "unknown metric")
+  readr::write_csv(one_claim(tolerance = 5, partly_tolerance = 1), path)
+  expect_error(read_claims(path), "partly_tolerance")
+})
+
+test_that("the liu95cool claims file is well formed", {
+  claims <- read_claims(file.path(reports_dir, "reference", "liu95cool-claims.csv"))
+  expect_gt(nrow(claims), 0)
+  expect_false(anyDuplicated(claims$claim_id) > 0)
+  expect_true(all(nzchar(claims$source)))
+  expect_true(all(!is.na(claims$target)))
+  known_modes <- c("tcp-per-message", "tcp", "udp-cooled", "udp")
+  expect_true(all(unlist(purrr::map(claims$modes, split_list)) %in% known_modes))
+  pair_metrics <- setdiff(names(claim_metrics), c("max_loss", "pooled_loss", "rtt_linearity"))
+  pairs <- claims$metric %in% pair_metrics
+  expect_true(all(purrr::map_int(claims$modes[pairs], function(m) length(split_list(m))) == 2))
+})

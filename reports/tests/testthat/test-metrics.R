@@ -1,0 +1,75 @@
+test_that("max_loss takes the worst size over the listed modes", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", c(1000, 2000), sent = 10, back = c(10, 9)),
+    size_rows("udp-cooled", c(1000, 2000), sent = 10, back = c(8, 10)),
+    size_rows("tcp", c(1000, 2000), rtt = 1)
+  )
+  expect_equal(claim_metrics$max_loss(sizes, "udp"), 10)
+  expect_equal(claim_metrics$max_loss(sizes, c("udp", "udp-cooled")), 20)
+  expect_true(is.na(claim_metrics$max_loss(sizes, "tcp")))
+})
+
+test_that("pooled_loss pools datagrams across sizes", {
+  sizes <- size_rows("udp", c(1, 2), sent = c(10, 30), back = c(10, 10))
+  expect_equal(claim_metrics$pooled_loss(sizes, "udp"), 50)
+  expect_true(is.na(claim_metrics$pooled_loss(sizes, "udp-cooled")))
+})
+
+test_that("relative RTT differences pair modes size by size", {
+  sizes <- dplyr::bind_rows(
+    size_rows("a", c(1, 2, 3), rtt = c(11, 24, 39)),
+    size_rows("b", c(1, 2, 3), rtt = c(10, 20, 30))
+  )
+  expect_equal(claim_metrics$rtt_rel_diff_median(sizes, c("a", "b")), 20)
+  expect_equal(claim_metrics$rtt_abs_rel_diff_max(sizes, c("b", "a")), 100 * (1 - 30 / 39))
+  expect_equal(claim_metrics$rtt_abs_rel_diff_median(sizes, c("b", "a")), 100 * (1 - 20 / 24))
+})
+
+test_that("sizes without an RTT in one mode are left out of comparisons", {
+  sizes <- dplyr::bind_rows(
+    size_rows("a", c(1, 2), rtt = c(12, NA)),
+    size_rows("b", c(1, 2), rtt = c(10, 10))
+  )
+  expect_equal(claim_metrics$rtt_rel_diff_median(sizes, c("a", "b")), 20)
+  only_missing <- dplyr::bind_rows(
+    size_rows("a", 2, rtt = NA), size_rows("b", 2, rtt = 10)
+  )
+  expect_true(is.na(claim_metrics$rtt_rel_diff_median(only_missing, c("a", "b"))))
+})
+
+test_that("share_faster counts sizes where the first mode wins", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", 1:4, rtt = c(1, 2, 5, 3)),
+    size_rows("tcp", 1:4, rtt = c(2, 3, 4, 4))
+  )
+  expect_equal(claim_metrics$share_faster(sizes, c("udp", "tcp")), 75)
+})
+
+test_that("gap_trend is positive for a widening gap and negative for a closing one", {
+  widening <- dplyr::bind_rows(
+    size_rows("udp", 1:4, rtt = c(1, 2, 3, 4)),
+    size_rows("tcp", 1:4, rtt = c(2, 4, 6, 8))
+  )
+  closing <- dplyr::bind_rows(
+    size_rows("udp", 1:4, rtt = c(1, 2, 3, 4)),
+    size_rows("tcp", 1:4, rtt = c(5, 5, 5, 5))
+  )
+  expect_equal(claim_metrics$gap_trend(widening, c("udp", "tcp")), 1)
+  expect_equal(claim_metrics$gap_trend(closing, c("udp", "tcp")), -1)
+  expect_true(is.na(claim_metrics$gap_trend(widening[c(1, 5), ], c("udp", "tcp"))))
+})
+
+test_that("rtt_linearity is 1 for a line and lower for a jagged curve", {
+  line <- size_rows("c", 1:5, rtt = 2 * (1:5) + 1)
+  jagged <- size_rows("c", 1:5, rtt = c(1, 9, 2, 8, 3))
+  expect_equal(claim_metrics$rtt_linearity(line, "c"), 1)
+  expect_lt(claim_metrics$rtt_linearity(jagged, "c"), 0.5)
+})
+
+test_that("dispersion_ratio compares relative spreads on shared sizes", {
+  sizes <- dplyr::bind_rows(
+    size_rows("c", 1:2, rtt = 10, q25 = 9, q75 = 11),
+    size_rows("u", 1:3, rtt = 10, q25 = c(6, 6, 0), q75 = c(14, 14, 100))
+  )
+  expect_equal(claim_metrics$dispersion_ratio(sizes, c("c", "u")), 0.25)
+})

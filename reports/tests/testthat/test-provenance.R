@@ -1,0 +1,37 @@
+test_that("run order is summarised with counts and mode switches", {
+  text <- summarise_run_order(list("udp:1:1", "tcp:1:1", "udp:2:1", "udp:3:1"))
+  expect_match(text, "^4 entries")
+  expect_match(text, "modes by first use: udp, tcp")
+  expect_match(text, "2 mode switches")
+  expect_match(text, "first: udp:1:1, tcp:1:1, udp:2:1, \\.\\.\\.$")
+  expect_equal(summarise_run_order(list()), "not recorded")
+})
+
+test_that("runs with missing fields still give a row", {
+  runs <- list(
+    list(run_id = "a", experiment = "e1", link_check = list(passed = TRUE, measured_rtt_ms = 0.2)),
+    list(run_id = "b")
+  )
+  table <- provenance_runs(runs)
+  expect_equal(table$run_id, c("a", "b"))
+  expect_equal(table$check_passed, c(TRUE, NA))
+  expect_equal(table$rtt_measured_ms, c(0.2, NA))
+  expect_true(is.na(table$git_commit[2]))
+})
+
+test_that("object fields are tabulated by distinct value with their experiments", {
+  runs <- list(
+    list(experiment = "e1", tools = list(tc = "6.1", nrping = "1")),
+    list(experiment = "e2", tools = list(tc = "6.1", nrping = "2")),
+    list(experiment = "e3")
+  )
+  table <- object_table(runs, "tools")
+  expect_equal(nrow(table), 3)
+  expect_equal(table$experiments[table$name == "tc"], "e1, e2")
+  expect_equal(nrow(object_table(list(), "tools")), 0)
+})
+
+test_that("nested values become compact JSON", {
+  expect_equal(as_text(list(packets = 50)), "{\"packets\":50}")
+  expect_true(is.na(as_text(NULL)))
+})

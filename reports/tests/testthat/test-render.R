@@ -1,0 +1,60 @@
+# End-to-end: render.R and index.R on a SYNTHETIC results tree.
+
+rscript <- function(...) {
+  output <- suppressWarnings(system2(
+    file.path(R.home("bin"), "Rscript"), c(...), stdout = TRUE, stderr = TRUE
+  ))
+  list(status = attr(output, "status") %||% 0L, output = paste(output, collapse = "\n"))
+}
+
+`%||%` <- function(a, b) if (is.null(a)) b else a
+
+test_that("render.R fails with a clear message when there are no data", {
+  empty <- withr::local_tempdir()
+  out <- withr::local_tempdir()
+  run <- rscript(file.path(reports_dir, "render.R"), "liu95cool", empty, out)
+  expect_false(run$status == 0)
+  expect_match(run$output, "no data for liu95cool")
+  run <- rscript(file.path(reports_dir, "render.R"), "nosuchpaper", empty, out)
+  expect_false(run$status == 0)
+  expect_match(run$output, "no report 'nosuchpaper'")
+})
+
+test_that("the report renders offline with a missing experiment shown, then the index", {
+  results <- withr::local_tempdir()
+  out <- withr::local_tempdir()
+  make_synthetic_results(
+    results,
+    experiments = c("lan-512b", "lan-2k", "lan-large", "lan-very-large"),
+    trials = 2, echoes = 3
+  )
+  before <- list.files(reports_dir, recursive = TRUE)
+  run <- rscript(file.path(reports_dir, "render.R"), "liu95cool", results, out)
+  expect_equal(run$status, 0, info = run$output)
+  expect_setequal(list.files(out), c("liu95cool.html", "liu95cool-scorecard.csv"))
+  expect_setequal(list.files(reports_dir, recursive = TRUE), before)
+
+  html <- paste(readLines(file.path(out, "liu95cool.html"), warn = FALSE), collapse = "\n")
+  expect_match(html, "SYNTHETIC DATA", fixed = TRUE)
+  expect_match(html, "No data yet", fixed = TRUE)
+  expect_match(html, "lan-nasa/results.csv", fixed = TRUE)
+  expect_false(grepl("<script[^>]+src=\"https?:", html, perl = TRUE))
+  expect_false(grepl("<link[^>]+href=\"https?:", html, perl = TRUE))
+  expect_false(grepl("mathjax", html, ignore.case = TRUE, perl = TRUE))
+  headings <- regmatches(html, gregexpr("<h2>[^<]+</h2>", html, perl = TRUE))[[1]]
+  expect_equal(utils::tail(headings, 1), "<h2>Provenance</h2>")
+
+  card <- readr::read_csv(file.path(out, "liu95cool-scorecard.csv"), show_col_types = FALSE)
+  claims <- read_claims(file.path(reports_dir, "reference", "liu95cool-claims.csv"))
+  expect_equal(card$claim_id, claims$claim_id)
+  nasa_only <- grepl("Fig 5", card$figure) & !grepl("Fig 3", card$figure)
+  expect_true(all(card$verdict[nasa_only] == "no data"))
+  expect_true(all(card$verdict %in% verdict_levels))
+
+  run <- rscript(file.path(reports_dir, "index.R"), out)
+  expect_equal(run$status, 0, info = run$output)
+  index <- paste(readLines(file.path(out, "index.html"), warn = FALSE), collapse = "\n")
+  expect_match(index, "href=\"liu95cool.html\"", fixed = TRUE)
+  expect_match(index, "UDP cooling and TCP", fixed = TRUE)
+  expect_match(index, "C01", fixed = TRUE)
+})

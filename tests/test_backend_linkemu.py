@@ -1,0 +1,204 @@
+"""linkemu backend: the argument list it builds and, as root with `ip netns`, real forwarding
+between namespaces this test creates and removes."""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from netrepro.backends import BackendError
+from netrepro.backends.linkemu import BINARY, LinkemuBackend, command, refuse_unsupported
+from netrepro.linkspec import link_from_dict
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def link(**extra):
+    data = {"framing": "ethernet", "mtu": "1500B", "rate": "10Mbit", "queue": {"packets": 50}, **extra}
+    return link_from_dict("l", data)
+
+
+def value(args, key):
+    return args[args.index(key) + 1]
+
+
+def test_ethernet_10_kind_becomes_explicit_flags():
+    data = yaml.safe_load((REPO / "configs/links/ethernet-10.yaml").read_text())
+    args = command(link_from_dict("ethernet-10", data), "m0", "m1", Path("s.json"), Path("r"))
+    assert args[0] == str(BINARY)
+    assert value(args, "--if-a") == "m0" and value(args, "--if-b") == "m1"
+    assert value(args, "--rate") == "10000000bit"
+    assert value(args, "--framing") == "ethernet"
+    assert value(args, "--mtu") == "1500B"
+    assert value(args, "--delay") == "0ns"
+    assert value(args, "--queue-packets") == "50"
+    assert value(args, "--queue-bytes") == "0B"
+    assert value(args, "--stats") == "s.json"
+    assert not any(a.startswith("--reverse-") for a in args)
+    assert all(isinstance(a, str) for a in args)
+
+
+def test_values_keep_their_precision():
+    lk = link(rate="155.52Mbit", delay="12.5ms", cell_loss_ratio=3.8e-6, loss_pct=2.7,
+              framing="aal5-llc-snap", mtu="9188B")
+    args = command(lk, "a", "b", Path("s"), Path("r"), seed=7)
+    assert value(args, "--rate") == "155520000bit"
+    assert value(args, "--delay") == "12500000ns"
+    assert float(value(args, "--cell-loss-ratio")) == 3.8e-6
+    assert float(value(args, "--loss-pct")) == 2.7
+    assert value(args, "--seed") == "7"
+
+
+def test_reverse_overrides_become_reverse_flags():
+    lk = link(delay="10ms", reverse={"rate": "1Mbit", "queue": {"bytes": "16K"}})
+    args = command(lk, "a", "b", Path("s"), Path("r"))
+    assert value(args, "--reverse-rate") == "1000000bit"
+    assert value(args, "--reverse-queue-bytes") == "16384B"
+    assert value(args, "--reverse-queue-packets") == "0"
+    assert value(args, "--reverse-delay") == "10000000ns"
+
+
+def test_reorder_is_passed_only_when_asked():
+    assert "--reorder" not in command(link(jitter="1ms", delay="5ms"), "a", "b", Path("s"), Path("r"))
+    assert "--reorder" in command(link(jitter="1ms", delay="5ms", reorder=True), "a", "b", Path("s"), Path("r"))
+
+
+@pytest.mark.skipif(not BINARY.is_file(), reason="tools/bin/linkemu not built (make -C tools)")
+def test_every_flag_built_is_one_linkemu_knows():
+    usage = subprocess.run([str(BINARY), "--help"], capture_output=True, text=True, check=True).stdout
+    lk = link(jitter="1ms", delay="5ms", reorder=True, reverse={"rate": "1Mbit", "reorder": True})
+    flags = {a for a in command(lk, "a", "b", Path("s"), Path("r")) if a.startswith("--")}
+    assert flags and all(f"  {flag} " in usage for flag in flags), flags
+
+
+@pytest.mark.parametrize("extra,match", [
+    ({"jitter": "5ms", "delay": "1ms"}, "jitter"),
+    ({"mtu": "70000B"}, "MTU"),
+])
+def test_refuses_what_it_cannot_honour(extra, match):
+    with pytest.raises(BackendError, match=match):
+        refuse_unsupported(link(**extra))
+
+
+def test_refuses_a_link_without_a_queue():
+    lk = link_from_dict("q", {"framing": "ethernet", "mtu": "1500B", "rate": "10Mbit"})
+    with pytest.raises(BackendError, match="queue"):
+        refuse_unsupported(lk)
+
+
+def test_missing_binary_is_reported_before_touching_the_node(tmp_path):
+    class Untouchable:
+        name = "mid"
+
+        def popen(self, *args, **kwargs):
+            raise AssertionError("ran a command although linkemu is missing")
+
+    with pytest.raises(BackendError, match="make -C tools"):
+        LinkemuBackend(binary=tmp_path / "nope").start(Untouchable(), "a", "b", link(), tmp_path)
+
+
+class NetnsNode:
+    """The part of a Mininet node the backend uses, for a plain network namespace."""
+
+    def __init__(self, ns: str) -> None:
+        self.name = ns
+
+    def popen(self, args, **kwargs):
+        return subprocess.Popen(["ip", "netns", "exec", self.name, *args], **kwargs)
+
+
+def sh(*args: str) -> None:
+    subprocess.run(list(args), check=True, capture_output=True)
+
+
+@pytest.fixture
+def namespaces():
+    """h1 -- mid -- h2 in three namespaces with 10.231.x addresses, removed even on failure."""
+    tag = f"nrle{os.getpid()}"
+    names = {role: f"{tag}{role}" for role in ("h1", "mid", "h2")}
+    try:
+        for ns in names.values():
+            sh("ip", "netns", "add", ns)
+        sh("ip", "link", "add", f"{tag}a", "type", "veth", "peer", "name", f"{tag}b")
+        sh("ip", "link", "add", f"{tag}c", "type", "veth", "peer", "name", f"{tag}d")
+        for dev, ns in ((f"{tag}a", "h1"), (f"{tag}b", "mid"), (f"{tag}c", "mid"), (f"{tag}d", "h2")):
+            sh("ip", "link", "set", dev, "netns", names[ns])
+            sh("ip", "-n", names[ns], "link", "set", dev, "up")
+        sh("ip", "-n", names["h1"], "addr", "add", "10.231.0.1/24", "dev", f"{tag}a")
+        sh("ip", "-n", names["h2"], "addr", "add", "10.231.0.2/24", "dev", f"{tag}d")
+        yield names, f"{tag}b", f"{tag}c"
+    finally:
+        for ns in names.values():
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+needs_netns = pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("ip") is None or shutil.which("ethtool") is None or not BINARY.is_file(),
+    reason="needs root, ip, ethtool and a built tools/bin/linkemu",
+)
+
+
+@needs_netns
+def test_forwards_with_the_configured_delay(namespaces, tmp_path):
+    names, if_a, if_b = namespaces
+    backend = LinkemuBackend()
+    backend.start(NetnsNode(names["mid"]), if_a, if_b, link(delay="5ms"), tmp_path)
+    try:
+        ping = subprocess.run(["ip", "netns", "exec", names["h1"], "ping", "-c", "10", "-i", "0.05", "-W", "2",
+                               "10.231.0.2"], capture_output=True, text=True, timeout=30)
+    finally:
+        counters = backend.stop()
+    assert ping.returncode == 0, ping.stdout + ping.stderr
+    rtts = [float(line.split("time=")[1].split()[0]) for line in ping.stdout.splitlines() if "time=" in line]
+    assert len(rtts) >= 9
+    # 2 x 5 ms of delay, never less; a loaded machine may add a little.
+    assert min(rtts) >= 10.0 and sorted(rtts)[len(rtts) // 2] < 15.0
+    forward = counters["forward"]
+    assert forward["tx_packets"] >= 10 and forward["dropped_packets"] == 0
+    assert counters["reverse"]["tx_packets"] >= 10
+    assert (tmp_path / "linkemu-stats.json").is_file()
+    assert backend.settings()["command"][0] == str(BINARY)
+
+
+@needs_netns
+def test_a_lossy_link_drops_and_says_why(namespaces, tmp_path):
+    names, if_a, if_b = namespaces
+    backend = LinkemuBackend(seed=3)
+    backend.start(NetnsNode(names["mid"]), if_a, if_b, link(loss_pct=50), tmp_path)
+    try:
+        subprocess.run(["ip", "netns", "exec", names["h1"], "ping", "-c", "40", "-i", "0.01", "-W", "1",
+                        "10.231.0.2"], capture_output=True, timeout=30)
+    finally:
+        counters = backend.stop()
+    forward = counters["forward"]
+    assert forward["drop_loss"] > 5
+    assert forward["rx_packets"] == forward["tx_packets"] + forward["dropped_packets"] + forward["pending_packets"]
+
+
+@needs_netns
+def test_tcp_crosses_with_the_hosts_checksum_offload_on(namespaces, tmp_path):
+    """The hosts' veths leave TCP checksums to "hardware"; linkemu must finish them, or h2
+    drops every segment and the transfer never completes."""
+    if shutil.which("iperf3") is None:
+        pytest.skip("needs iperf3")
+    names, if_a, if_b = namespaces
+    backend = LinkemuBackend()
+    backend.start(NetnsNode(names["mid"]), if_a, if_b, link(rate="100Mbit"), tmp_path)
+    server = subprocess.Popen(["ip", "netns", "exec", names["h2"], "iperf3", "-s", "-1", "-B", "10.231.0.2"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        client = None
+        for _ in range(20):
+            client = subprocess.run(["ip", "netns", "exec", names["h1"], "iperf3", "-c", "10.231.0.2", "-n", "2M",
+                                     "--connect-timeout", "1000"], capture_output=True, text=True, timeout=30)
+            if "Connection refused" not in client.stderr + client.stdout:
+                break
+        assert client is not None and client.returncode == 0, client.stdout + client.stderr
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.wait()
+        counters = backend.stop()
+    assert counters["forward"]["tx_bytes"] > 2_000_000

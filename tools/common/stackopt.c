@@ -1,0 +1,138 @@
+#include "stackopt.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+/* The largest socket buffer the Tahoe stack allows (SunOS 4.1's sb_max). */
+#define SPACE_MAX 52428
+#define MTU_MIN 68
+#define MTU_MAX 65535
+
+void nr_stack_opts_init(struct nr_stack_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->name = "kernel";
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* "a.b.c.d/n" with n from 1 to 32. */
+static int parse_cidr(const char *s, uint32_t *addr, uint32_t *mask, int *prefix)
+{
+    char ip[INET_ADDRSTRLEN];
+    const char *slash = strchr(s, '/');
+    if (!slash || (size_t)(slash - s) >= sizeof ip)
+        return -1;
+    memcpy(ip, s, (size_t)(slash - s));
+    ip[slash - s] = '\0';
+    long long n;
+    struct in_addr in;
+    if (inet_pton(AF_INET, ip, &in) != 1 || nr_parse_count(slash + 1, 32, &n) || n < 1)
+        return -1;
+    *addr = in.s_addr;
+    *mask = htonl(n == 32 ? 0xffffffffu : ~(0xffffffffu >> n));
+    *prefix = (int)n;
+    return 0;
+}
+
+int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, size_t errlen)
+{
+    long long v;
+    switch (code) {
+    case NR_OPT_STACK:
+        if (strcmp(val, "kernel") != 0 && strcmp(val, "tahoe") != 0)
+            return fail(err, errlen, "--stack %s: give kernel (Linux) or tahoe (the 4.3BSD-Tahoe "
+                        "stack on --if)", val);
+        o->name = strcmp(val, "kernel") == 0 ? "kernel" : "tahoe";
+        return 0;
+    case NR_OPT_IF:
+        if (!*val || strlen(val) >= 16)
+            return fail(err, errlen, "--if %s: give an interface name of 1 to 15 characters, "
+                        "e.g. h1-eth0", val);
+        o->ifname = val;
+        return 0;
+    case NR_OPT_ADDR:
+        if (parse_cidr(val, &o->addr, &o->netmask, &o->prefix))
+            return fail(err, errlen, "--addr %s: give an IPv4 address and prefix length, e.g. "
+                        "10.0.0.1/24", val);
+        o->addr_text = val;
+        return 0;
+    case NR_OPT_HOST_MODEL:
+        o->host_model = val;
+        return 0;
+    case NR_OPT_MTU:
+        if (nr_parse_size(val, &v) || v < MTU_MIN || v > MTU_MAX)
+            return fail(err, errlen, "--mtu %s: give a size from 68B to 65535B, e.g. 9188B", val);
+        o->mtu = (int)v;
+        return 0;
+    case NR_OPT_SENDSPACE:
+    case NR_OPT_RECVSPACE:
+        if (nr_parse_size(val, &v) || v < 1 || v > SPACE_MAX)
+            return fail(err, errlen, "--%s %s: give a size from 1B to 52428B (SunOS's sb_max), "
+                        "e.g. 16K", code == NR_OPT_SENDSPACE ? "tcp-sendspace" : "tcp-recvspace",
+                        val);
+        *(code == NR_OPT_SENDSPACE ? &o->tcp_sendspace : &o->tcp_recvspace) = (int)v;
+        return 0;
+    default:
+        return fail(err, errlen, "internal error: %d is not a stack flag", code);
+    }
+}
+
+int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen)
+{
+    if (strcmp(o->name, "tahoe") == 0) {
+        if (!o->ifname || !o->addr_text || !o->host_model)
+            return fail(err, errlen, "--stack tahoe needs --if IFACE, --addr IP/PREFIX and "
+                        "--host-model FILE, e.g. --if h1-eth0 --addr 10.0.0.1/24 --host-model "
+                        "configs/hosts/sparcstation-ipc.yaml");
+        return 0;
+    }
+    if (o->ifname || o->addr_text || o->host_model || o->mtu || o->tcp_sendspace ||
+        o->tcp_recvspace)
+        return fail(err, errlen, "--if, --addr, --host-model, --mtu, --tcp-sendspace and "
+                    "--tcp-recvspace apply to --stack tahoe only");
+    return 0;
+}
+
+void nr_stack_usage(FILE *f, int col)
+{
+    static const char *const lines[][2] = {
+        {"--stack NAME", "network stack: kernel (Linux) or tahoe (the 4.3BSD-Tahoe stack in"},
+        {"", "this process, on --if) (default kernel)"},
+        {"--if IFACE", "tahoe: the interface the stack owns, e.g. h1-eth0; remove the"},
+        {"", "kernel's IPv4 address from it first (ip addr flush dev IFACE) and keep"},
+        {"", "it up (required with tahoe)"},
+        {"--addr IP/PREFIX", "tahoe: the stack's address, e.g. 10.0.0.1/24 (required with tahoe)"},
+        {"--host-model FILE", "tahoe: per-packet, per-byte and per-call CPU costs, e.g."},
+        {"", "configs/hosts/sparcstation-ipc.yaml (required with tahoe)"},
+        {"--mtu SIZE", "tahoe: interface MTU, e.g. 9188B (default: the interface's)"},
+        {"--tcp-sendspace SIZE", "tahoe: default TCP send buffer (default: the host model's"},
+        {"", "tcp_sendspace, else 16K on an MTU above 1500B as SunOS on ATM, else 4K)"},
+        {"--tcp-recvspace SIZE", "tahoe: default TCP receive buffer (default: as --tcp-sendspace)"},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        int n = 2 + (int)strlen(lines[i][0]);
+        /* A flag too long for the column gets its own line. */
+        if (n >= col) {
+            fprintf(f, "  %s\n", lines[i][0]);
+            n = 0;
+        }
+        fprintf(f, "  %s%*s%s\n", n ? lines[i][0] : "", col - (n ? n : 2), "", lines[i][1]);
+    }
+}
+
+int nr_stack_default_space(int mtu)
+{
+    return mtu > NR_ETHER_MTU ? NR_TCPSPACE_ATM : NR_TCPSPACE_BSD;
+}

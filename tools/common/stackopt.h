@@ -1,0 +1,58 @@
+/* The command-line flags that choose a tool's network stack, shared by every nrio tool.
+ *
+ * --stack kernel uses the Linux stack; --stack tahoe runs the project's 4.3BSD-Tahoe stack on a
+ * network interface it owns (--if, --addr, --host-model; --mtu and the default TCP buffers are
+ * optional). Parsing lives here, with no dependency on the Tahoe code, so tools can check their
+ * command lines in unit tests; tahoe/if_packet.h opens the backend the flags describe. */
+#ifndef NR_STACKOPT_H
+#define NR_STACKOPT_H
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct nr_stack_opts {
+    const char *name;       /* "kernel" or "tahoe" */
+    const char *ifname;     /* tahoe: the interface the stack owns */
+    const char *addr_text;  /* tahoe: --addr as given, for records and messages */
+    uint32_t addr;          /* network byte order */
+    uint32_t netmask;       /* network byte order */
+    int prefix;             /* netmask length */
+    const char *host_model; /* tahoe: a host model file (configs/hosts) */
+    int mtu;                /* 0: the interface's MTU */
+    int tcp_sendspace;      /* 0: the host model's, else the MTU's default (see usage) */
+    int tcp_recvspace;
+};
+
+/* getopt_long codes of the stack flags; tools keep their own codes below NR_OPT_STACK. */
+enum { NR_OPT_STACK = 1000, NR_OPT_IF, NR_OPT_ADDR, NR_OPT_HOST_MODEL, NR_OPT_MTU,
+       NR_OPT_SENDSPACE, NR_OPT_RECVSPACE };
+
+#define NR_STACK_LONGOPTS                                                 \
+    {"stack", required_argument, 0, NR_OPT_STACK},                        \
+    {"if", required_argument, 0, NR_OPT_IF},                              \
+    {"addr", required_argument, 0, NR_OPT_ADDR},                          \
+    {"host-model", required_argument, 0, NR_OPT_HOST_MODEL},              \
+    {"mtu", required_argument, 0, NR_OPT_MTU},                            \
+    {"tcp-sendspace", required_argument, 0, NR_OPT_SENDSPACE},            \
+    {"tcp-recvspace", required_argument, 0, NR_OPT_RECVSPACE}
+
+/* The Tahoe stack's defaults when neither a flag nor the host model gives them: 4.3BSD's 4K,
+ * and SunOS 4.1's 16K on an interface whose MTU exceeds Ethernet's (the ATM interface). */
+#define NR_TCPSPACE_BSD 4096
+#define NR_TCPSPACE_ATM 16384
+#define NR_ETHER_MTU 1500
+
+void nr_stack_opts_init(struct nr_stack_opts *o);
+/* Takes one stack flag (code NR_OPT_*) and its value. Returns 0, or -1 with a message in err. */
+int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, size_t errlen);
+/* Checks the flags as a whole once all are parsed: tahoe needs --if, --addr and --host-model,
+ * and the kernel stack takes none of the Tahoe flags. Returns 0, or -1 with a message. */
+int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen);
+/* The usage lines of the stack flags, the help text starting at column col. */
+void nr_stack_usage(FILE *f, int col);
+/* The default TCP buffer for an interface MTU when the host model names none. */
+int nr_stack_default_space(int mtu);
+
+#endif

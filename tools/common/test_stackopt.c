@@ -1,0 +1,96 @@
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nrtest.h"
+#include "stackopt.h"
+
+static char err[256];
+
+static int opt(struct nr_stack_opts *o, int code, const char *val)
+{
+    err[0] = '\0';
+    return nr_stack_opt(o, code, val, err, sizeof err);
+}
+
+static void test_addr_and_mask(void)
+{
+    struct nr_stack_opts o;
+    nr_stack_opts_init(&o);
+    NRT_EQ_STR(o.name, "kernel");
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1/24"), 0);
+    NRT_EQ_INT(o.addr, inet_addr("10.0.0.1"));
+    NRT_EQ_INT(o.netmask, inet_addr("255.255.255.0"));
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.1.2.3/32"), 0);
+    NRT_EQ_INT(o.netmask, 0xffffffffu);
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.1.2.3/9"), 0);
+    NRT_EQ_INT(o.netmask, inet_addr("255.128.0.0"));
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1"), -1);
+    NRT_CHECK(strstr(err, "prefix") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1/0"), -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1/33"), -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0/24"), -1);
+}
+
+static void test_sizes(void)
+{
+    struct nr_stack_opts o;
+    nr_stack_opts_init(&o);
+    NRT_EQ_INT(opt(&o, NR_OPT_MTU, "9188B"), 0);
+    NRT_EQ_INT(o.mtu, 9188);
+    NRT_EQ_INT(opt(&o, NR_OPT_MTU, "9188"), -1); /* units are required */
+    NRT_EQ_INT(opt(&o, NR_OPT_MTU, "67B"), -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_SENDSPACE, "51K+204B"), 0);
+    NRT_EQ_INT(o.tcp_sendspace, 52428);
+    NRT_EQ_INT(opt(&o, NR_OPT_RECVSPACE, "52429B"), -1);
+    NRT_CHECK(strstr(err, "sb_max") != NULL);
+    NRT_EQ_INT(nr_stack_default_space(1500), 4096);
+    NRT_EQ_INT(nr_stack_default_space(9188), 16384);
+}
+
+static void test_check(void)
+{
+    struct nr_stack_opts o;
+    nr_stack_opts_init(&o);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_STACK, "tahoe"), 0);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "--host-model") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_IF, "h1-eth0"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1/24"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_HOST_MODEL, "m.yaml"), 0);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_STACK, "kernel"), 0);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "tahoe only") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_STACK, "sim"), -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_IF, "a-name-longer-than-15"), -1);
+}
+
+/* Every flag is in the usage text, with its default, starting at the column asked for. */
+static void test_usage(void)
+{
+    char buf[4096] = "";
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    NRT_CHECK(f != NULL);
+    if (!f)
+        return;
+    nr_stack_usage(f, 24);
+    fclose(f);
+    static const char *const flags[] = { "--stack NAME", "--if IFACE", "--addr IP/PREFIX",
+                                         "--host-model FILE", "--mtu SIZE",
+                                         "--tcp-sendspace SIZE", "--tcp-recvspace SIZE",
+                                         "(default kernel)", "ip addr flush dev" };
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        NRT_CHECK(strstr(buf, flags[i]) != NULL);
+    NRT_CHECK(strstr(buf, "  --stack NAME          network stack") == buf);
+}
+
+int main(void)
+{
+    NRT_RUN(test_addr_and_mask);
+    NRT_RUN(test_sizes);
+    NRT_RUN(test_check);
+    NRT_RUN(test_usage);
+    return nrt_summary("common/test_stackopt");
+}

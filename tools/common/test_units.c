@@ -1,0 +1,106 @@
+#include <errno.h>
+
+#include "nrtest.h"
+#include "units.h"
+
+static long long size_of(const char *s)
+{
+    long long v = -1;
+    return nr_parse_size(s, &v) == 0 ? v : -1;
+}
+
+static int64_t time_of(const char *s)
+{
+    int64_t v = -1;
+    return nr_parse_time_ns(s, &v) == 0 ? v : -1;
+}
+
+static void test_sizes(void)
+{
+    NRT_EQ_INT(size_of("16K"), 16384);
+    NRT_EQ_INT(size_of("12K-1"), 12287);
+    NRT_EQ_INT(size_of("16K+1"), 16385);
+    NRT_EQ_INT(size_of("9188B"), 9188);
+    NRT_EQ_INT(size_of("4M"), 4194304);
+    NRT_EQ_INT(size_of("4K+1K-3B"), 5117);
+    NRT_EQ_INT(size_of("0B"), 0);
+}
+
+static void test_sizes_refused(void)
+{
+    long long v;
+    NRT_EQ_INT(nr_parse_size("8192", &v), -EINVAL); /* a unit is required */
+    NRT_EQ_INT(nr_parse_size("", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_size("16k", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_size("16KB", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_size("K", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_size("12K-", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_size("-1K", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_size("1K-2K", &v), -ERANGE);
+    NRT_EQ_INT(nr_parse_size("99999999999999999999B", &v), -ERANGE);
+    NRT_EQ_INT(nr_parse_size("9999999999999999M", &v), -ERANGE);
+}
+
+static void test_times(void)
+{
+    NRT_EQ_INT(time_of("200ms"), 200000000);
+    NRT_EQ_INT(time_of("1s"), 1000000000);
+    NRT_EQ_INT(time_of("50us"), 50000);
+    NRT_EQ_INT(time_of("7ns"), 7);
+    NRT_EQ_INT(time_of("2.5ms"), 2500000);
+    NRT_EQ_INT(time_of("0.000000001s"), 1);
+    NRT_EQ_INT(time_of("0s"), 0);
+}
+
+static void test_times_refused(void)
+{
+    int64_t v;
+    NRT_EQ_INT(nr_parse_time_ns("200", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns("1.5ns", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns("1m", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns(".5s", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns("1.s", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns("-1s", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns("1s ", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns("99999999999s", &v), -ERANGE);
+}
+
+static void test_lists(void)
+{
+    long long v[4];
+    int n = 0;
+    NRT_EQ_INT(nr_parse_size_list("512B,1K,2K", v, 4, &n), 0);
+    NRT_EQ_INT(n, 3);
+    NRT_EQ_INT(v[0], 512);
+    NRT_EQ_INT(v[1], 1024);
+    NRT_EQ_INT(v[2], 2048);
+    NRT_EQ_INT(nr_parse_size_list("12K-1,12K", v, 4, &n), 0);
+    NRT_EQ_INT(n, 2);
+    NRT_EQ_INT(v[0], 12287);
+    NRT_EQ_INT(v[1], 12288);
+    NRT_EQ_INT(nr_parse_size_list("1K,,2K", v, 4, &n), -EINVAL);
+    NRT_EQ_INT(nr_parse_size_list("1K,", v, 4, &n), -EINVAL);
+    NRT_EQ_INT(nr_parse_size_list("1K,2K,3K,4K,5K", v, 4, &n), -ERANGE);
+}
+
+static void test_counts(void)
+{
+    long long v = -1;
+    NRT_EQ_INT(nr_parse_count("2000", 1000000, &v), 0);
+    NRT_EQ_INT(v, 2000);
+    NRT_EQ_INT(nr_parse_count("2000", 1999, &v), -ERANGE);
+    NRT_EQ_INT(nr_parse_count("2K", 1000000, &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_count("-3", 1000000, &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_count("", 1000000, &v), -EINVAL);
+}
+
+int main(void)
+{
+    NRT_RUN(test_sizes);
+    NRT_RUN(test_sizes_refused);
+    NRT_RUN(test_times);
+    NRT_RUN(test_times_refused);
+    NRT_RUN(test_lists);
+    NRT_RUN(test_counts);
+    return nrt_summary("common/test_units");
+}

@@ -1,0 +1,2 @@
+ipcbench_CFLAGS := -I/usr/include/tirpc
+ipcbench_LDLIBS := -ltirpc

@@ -1,0 +1,85 @@
+/* ipcbench's command line. */
+#include <string.h>
+
+#include "args.h"
+#include "nrio.h"
+#include "nrtest.h"
+
+static int parse(struct ipc_args *a, char *err, const char *const *argv)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    return ipc_parse_args(argc, (char **)argv, a, err, 256);
+}
+
+static void test_defaults(void)
+{
+    struct ipc_args a;
+    char err[256];
+    const char *argv[] = {"ipcbench", "10.0.0.2", NULL};
+    NRT_EQ_INT(parse(&a, err, argv), 0);
+    NRT_EQ_INT(a.api, IPC_SOCKETS);
+    NRT_EQ_INT(a.proto, NRIO_UDP);
+    NRT_EQ_INT(a.unack, 1);
+    NRT_EQ_INT(a.segment, 1472);
+    NRT_EQ_INT(a.size, 1 << 20);
+    NRT_EQ_INT(a.server, 0);
+    const char *b[] = {"ipcbench", "--server", "--proto", "tcp", "--buf", "48K", "--count", "3",
+                       NULL};
+    NRT_EQ_INT(parse(&a, err, b), 0);
+    NRT_EQ_INT(a.proto, NRIO_TCP);
+    NRT_EQ_INT(a.buf, 48 << 10);
+    NRT_EQ_INT(a.count, 3);
+    const char *c[] = {"ipcbench", "--api", "rpc", "--size", "2M", "127.0.0.1", NULL};
+    NRT_EQ_INT(parse(&a, err, c), 0);
+    NRT_EQ_INT(a.api, IPC_RPC);
+    NRT_EQ_INT(a.proto, NRIO_TCP);
+}
+
+/* --api tli parses whatever else is given, so that the tool can say it is not reproducible. */
+static void test_tli(void)
+{
+    struct ipc_args a;
+    char err[256];
+    const char *argv[] = {"ipcbench", "--api", "tli", NULL};
+    NRT_EQ_INT(parse(&a, err, argv), 0);
+    NRT_EQ_INT(a.api, IPC_TLI);
+    NRT_CHECK(IPC_EXIT_NOT_REPRODUCIBLE != IPC_EXIT_FAIL &&
+              IPC_EXIT_NOT_REPRODUCIBLE != IPC_EXIT_USAGE);
+}
+
+static void test_refusals(void)
+{
+    static const struct {
+        const char *argv[8];
+        const char *says;
+    } bad[] = {
+        {{"ipcbench"}, "HOST"},
+        {{"ipcbench", "--server", "1.2.3.4"}, "--bind"},
+        {{"ipcbench", "--api", "xti", "1.2.3.4"}, "--api"},
+        {{"ipcbench", "--api", "rpc", "--proto", "udp", "1.2.3.4"}, "TCP"},
+        {{"ipcbench", "--segment", "16B", "1.2.3.4"}, "--segment"},
+        {{"ipcbench", "--unack", "0", "1.2.3.4"}, "--unack"},
+        {{"ipcbench", "--unack", "256", "1.2.3.4"}, "--unack"},
+        {{"ipcbench", "--buf", "16K", "1.2.3.4"}, "--buf"},
+        {{"ipcbench", "--size", "0B", "1.2.3.4"}, "--size"},
+        {{"ipcbench", "--rto", "20s", "1.2.3.4"}, "--rto"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct ipc_args a;
+        char err[256] = "";
+        NRT_EQ_INT(parse(&a, err, bad[i].argv), -1);
+        if (!strstr(err, bad[i].says))
+            fprintf(stderr, "case %zu: \"%s\" lacks \"%s\"\n", i, err, bad[i].says);
+        NRT_CHECK(strstr(err, bad[i].says) != NULL);
+    }
+}
+
+int main(void)
+{
+    NRT_RUN(test_defaults);
+    NRT_RUN(test_tli);
+    NRT_RUN(test_refusals);
+    return nrt_summary("ipcbench/test_args");
+}

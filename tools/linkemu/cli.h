@@ -1,0 +1,38 @@
+/* linkemu's command line: flags with explicit units, parsed into le_opts. */
+#ifndef LINKEMU_CLI_H
+#define LINKEMU_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model.h"
+
+struct le_opts {
+    const char *if_a;
+    const char *if_b;
+    enum le_framing framing;
+    uint32_t mtu;
+    struct le_dir_cfg forward; /* a -> b, imposed on frames leaving if_b */
+    struct le_dir_cfg reverse; /* b -> a */
+    uint64_t seed;
+    const char *stats_path;
+    const char *ready_path;
+    int64_t spin_ns;
+    int priority; /* SCHED_FIFO priority of the forwarding threads; 0: normal scheduling */
+    uint32_t sock_buf;
+};
+
+/* Parses argv. Returns 0 on success, 1 when --help was given (usage printed to out), and -1 on
+ * a bad command line (the reason printed to err). */
+int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *err);
+void le_usage(FILE *out);
+
+/* Unit parsers; each returns 0 or -1 when the text is not a number with a known unit. */
+int le_parse_rate(const char *text, double *bps);     /* bit, Kbit, Mbit, Gbit (10^3 steps) */
+int le_parse_time(const char *text, int64_t *ns);     /* ns, us, ms, s */
+int le_parse_size(const char *text, uint64_t *octets); /* bare, B, K/KB (1024), M/MB */
+const char *le_framing_name(enum le_framing framing);
+int le_parse_framing(const char *text, enum le_framing *framing);
+
+#endif

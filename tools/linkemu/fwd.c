@@ -1,0 +1,575 @@
+#include "fwd.h"
+
+#include <errno.h>
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <linux/virtio_net.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "csum.h"
+#include "pq.h"
+#include "stats.h"
+
+#define BATCH 64
+#define VNET_HDR ((uint32_t)sizeof(struct virtio_net_hdr))
+#define IDLE_WAIT_NS 100000000LL /* how often an idle thread looks at the stop flag */
+#define POOL_MAX_BYTES (1ULL << 30)
+#define LOAD_WINDOW_NS 20000000LL /* how often a thread weighs its load to pick its priority */
+
+/* clock_gettime cannot fail with these clocks and a valid pointer. */
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int64_t real_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Free frame buffers, reused so that forwarding does not call malloc per frame. */
+struct pool {
+    struct le_pkt **free;
+    size_t nfree, allocated, max;
+    size_t buf;
+};
+
+static struct le_pkt *pool_get(struct pool *p)
+{
+    if (p->nfree)
+        return p->free[--p->nfree];
+    if (p->allocated >= p->max)
+        return NULL;
+    struct le_pkt **grown = realloc(p->free, (p->allocated + 1) * sizeof *grown);
+    struct le_pkt *pkt = malloc(sizeof *pkt + p->buf);
+    if (!grown || !pkt) {
+        free(pkt);
+        if (grown)
+            p->free = grown;
+        return NULL;
+    }
+    p->free = grown;
+    p->allocated++;
+    return pkt;
+}
+
+static void pool_put(struct pool *p, struct le_pkt *pkt)
+{
+    p->free[p->nfree++] = pkt; /* free has room for every buffer ever allocated */
+}
+
+static void pool_free(struct pool *p)
+{
+    for (size_t i = 0; i < p->nfree; i++)
+        free(p->free[i]);
+    free(p->free);
+}
+
+struct dir {
+    const char *name;
+    const char *rx_if, *tx_if;
+    int rx_fd, tx_fd;
+    int64_t spin_ns;
+    struct le_dir model;
+    struct le_fwd_counters fwd;
+    struct le_pq queue;
+    struct pool pool;
+    struct le_pkt *rx[BATCH];
+    uint64_t seq;
+    int64_t last_sent_ns;
+    int priority;
+    int realtime;
+    int warned_gso;
+    atomic_int *stop;
+    atomic_int *failed;
+    pthread_t thread;
+};
+
+static void fail(struct dir *d, const char *what, FILE *err)
+{
+    fprintf(err, "linkemu: %s direction (%s -> %s): %s: %s\n", d->name, d->rx_if, d->tx_if, what,
+            strerror(errno));
+    atomic_store(d->failed, 1);
+}
+
+/* Sends every frame whose time has come, in batches. */
+static int send_due(struct dir *d, int64_t now)
+{
+    struct mmsghdr msgs[BATCH];
+    struct iovec iov[BATCH];
+    struct le_pkt *batch[BATCH];
+    for (;;) {
+        int n = 0;
+        struct le_pkt *top;
+        while (n < BATCH && (top = le_pq_top(&d->queue)) && top->release_ns <= now) {
+            batch[n] = le_pq_pop(&d->queue);
+            iov[n] = (struct iovec){batch[n]->data + VNET_HDR, batch[n]->len - VNET_HDR};
+            msgs[n] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[n], .msg_iovlen = 1}};
+            n++;
+        }
+        if (n == 0)
+            return 0;
+        int64_t sent_at = mono_ns();
+        d->last_sent_ns = sent_at;
+        int done = 0;
+        while (done < n) {
+            int r = sendmmsg(d->tx_fd, msgs + done, (unsigned)(n - done), 0);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0) {
+                /* A frame the interface refuses (e.g. ENOBUFS) is lost and counted, not fatal. */
+                if (errno != ENOBUFS && errno != EMSGSIZE && errno != ENETDOWN && errno != ENXIO) {
+                    fail(d, "sendmmsg failed", stderr);
+                    return -1;
+                }
+                d->fwd.send_errors++;
+                done++;
+                continue;
+            }
+            for (int i = done; i < done + r; i++) {
+                le_sent(&d->model, batch[i]->len - VNET_HDR);
+                uint64_t late = (uint64_t)(sent_at - batch[i]->release_ns);
+                d->fwd.late_sum_ns += late;
+                if (late > d->fwd.late_max_ns)
+                    d->fwd.late_max_ns = late;
+            }
+            done += r;
+        }
+        for (int i = 0; i < n; i++)
+            pool_put(&d->pool, batch[i]);
+    }
+}
+
+/* Hands the frame received into *slot to the model. A frame that passes is queued and *slot
+ * gets a fresh buffer; otherwise the buffer is reused as it is. */
+static void take_frame(struct dir *d, struct le_pkt **slot, uint32_t got, int truncated, int64_t now)
+{
+    struct le_pkt *pkt = *slot;
+    const struct virtio_net_hdr *vh = (const struct virtio_net_hdr *)pkt->data;
+    uint32_t frame = got > VNET_HDR ? got - VNET_HDR : 0;
+    if (vh->gso_type != VIRTIO_NET_HDR_GSO_NONE && !d->warned_gso) {
+        fprintf(stderr, "linkemu: %s delivers TSO/GSO frames of %u octets; they are dropped as "
+                        "oversize. Turn segmentation offload off on the hosts' interfaces "
+                        "(ethtool -K IF tso off gso off)\n", d->rx_if, frame);
+        d->warned_gso = 1;
+    }
+    int64_t release;
+    enum le_verdict v = le_admit(&d->model, now, frame, &release);
+    if (v != LE_PASS)
+        return;
+    if (truncated) {
+        /* Only frames larger than the MTU can be truncated, and those never pass. */
+        d->model.count.drop_oversize++;
+        return;
+    }
+    if ((vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) &&
+        le_csum_complete(pkt->data + VNET_HDR, frame, vh->csum_start, vh->csum_offset) < 0) {
+        d->fwd.send_errors++;
+        return;
+    }
+    pkt->release_ns = release;
+    pkt->seq = d->seq++;
+    pkt->len = got;
+    /* The frame keeps its buffer only if another can take its place in the receive batch. */
+    struct le_pkt *spare = pool_get(&d->pool);
+    if (!spare || le_pq_push(&d->queue, pkt) < 0) {
+        if (spare)
+            pool_put(&d->pool, spare);
+        d->model.count.drop_nomem++;
+        return;
+    }
+    *slot = spare;
+}
+
+/* When the kernel received the frame, on the monotonic clock. The kernel stamps frames with
+ * the real-time clock; its stamp does not include the time this thread took to wake up,
+ * which would otherwise be added to every frame's delay. */
+static int64_t arrival_ns(struct msghdr *msg, int64_t now, int64_t real_offset)
+{
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS) {
+            struct timespec ts;
+            memcpy(&ts, CMSG_DATA(c), sizeof ts);
+            int64_t at = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec - real_offset;
+            /* A stamp from the future, or older than a second, means the real-time clock was
+             * stepped: trust our own reading instead. */
+            return at <= now && now - at < 1000000000LL ? at : now;
+        }
+    }
+    return now;
+}
+
+/* Reads what the socket holds, a bounded number of batches. Returns frames read, or -1. */
+static int receive(struct dir *d)
+{
+    struct mmsghdr msgs[BATCH];
+    struct iovec iov[BATCH];
+    int total = 0;
+    union {
+        char buf[CMSG_SPACE(sizeof(struct timespec))];
+        struct cmsghdr align;
+    } ctl[BATCH];
+    for (int round = 0; round < 4; round++) {
+        for (int i = 0; i < BATCH; i++) {
+            iov[i] = (struct iovec){d->rx[i]->data, d->pool.buf};
+            msgs[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[i], .msg_iovlen = 1,
+                                                   .msg_control = ctl[i].buf,
+                                                   .msg_controllen = sizeof ctl[i].buf}};
+        }
+        int n = recvmmsg(d->rx_fd, msgs, BATCH, MSG_DONTWAIT | MSG_TRUNC, NULL);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EINTR)
+                return total;
+            fail(d, "recvmmsg failed", stderr);
+            return -1;
+        }
+        int64_t now = mono_ns();
+        int64_t real_offset = real_ns() - now;
+        for (int i = 0; i < n; i++) {
+            int truncated = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
+            take_frame(d, &d->rx[i], msgs[i].msg_len, truncated, arrival_ns(&msgs[i].msg_hdr, now, real_offset));
+        }
+        total += n;
+        if (n < BATCH)
+            break;
+    }
+    return total;
+}
+
+/* SCHED_FIFO lets a due frame preempt other work on a busy machine. */
+static int set_realtime(struct dir *d, int on)
+{
+    struct sched_param sp = {.sched_priority = on ? d->priority : 0};
+    int rc = pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp);
+    if (rc != 0) {
+        errno = rc;
+        fail(d, "cannot change the scheduling policy (run as root, or give --priority 0)", stderr);
+        return -1;
+    }
+    d->realtime = on;
+    if (on)
+        d->fwd.realtime_switches++;
+    return 0;
+}
+
+static void *dir_main(void *arg)
+{
+    struct dir *d = arg;
+    /* Without this the kernel may defer a wake-up by 50 us to batch timers. */
+    if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) < 0)
+        fprintf(stderr, "linkemu: cannot set timer slack (%s); delays may be late by ~50 us\n",
+                strerror(errno));
+    if (set_realtime(d, d->priority > 0) < 0)
+        return NULL;
+    struct pollfd pfd = {.fd = d->rx_fd, .events = POLLIN};
+    int64_t window_start = mono_ns(), slept = 0;
+    while (!atomic_load(d->stop) && !atomic_load(d->failed)) {
+        int64_t now = mono_ns();
+        if (d->priority > 0 && now - window_start >= LOAD_WINDOW_NS) {
+            /* Real time only while mostly idle: a busy forwarder keeps exact times in its
+             * schedule anyway, and at real-time priority it would starve the hosts. */
+            int64_t idle_pct = 100 * slept / (now - window_start);
+            if ((d->realtime && idle_pct < 50) || (!d->realtime && idle_pct > 75))
+                if (set_realtime(d, !d->realtime) < 0)
+                    return NULL;
+            window_start = now;
+            slept = 0;
+        }
+        if (send_due(d, now) < 0)
+            return NULL;
+        int got = receive(d);
+        if (got < 0)
+            return NULL;
+        if (got > 0)
+            continue;
+        struct le_pkt *top = le_pq_top(&d->queue);
+        int64_t wait = top ? top->release_ns - now : IDLE_WAIT_NS;
+        if (wait > IDLE_WAIT_NS)
+            wait = IDLE_WAIT_NS;
+        int64_t spin = top && top->release_ns - d->last_sent_ns >= 4 * d->spin_ns ? d->spin_ns : 0;
+        if (wait > spin) {
+            int64_t sleep = wait - spin;
+            struct timespec ts = {sleep / 1000000000LL, sleep % 1000000000LL};
+            int64_t before = mono_ns();
+            if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR) {
+                fail(d, "ppoll failed", stderr);
+                return NULL;
+            }
+            slept += mono_ns() - before;
+        } else if (wait > 0) {
+            /* A sleep overshoots by tens of microseconds, so the last stretch is spun. Only
+             * when the previous send is at least four spins back: the thread then spins at
+             * most a quarter of the time and leaves the hosts their CPU on a loaded link,
+             * where release times stay exact in the schedule anyway. */
+            while (mono_ns() < top->release_ns)
+                ;
+        }
+    }
+    return NULL;
+}
+
+static int open_socket(const char *ifname, int rx, uint32_t sock_buf, FILE *err)
+{
+    unsigned idx = if_nametoindex(ifname);
+    if (idx == 0) {
+        fprintf(err, "linkemu: no interface '%s' here (%s); check the name and that linkemu runs in "
+                     "the middle node's network namespace\n", ifname, strerror(errno));
+        return -1;
+    }
+    /* Protocol 0 receives nothing until bind sets the protocol, so no other interface's frames
+     * slip in; a send-only socket keeps protocol 0 and never queues frames. */
+    int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        fprintf(err, "linkemu: cannot open a packet socket (%s); run as root or with CAP_NET_RAW\n",
+                strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    int size = (int)sock_buf;
+    struct {
+        int level, name;
+        const void *value;
+        socklen_t len;
+        const char *what;
+    } opts[] = {
+        /* The virtio header says when the sender left a checksum to offload, so we can finish it. */
+        {SOL_PACKET, PACKET_VNET_HDR, &one, sizeof one, "PACKET_VNET_HDR"},
+        /* Frames we send must not come back to our own receive socket. */
+        {SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one, "PACKET_IGNORE_OUTGOING"},
+        {SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size, "SO_RCVBUFFORCE"},
+        {SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one, "SO_TIMESTAMPNS"},
+    };
+    size_t nopts = rx ? sizeof opts / sizeof opts[0] : 0;
+    for (size_t i = 0; i < nopts; i++) {
+        if (setsockopt(fd, opts[i].level, opts[i].name, opts[i].value, opts[i].len) < 0) {
+            fprintf(err, "linkemu: setsockopt %s on %s failed (%s); linkemu needs Linux >= 4.20 "
+                         "and root\n", opts[i].what, ifname, strerror(errno));
+            close(fd);
+            return -1;
+        }
+    }
+    struct sockaddr_ll addr = {.sll_family = AF_PACKET, .sll_ifindex = (int)idx,
+                               .sll_protocol = rx ? htons(ETH_P_ALL) : 0};
+    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        fprintf(err, "linkemu: cannot bind a packet socket to %s (%s); is the interface up?\n", ifname,
+                strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (rx) {
+        /* Frames addressed to the far host must reach us on a real NIC too. */
+        struct packet_mreq mr = {.mr_ifindex = (int)idx, .mr_type = PACKET_MR_PROMISC};
+        if (setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof mr) < 0) {
+            fprintf(err, "linkemu: cannot make %s promiscuous (%s)\n", ifname, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        /* Reading the statistics resets them, so the final read counts only our own run. */
+        struct tpacket_stats st;
+        socklen_t len = sizeof st;
+        if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) < 0) {
+            fprintf(err, "linkemu: cannot read PACKET_STATISTICS on %s (%s)\n", ifname, strerror(errno));
+            close(fd);
+            return -1;
+        }
+    } else {
+        if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof size) < 0) {
+            fprintf(err, "linkemu: setsockopt SO_SNDBUFFORCE on %s failed (%s); run as root\n", ifname,
+                    strerror(errno));
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+/* The interface must carry frames as large as the link's MTU, or sends would fail later. */
+static int check_mtu(int fd, const char *ifname, uint32_t mtu, FILE *err)
+{
+    struct ifreq ifr = {0};
+    snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
+    if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
+        fprintf(err, "linkemu: cannot read the MTU of %s (%s)\n", ifname, strerror(errno));
+        return -1;
+    }
+    if ((uint32_t)ifr.ifr_mtu < mtu) {
+        fprintf(err, "linkemu: %s has MTU %d, below --mtu %u; raise it with "
+                     "'ip link set %s mtu %u'\n", ifname, ifr.ifr_mtu, mtu, ifname, mtu);
+        return -1;
+    }
+    return 0;
+}
+
+static int dir_init(struct dir *d, const char *name, const struct le_opts *o, const struct le_dir_cfg *cfg,
+                    uint64_t stream, FILE *err)
+{
+    d->name = name;
+    d->spin_ns = o->spin_ns;
+    d->priority = o->priority;
+    /* The largest frame we keep: MTU plus Ethernet header and a VLAN tag; larger ones are
+     * truncated on receive and dropped as oversize. */
+    d->pool.buf = VNET_HDR + LE_ETH_HEADER + 4 + o->mtu;
+    d->pool.max = POOL_MAX_BYTES / d->pool.buf;
+    if (le_dir_init(&d->model, cfg, o->framing, o->mtu, o->seed, stream) < 0)
+        goto nomem;
+    for (int i = 0; i < BATCH; i++)
+        if (!(d->rx[i] = pool_get(&d->pool)))
+            goto nomem;
+    return 0;
+nomem:
+    fprintf(err, "linkemu: out of memory setting up the %s direction\n", name);
+    return -1;
+}
+
+static void dir_finish(struct dir *d)
+{
+    struct tpacket_stats st;
+    socklen_t len = sizeof st;
+    if (getsockopt(d->rx_fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) == 0)
+        d->fwd.socket_drops = st.tp_drops;
+    else
+        fprintf(stderr, "linkemu: cannot read PACKET_STATISTICS on %s (%s); socket_drops is 0\n",
+                d->rx_if, strerror(errno));
+    d->fwd.pending_packets = d->queue.len;
+}
+
+static void dir_free(struct dir *d)
+{
+    struct le_pkt *p;
+    while ((p = le_pq_pop(&d->queue)))
+        pool_put(&d->pool, p);
+    for (int i = 0; i < BATCH; i++)
+        if (d->rx[i])
+            pool_put(&d->pool, d->rx[i]);
+    le_pq_free(&d->queue);
+    pool_free(&d->pool);
+    le_dir_free(&d->model);
+}
+
+static int write_ready(const char *path, FILE *err)
+{
+    return path ? le_write_atomic(path, "forwarding\n", err) : 0;
+}
+
+static int report(const struct le_opts *o, double duration, struct dir *fw, struct dir *rv, FILE *err)
+{
+    struct le_dir_report f = {&fw->model.cfg, &fw->model.count, &fw->fwd};
+    struct le_dir_report r = {&rv->model.cfg, &rv->model.count, &rv->fwd};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        fprintf(err, "linkemu: out of memory writing the counters\n");
+        return -1;
+    }
+    le_write_json(mem, o, duration, &f, &r);
+    if (fclose(mem) != 0) {
+        fprintf(err, "linkemu: out of memory writing the counters\n");
+        free(text);
+        return -1;
+    }
+    int status = 0;
+    if (fputs(text, stdout) == EOF || fflush(stdout) == EOF) {
+        fprintf(err, "linkemu: cannot write the counters to stdout (%s)\n", strerror(errno));
+        status = -1;
+    }
+    if (o->stats_path && le_write_atomic(o->stats_path, text, err) < 0)
+        status = -1;
+    free(text);
+    return status;
+}
+
+int le_run(const struct le_opts *o, FILE *err)
+{
+    atomic_int stop = 0, failed = 0;
+    struct dir fw = {.rx_if = o->if_a, .tx_if = o->if_b, .rx_fd = -1, .tx_fd = -1, .stop = &stop,
+                     .failed = &failed};
+    struct dir rv = {.rx_if = o->if_b, .tx_if = o->if_a, .rx_fd = -1, .tx_fd = -1, .stop = &stop,
+                     .failed = &failed};
+    int status = 1, started = 0;
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    /* Blocked here and in the threads, which inherit the mask, so only sigtimedwait sees them. */
+    int rc = pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    if (rc != 0) {
+        fprintf(err, "linkemu: pthread_sigmask failed (%s)\n", strerror(rc));
+        return 1;
+    }
+    if (dir_init(&fw, "forward", o, &o->forward, 0, err) < 0 ||
+        dir_init(&rv, "reverse", o, &o->reverse, 1, err) < 0)
+        goto out;
+    if ((fw.rx_fd = open_socket(o->if_a, 1, o->sock_buf, err)) < 0 ||
+        (rv.rx_fd = open_socket(o->if_b, 1, o->sock_buf, err)) < 0 ||
+        (fw.tx_fd = open_socket(o->if_b, 0, o->sock_buf, err)) < 0 ||
+        (rv.tx_fd = open_socket(o->if_a, 0, o->sock_buf, err)) < 0)
+        goto out;
+    if (check_mtu(fw.tx_fd, o->if_b, o->mtu, err) < 0 || check_mtu(rv.tx_fd, o->if_a, o->mtu, err) < 0)
+        goto out;
+    int64_t start = mono_ns();
+    if ((rc = pthread_create(&fw.thread, NULL, dir_main, &fw)) != 0) {
+        fprintf(err, "linkemu: cannot start the forward thread (%s)\n", strerror(rc));
+        goto out;
+    }
+    started = 1;
+    if ((rc = pthread_create(&rv.thread, NULL, dir_main, &rv)) != 0) {
+        fprintf(err, "linkemu: cannot start the reverse thread (%s)\n", strerror(rc));
+        atomic_store(&stop, 1);
+        goto join;
+    }
+    started = 2;
+    if (write_ready(o->ready_path, err) < 0) {
+        atomic_store(&stop, 1);
+        goto join;
+    }
+    fprintf(err, "linkemu: forwarding %s <-> %s\n", o->if_a, o->if_b);
+    struct timespec tick = {0, 200000000};
+    while (!atomic_load(&failed)) {
+        int sig = sigtimedwait(&sigs, NULL, &tick);
+        if (sig > 0)
+            break;
+        if (errno != EAGAIN && errno != EINTR) {
+            fprintf(err, "linkemu: sigtimedwait failed (%s)\n", strerror(errno));
+            break;
+        }
+    }
+    atomic_store(&stop, 1);
+join:
+    for (int i = 0; i < started; i++) {
+        rc = pthread_join(i ? rv.thread : fw.thread, NULL);
+        if (rc != 0)
+            fprintf(err, "linkemu: cannot join the %s thread (%s)\n", i ? "reverse" : "forward", strerror(rc));
+    }
+    dir_finish(&fw);
+    dir_finish(&rv);
+    if (report(o, (double)(mono_ns() - start) / 1e9, &fw, &rv, err) == 0 && !atomic_load(&failed))
+        status = 0;
+out:
+    for (int i = 0; i < 2; i++) {
+        struct dir *d = i ? &rv : &fw;
+        if (d->rx_fd >= 0)
+            close(d->rx_fd);
+        if (d->tx_fd >= 0)
+            close(d->tx_fd);
+        dir_free(d);
+    }
+    return status;
+}

@@ -1,0 +1,1 @@
+linkemu_LDLIBS := -lpthread -lm

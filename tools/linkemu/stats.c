@@ -1,0 +1,118 @@
+#include "stats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Writes s as a JSON string; interface names and paths are the only strings. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void json_dir(FILE *out, const struct le_dir_report *r)
+{
+    const struct le_dir_cfg *c = r->cfg;
+    const struct le_counters *n = r->count;
+    const struct le_fwd_counters *f = r->fwd;
+    uint64_t dropped = n->drop_queue + n->drop_loss + n->drop_cell_loss + n->drop_bit_error +
+                       n->drop_oversize + n->drop_nomem;
+    fprintf(out,
+            "{\"rate_bps\":%.17g,\"delay_ns\":%lld,\"jitter_ns\":%lld,\"reorder\":%s,"
+            "\"loss_pct\":%.17g,\"cell_loss_ratio\":%.17g,\"bit_error_ratio\":%.17g,"
+            "\"queue_packets\":%llu,\"queue_bytes\":%llu,"
+            "\"rx_packets\":%llu,\"rx_bytes\":%llu,\"tx_packets\":%llu,\"tx_bytes\":%llu,"
+            "\"queued_packets\":%llu,\"queued_bytes\":%llu,\"queue_max_packets\":%llu,"
+            "\"dropped_packets\":%llu,\"drop_queue\":%llu,\"drop_loss\":%llu,\"drop_cell_loss\":%llu,"
+            "\"drop_bit_error\":%llu,\"drop_oversize\":%llu,\"drop_nomem\":%llu,"
+            "\"pending_packets\":%llu,\"socket_drops\":%llu,\"send_errors\":%llu,"
+            "\"late_max_ns\":%llu,\"late_mean_ns\":%.1f,\"realtime_switches\":%llu}",
+            c->rate_bps, (long long)c->delay_ns, (long long)c->jitter_ns, c->reorder ? "true" : "false",
+            c->loss_pct, c->cell_loss_ratio, c->bit_error_ratio, (unsigned long long)c->queue_packets,
+            (unsigned long long)c->queue_bytes, (unsigned long long)n->rx_packets,
+            (unsigned long long)n->rx_bytes, (unsigned long long)n->tx_packets,
+            (unsigned long long)n->tx_bytes, (unsigned long long)n->queued_packets,
+            (unsigned long long)n->queued_bytes, (unsigned long long)n->queue_max_packets,
+            (unsigned long long)dropped, (unsigned long long)n->drop_queue,
+            (unsigned long long)n->drop_loss, (unsigned long long)n->drop_cell_loss,
+            (unsigned long long)n->drop_bit_error, (unsigned long long)n->drop_oversize,
+            (unsigned long long)n->drop_nomem, (unsigned long long)f->pending_packets,
+            (unsigned long long)f->socket_drops, (unsigned long long)f->send_errors,
+            (unsigned long long)f->late_max_ns,
+            n->tx_packets ? (double)f->late_sum_ns / (double)n->tx_packets : 0.0,
+            (unsigned long long)f->realtime_switches);
+}
+
+void le_write_json(FILE *out, const struct le_opts *opts, double duration_s,
+                   const struct le_dir_report *forward, const struct le_dir_report *reverse)
+{
+    fputs("{\"tool\":\"linkemu\",\"if_a\":", out);
+    json_string(out, opts->if_a);
+    fputs(",\"if_b\":", out);
+    json_string(out, opts->if_b);
+    fprintf(out, ",\"framing\":\"%s\",\"mtu\":%u,\"seed\":%llu,\"duration_s\":%.6f,\"forward\":",
+            le_framing_name(opts->framing), opts->mtu, (unsigned long long)opts->seed, duration_s);
+    json_dir(out, forward);
+    fputs(",\"reverse\":", out);
+    json_dir(out, reverse);
+    fputs("}\n", out);
+}
+
+int le_write_atomic(const char *path, const char *text, FILE *err)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        fprintf(err, "linkemu: out of memory writing %s\n", path);
+        return -1;
+    }
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(err, "linkemu: cannot create %s: %s; check that its folder exists and is writable\n",
+                tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    size_t len = strlen(text), done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            fprintf(err, "linkemu: cannot write %s: %s\n", tmp, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    int synced = fsync(fd);
+    if (close(fd) < 0 || synced < 0) {
+        fprintf(err, "linkemu: cannot flush %s: %s\n", tmp, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) < 0) {
+        fprintf(err, "linkemu: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* The one JSON record linkemu prints when it stops: its settings and each direction's counters. */
+#ifndef LINKEMU_STATS_H
+#define LINKEMU_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "model.h"
+
+/* What the forwarding loop adds to the model's counters for one direction. */
+struct le_fwd_counters {
+    uint64_t pending_packets; /* still queued or in flight when it stopped */
+    uint64_t socket_drops;    /* frames the kernel dropped before linkemu read them */
+    uint64_t late_max_ns;     /* the latest a frame left after its scheduled time */
+    uint64_t late_sum_ns;
+    uint64_t send_errors;
+    uint64_t realtime_switches; /* times the thread went (back) to real-time priority */
+};
+
+struct le_dir_report {
+    const struct le_dir_cfg *cfg;
+    const struct le_counters *count;
+    const struct le_fwd_counters *fwd;
+};
+
+void le_write_json(FILE *out, const struct le_opts *opts, double duration_s,
+                   const struct le_dir_report *forward, const struct le_dir_report *reverse);
+
+/* Writes text to path through a temporary file and rename(), so readers never see half of it.
+ * Returns 0, or -1 with errno set and a message on err. */
+int le_write_atomic(const char *path, const char *text, FILE *err);
+
+#endif

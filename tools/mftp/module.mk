@@ -1,0 +1,1 @@
+mftp_DEPS := mftpcore

@@ -1,0 +1,87 @@
+/* mftp's command line, and rates with units. */
+#include <string.h>
+
+#include "args.h"
+#include "nrtest.h"
+
+static int parse(struct mftp_args *a, char *err, const char *const *argv)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    return mftp_parse_args(argc, (char **)argv, a, err, 256);
+}
+
+static void test_defaults(void)
+{
+    struct mftp_args a;
+    char err[256];
+    const char *argv[] = {"mftp", "--get", "f", "10.0.0.1", NULL};
+    NRT_EQ_INT(parse(&a, err, argv), 0);
+    NRT_EQ_STR(a.get, "f");
+    NRT_EQ_STR(a.dest, "/dev/null");
+    NRT_EQ_INT(a.connections, 0);
+    NRT_EQ_INT(a.window, 0);
+    NRT_EQ_INT(a.rtt_method, MFTP_RTT_AUTO);
+    NRT_EQ_INT(a.port, 2121);
+    NRT_EQ_INT(a.repeat, 1);
+    const char *b[] = {"mftp", "--put", "f", "-n", "16", "--window", "24K", "--target-rate",
+                       "30Mbit", "--rtt-method", "tcp", "--block", "64K", "10.0.0.1", NULL};
+    NRT_EQ_INT(parse(&a, err, b), 0);
+    NRT_EQ_INT(a.connections, 16);
+    NRT_EQ_INT(a.window, 24576);
+    NRT_CHECK(a.target_bps == 30e6);
+    NRT_EQ_INT(a.rtt_method, MFTP_RTT_TCP);
+    NRT_EQ_INT(a.block, 65536);
+    NRT_EQ_STR(a.remote_name, "/dev/null");
+}
+
+static void test_refusals(void)
+{
+    static const struct {
+        const char *argv[10];
+        const char *says;
+    } bad[] = {
+        {{"mftp", "10.0.0.1"}, "--get"},
+        {{"mftp", "--get", "a", "--put", "b", "10.0.0.1"}, "--get"},
+        {{"mftp", "--get", "a"}, "HOST"},
+        {{"mftp", "--get", "a", "-n", "17", "10.0.0.1"}, "-n"},
+        {{"mftp", "--get", "a", "-n", "0", "10.0.0.1"}, "-n"},
+        {{"mftp", "--get", "a", "--target-rate", "10", "10.0.0.1"}, "unit"},
+        {{"mftp", "--get", "a", "--target-rate", "10Mbit", "10.0.0.1"}, "--window"},
+        {{"mftp", "--get", "a", "--plain", "-n", "4", "10.0.0.1"}, "--plain"},
+        {{"mftp", "--get", "a", "--rtt-method", "udp", "10.0.0.1"}, "--rtt-method"},
+        {{"mftp", "--get", "a", "--window", "24", "10.0.0.1"}, "--window"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct mftp_args a;
+        char err[256] = "";
+        NRT_EQ_INT(parse(&a, err, bad[i].argv), -1);
+        if (!strstr(err, bad[i].says))
+            fprintf(stderr, "case %zu: \"%s\" lacks \"%s\"\n", i, err, bad[i].says);
+        NRT_CHECK(strstr(err, bad[i].says) != NULL);
+    }
+}
+
+static void test_rate(void)
+{
+    double r;
+    NRT_EQ_INT(mftp_parse_rate("100Mbit", &r), 0);
+    NRT_CHECK(r == 100e6);
+    NRT_EQ_INT(mftp_parse_rate("2.5Gbit", &r), 0);
+    NRT_CHECK(r == 2.5e9);
+    NRT_EQ_INT(mftp_parse_rate("64kbit", &r), 0);
+    NRT_CHECK(r == 64e3);
+    NRT_EQ_INT(mftp_parse_rate("100", &r), -1);
+    NRT_EQ_INT(mftp_parse_rate("100MB", &r), -1);
+    NRT_EQ_INT(mftp_parse_rate("-1Mbit", &r), -1);
+    NRT_EQ_INT(mftp_parse_rate("Mbit", &r), -1);
+}
+
+int main(void)
+{
+    NRT_RUN(test_defaults);
+    NRT_RUN(test_refusals);
+    NRT_RUN(test_rate);
+    return nrt_summary("mftp/test_args");
+}

@@ -1,0 +1,65 @@
+/* One file transfer over 1..16 data connections, in either direction, as nrio callbacks.
+ *
+ * Sending, each connection that is writable and has nothing left to send takes the next block
+ * of the file (dynamic assignment); when the file is handed out it shuts down its write side
+ * and waits for the peer to close, so "done" means the peer has everything. Receiving, blocks
+ * are written at their offsets whatever connection carried them, and the transfer is complete
+ * when every connection has ended at a block boundary and the file has no gap.
+ * In stream mode (plain FTP, one connection) the data carries no block headers. */
+#ifndef MFTP_XFER_H
+#define MFTP_XFER_H
+
+#include <stdint.h>
+
+#include "blocks.h"
+#include "nrio.h"
+
+struct mftp_xfer;
+/* Called once, when the transfer completed (ok = 1) or failed (ok = 0, message in error). */
+typedef void (*mftp_xfer_done_fn)(void *arg, struct mftp_xfer *x, int ok);
+
+struct mftp_xconn {
+    int sock;
+    uint8_t *buf;     /* sending: the block being sent, header included */
+    size_t len, off;
+    struct mftp_rx rx;
+    long long bytes;  /* payload octets this connection carried */
+    long blocks;
+    int shut, eof;
+};
+
+struct mftp_xfer {
+    nrio *io;
+    int sending, framed, n;
+    int fd;           /* the file read from, or written to */
+    long long size;   /* sending: file size; receiving: expected size, or -1 if unknown */
+    long block;
+    struct mftp_sched sched;
+    struct mftp_ranges have;
+    struct mftp_xconn c[MFTP_MAX_CONNS];
+    uint8_t *rbuf;
+    int64_t t_first, t_last; /* first and last data octet through the sockets */
+    int64_t t_done;          /* when every connection had ended */
+    long long bytes;         /* payload octets (receiving: distinct ones) */
+    long long dup_bytes;     /* receiving: payload octets that arrived twice */
+    int active;
+    /* Receiving: the window clamp to hold, checked before every burst of reads and set back
+     * when it moved, because Linux (6.x) re-derives TCP_WINDOW_CLAMP from the receive buffer
+     * whenever it learns a new payload-to-truesize ratio; 0 leaves the window alone. Set it
+     * right after mftp_xfer_start. */
+    int reclamp;
+    int window_max;  /* the largest clamp found at those checks; 0: none was made */
+    long reasserts;  /* checks that found the clamp moved and set it back */
+    char error[256];
+    mftp_xfer_done_fn done;
+    void *arg;
+};
+
+/* Starts moving data on socks[0..n-1] (connected, owned by the caller, which closes them
+ * after done). Returns 0, or -1 with the reason in x->error (done is not called then). */
+int mftp_xfer_start(struct mftp_xfer *x, nrio *io, int sending, int framed, const int *socks,
+                    int n, int fd, long long size, long block, mftp_xfer_done_fn done, void *arg);
+/* Stops watching the sockets and frees the buffers; safe to call more than once. */
+void mftp_xfer_cleanup(struct mftp_xfer *x);
+
+#endif

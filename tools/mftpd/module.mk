@@ -1,0 +1,1 @@
+mftpd_DEPS := mftpcore

@@ -1,0 +1,59 @@
+/* pingx's event-driven client on nrio: sends each planned message, times its echo and writes
+ * its record once the measurement is over. Nothing here blocks but the deliberate busy-wait of
+ * udp-cooled. */
+#ifndef PINGX_CLIENT_H
+#define PINGX_CLIENT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "args.h"
+#include "calib.h"
+#include "nrio.h"
+#include "plan.h"
+
+enum px_phase { PX_IDLE, PX_CONNECTING, PX_SENDING, PX_RECEIVING };
+
+/* The message under way. */
+struct px_msg {
+    long index; /* position in the run */
+    long size, seq;
+    int phase;
+    int64_t t_start, t_end; /* t_end: the echo's last octet or datagram; 0 until then */
+    int64_t interval_ns, timeout_ns, cool_gap_ns;
+    size_t sent, got; /* TCP octets */
+    long dg_count, dg_sent, dg_returned, dg_stale, dg_duplicate;
+    uint32_t msg_id;
+    int64_t t_last_return;
+    int timeout_timer, quiet_timer;
+};
+
+struct px_client {
+    nrio *io;
+    struct pingx_args a;
+    FILE *out;
+    struct nrio_addr peer;
+    struct px_item *plan;
+    long nplan, next;
+    uint8_t *msg, *echo;   /* the message sent, and what came back */
+    uint8_t *seen;         /* UDP: which datagrams of the message returned */
+    int sock;              /* the connection, the UDP socket, or -1 */
+    int watched;           /* the events sock is watched for */
+    struct nrio_sockopts opts_in_force;
+    struct nr_calib calib; /* udp-cooled with --cool-iterations */
+    int64_t cool_gap_ns;   /* the gap made between datagrams; -1 when not cooled */
+    int64_t t0;            /* the run's start; t_start_ns counts from here */
+    int64_t prev_start, prev_measurement;
+    long silent_run;       /* UDP messages in a row with no datagram back */
+    long stale_idle;       /* UDP datagrams of earlier messages read between messages */
+    struct px_msg m;
+    int failed;
+    char what[256], hint[200];
+};
+
+/* Prepares the run and writes the meta record; the caller then runs the nrio loop, which
+ * stops when the run is over or failed. Returns 0, or -1 with c->what and c->hint set. */
+int px_start(struct px_client *c, nrio *io, const struct pingx_args *a, FILE *out);
+void px_free(struct px_client *c);
+
+#endif

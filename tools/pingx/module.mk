@@ -1,0 +1,2 @@
+# --stack tahoe runs the tool on the Tahoe stack (tahoe/if_packet.h).
+pingx_DEPS := tahoe

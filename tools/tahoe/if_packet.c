@@ -1,0 +1,501 @@
+/* The real-time driver of a tahoe stack: AF_PACKET, Ethernet and ARP, CLOCK_MONOTONIC, and an
+ * output queue that holds each packet until its departure time. */
+#include "if_packet.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <linux/if_packet.h>
+#include <linux/if_ether.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "if_ether.h"
+#include "nrio_tahoe.h"
+#include "units.h"
+
+/* Packets the modelled CPU has finished but whose time has not come; far more than any window
+ * (52428 octets) needs. */
+#define OUTQ_MAX 4096
+/* The packet socket's receive buffer: bursts must wait there while the process sleeps. */
+#define RCVBUF_OCTETS (8 << 20)
+#define FRAME_MAX (ETHER_HDR_LEN + 65535)
+/* Iterations of the busy-loop calibration. */
+#define SPIN_CALIB_ITERS 2000000L
+
+struct outpkt {
+    struct outpkt *next;
+    int64_t at;
+    size_t len;
+    uint8_t data[];
+};
+
+struct rtdrv {
+    nrio *io;
+    char ifname[IF_NAMESIZE];
+    int fd, tfd, epfd;
+    int ifindex;
+    struct ether_if eth;
+    struct outpkt *outq, *outq_tail; /* by departure time */
+    int noutq;
+    int64_t tfd_armed;
+    uint8_t *frame;
+};
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
+        perror("tahoe: clock_gettime(CLOCK_MONOTONIC) failed; the host has no usable monotonic "
+               "clock");
+        abort();
+    }
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t rt_now(void *ctx)
+{
+    (void)ctx;
+    return mono_ns();
+}
+
+/* The stack's if_output: packets may not go back into the stack from here, so they queue. */
+static int rt_if_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns)
+{
+    struct rtdrv *d = ctx;
+    if (d->noutq >= OUTQ_MAX)
+        return -ENOBUFS;
+    struct outpkt *p = malloc(sizeof *p + len);
+    if (!p)
+        return -ENOBUFS;
+    p->next = NULL;
+    p->at = at_ns;
+    p->len = len;
+    memcpy(p->data, pkt, len);
+    /* The CPU finishes packets in order, so the tail is almost always the place. */
+    if (!d->outq_tail || d->outq_tail->at <= at_ns) {
+        if (d->outq_tail)
+            d->outq_tail->next = p;
+        else
+            d->outq = p;
+        d->outq_tail = p;
+    } else {
+        struct outpkt **pp = &d->outq;
+        while ((*pp)->at <= at_ns)
+            pp = &(*pp)->next;
+        p->next = *pp;
+        *pp = p;
+    }
+    d->noutq++;
+    return 0;
+}
+
+static int rt_xmit(void *ctx, const uint8_t *frame, size_t len)
+{
+    struct rtdrv *d = ctx;
+    /* Blocking send: a veth or NIC queue drains in microseconds, and waiting beats a loss the
+     * modelled host would not have had. */
+    ssize_t n = send(d->fd, frame, len, 0);
+    if (n == (ssize_t)len)
+        return 0;
+    if (n >= 0)
+        return -EIO;
+    if (errno == ENOBUFS || errno == EAGAIN)
+        return -ENOBUFS;
+    int err = errno;
+    fprintf(stderr, "tahoe: sending a %zu-octet frame on %s failed: %s; check that the "
+            "interface is up and its MTU is at least the stack's\n", len, d->ifname,
+            strerror(err));
+    return -err;
+}
+
+/* Sends every queued packet whose time has come. */
+static int flush_due(struct rtdrv *d, int64_t now)
+{
+    while (d->outq && d->outq->at <= now) {
+        struct outpkt *p = d->outq;
+        d->outq = p->next;
+        if (!d->outq)
+            d->outq_tail = NULL;
+        d->noutq--;
+        int rc = ether_output(&d->eth, p->data, p->len, now);
+        free(p);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int arm_timer(struct rtdrv *d, int64_t at)
+{
+    if (at == d->tfd_armed)
+        return 0;
+    struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+    if (at != INT64_MAX) {
+        /* An absolute time of zero would disarm the timer. */
+        int64_t t = at > 0 ? at : 1;
+        its.it_value.tv_sec = t / 1000000000;
+        its.it_value.tv_nsec = t % 1000000000;
+    }
+    if (timerfd_settime(d->tfd, TFD_TIMER_ABSTIME, &its, NULL) != 0) {
+        int err = errno;
+        fprintf(stderr, "tahoe: timerfd_settime failed: %s\n", strerror(err));
+        return -err;
+    }
+    d->tfd_armed = at;
+    return 0;
+}
+
+/* Reads every waiting frame; returns how many IPv4 packets went to the stack, or -errno. */
+static int read_frames(struct rtdrv *d)
+{
+    int delivered = 0;
+    for (;;) {
+        struct sockaddr_ll sll;
+        socklen_t sl = sizeof sll;
+        ssize_t n = recvfrom(d->fd, d->frame, FRAME_MAX, MSG_DONTWAIT, (struct sockaddr *)&sll,
+                             &sl);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return delivered;
+            if (errno == EINTR)
+                continue;
+            int err = errno;
+            fprintf(stderr, "tahoe: reading from %s failed: %s\n", d->ifname, strerror(err));
+            return -err;
+        }
+        /* Our own frames come back on an ETH_P_ALL socket; others' unicast only in
+         * promiscuous mode. */
+        if (sll.sll_pkttype != PACKET_HOST && sll.sll_pkttype != PACKET_BROADCAST)
+            continue;
+        const uint8_t *pkt;
+        size_t len;
+        int rc = ether_input(&d->eth, d->frame, (size_t)n, &pkt, &len);
+        if (rc < 0)
+            return rc;
+        if (rc == 1) {
+            nrio_tahoe_input(d->io, pkt, len);
+            delivered++;
+        }
+    }
+}
+
+/* nrio_tahoe's wait: sends packets as they fall due and returns at until or once packets
+ * reached the stack. */
+static int rt_wait(void *ctx, int64_t until)
+{
+    struct rtdrv *d = ctx;
+    for (;;) {
+        int64_t now = mono_ns();
+        int rc = flush_due(d, now);
+        if (rc < 0)
+            return rc;
+        if (now >= until)
+            return 0;
+        int64_t next = d->outq && d->outq->at < until ? d->outq->at : until;
+        rc = arm_timer(d, next);
+        if (rc < 0)
+            return rc;
+        struct epoll_event ev[2];
+        int n = epoll_wait(d->epfd, ev, 2, -1);
+        if (n < 0) {
+            /* A signal (echod's SIGTERM): the application's timers decide what it means. */
+            if (errno == EINTR)
+                return 0;
+            int err = errno;
+            fprintf(stderr, "tahoe: epoll_wait failed: %s\n", strerror(err));
+            return -err;
+        }
+        int got = 0;
+        for (int i = 0; i < n; i++) {
+            if (ev[i].data.fd == d->tfd) {
+                uint64_t expirations;
+                if (read(d->tfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) {
+                    int err = errno;
+                    fprintf(stderr, "tahoe: reading the timerfd failed: %s\n", strerror(err));
+                    return -err;
+                }
+                d->tfd_armed = -1;
+            } else {
+                rc = read_frames(d);
+                if (rc < 0)
+                    return rc;
+                got += rc;
+            }
+        }
+        if (got) {
+            /* Output the input caused can wait for the next call; flush what is due now. */
+            return flush_due(d, mono_ns());
+        }
+    }
+}
+
+/* The process is leaving: the packets its last calls produced (an answer, a FIN) still go out
+ * at their times, as the kernel would send them after the process exited. */
+static void drain(struct rtdrv *d)
+{
+    while (d->outq) {
+        struct timespec ts = { d->outq->at / 1000000000, d->outq->at % 1000000000 };
+        int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+        if (rc != 0 && rc != EINTR) {
+            fprintf(stderr, "tahoe: clock_nanosleep failed: %s\n", strerror(rc));
+            return;
+        }
+        if (flush_due(d, mono_ns()) < 0)
+            return;
+    }
+}
+
+static void rt_free(void *ctx)
+{
+    struct rtdrv *d = ctx;
+    if (d->fd >= 0 && d->io)
+        drain(d);
+    while (d->outq) {
+        struct outpkt *p = d->outq;
+        d->outq = p->next;
+        free(p);
+    }
+    ether_if_free(&d->eth);
+    if (d->epfd >= 0)
+        close(d->epfd);
+    if (d->tfd >= 0)
+        close(d->tfd);
+    if (d->fd >= 0)
+        close(d->fd);
+    free(d->frame);
+    free(d);
+}
+
+/* The picoseconds one iteration of a busy loop takes here: the modelled host's application
+ * loop is charged what this machine's takes (the host models give no figure for it). */
+static int64_t spin_ps_here(void)
+{
+    volatile long sink = 0;
+    int64_t best = INT64_MAX;
+    for (int r = 0; r < 3; r++) {
+        int64_t t0 = mono_ns();
+        for (long i = 0; i < SPIN_CALIB_ITERS; i++)
+            sink = sink + 1;
+        int64_t dt = mono_ns() - t0;
+        if (dt < best)
+            best = dt;
+    }
+    int64_t ps = best * 1000 / SPIN_CALIB_ITERS;
+    return ps > 0 ? ps : 1;
+}
+
+/* Optional keys of a host model, sizes with units (tcp_sendspace: 16K); 0 when absent. */
+static int host_model_space(const char *path, const char *key, int *out, char *what,
+                            size_t whatlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(what, whatlen, "opening the host model %s failed: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[512];
+    size_t klen = strlen(key);
+    *out = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, klen) != 0 || line[klen] != ':')
+            continue;
+        char val[64];
+        long long v;
+        if (sscanf(line + klen + 1, " %63[0-9A-Za-z+-]", val) != 1 || nr_parse_size(val, &v) ||
+            v < 1 || v > 52428) {
+            snprintf(what, whatlen, "%s: %s is not a size from 1B to 52428B with a unit, e.g. "
+                     "16K", path, key);
+            fclose(f);
+            return -1;
+        }
+        *out = (int)v;
+    }
+    fclose(f);
+    return 0;
+}
+
+#define FAIL(...)                                                                  \
+    do {                                                                           \
+        snprintf(what, whatlen, __VA_ARGS__);                                      \
+        goto fail;                                                                 \
+    } while (0)
+
+/* The interface's index, MAC and MTU; refuses one that is down or carries a kernel IPv4
+ * address. */
+static int probe_interface(struct rtdrv *d, uint8_t mac[ETHER_ADDR_LEN], int *mtu, char *what,
+                           size_t whatlen, char *hint, size_t hintlen)
+{
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", d->ifname);
+    d->ifindex = (int)if_nametoindex(d->ifname);
+    if (d->ifindex == 0) {
+        snprintf(what, whatlen, "interface %s: %s", d->ifname, strerror(errno));
+        snprintf(hint, hintlen, "run the tool inside the host's network namespace and name "
+                 "one of its interfaces (ip link)");
+        return -1;
+    }
+    if (ioctl(d->fd, SIOCGIFFLAGS, &ifr) != 0) {
+        snprintf(what, whatlen, "reading the flags of %s failed: %s", d->ifname, strerror(errno));
+        snprintf(hint, hintlen, "check that %s exists (ip link)", d->ifname);
+        return -1;
+    }
+    if (!(ifr.ifr_flags & IFF_UP)) {
+        snprintf(what, whatlen, "interface %s is down", d->ifname);
+        snprintf(hint, hintlen, "bring it up: ip link set dev %s up", d->ifname);
+        return -1;
+    }
+    if (ioctl(d->fd, SIOCGIFHWADDR, &ifr) != 0) {
+        snprintf(what, whatlen, "reading the MAC address of %s failed: %s", d->ifname,
+                 strerror(errno));
+        snprintf(hint, hintlen, "check that %s is an Ethernet interface (ip link)", d->ifname);
+        return -1;
+    }
+    if (ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER) {
+        snprintf(what, whatlen, "interface %s is not Ethernet", d->ifname);
+        snprintf(hint, hintlen, "give an Ethernet or veth interface with --if");
+        return -1;
+    }
+    memcpy(mac, ifr.ifr_hwaddr.sa_data, ETHER_ADDR_LEN);
+    if (ioctl(d->fd, SIOCGIFMTU, &ifr) != 0) {
+        snprintf(what, whatlen, "reading the MTU of %s failed: %s", d->ifname, strerror(errno));
+        snprintf(hint, hintlen, "give the MTU with --mtu");
+        return -1;
+    }
+    *mtu = ifr.ifr_mtu;
+    struct ifaddrs *ifa0;
+    if (getifaddrs(&ifa0) != 0) {
+        snprintf(what, whatlen, "listing the interface addresses failed: %s", strerror(errno));
+        snprintf(hint, hintlen, "this should not happen; report it");
+        return -1;
+    }
+    char ip[INET_ADDRSTRLEN] = "";
+    for (struct ifaddrs *ifa = ifa0; ifa; ifa = ifa->ifa_next)
+        if (ifa->ifa_addr && ifa->ifa_addr->sa_family == AF_INET &&
+            strcmp(ifa->ifa_name, d->ifname) == 0)
+            inet_ntop(AF_INET, &((struct sockaddr_in *)ifa->ifa_addr)->sin_addr, ip, sizeof ip);
+    freeifaddrs(ifa0);
+    if (ip[0]) {
+        snprintf(what, whatlen, "interface %s carries the kernel's IPv4 address %s: the kernel "
+                 "would answer the Tahoe stack's peers (TCP resets, ICMP unreachables)",
+                 d->ifname, ip);
+        snprintf(hint, hintlen, "remove it and keep the link up: ip addr flush dev %s",
+                 d->ifname);
+        return -1;
+    }
+    return 0;
+}
+
+nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatlen, char *hint,
+                        size_t hintlen)
+{
+    struct rtdrv *d = calloc(1, sizeof *d);
+    snprintf(hint, hintlen, "this should not happen; report it");
+    if (!d || !(d->frame = malloc(FRAME_MAX))) {
+        free(d);
+        snprintf(what, whatlen, "out of memory starting the Tahoe stack");
+        return NULL;
+    }
+    d->fd = d->tfd = d->epfd = -1;
+    d->tfd_armed = -1;
+    snprintf(d->ifname, sizeof d->ifname, "%s", o->ifname);
+
+    struct tahoe_config cfg;
+    tahoe_config_defaults(&cfg);
+    int rc = tahoe_hostcost_load(o->host_model, &cfg.cost);
+    if (rc < 0) {
+        snprintf(hint, hintlen, "give a file from configs/hosts/ with per_packet_ns, "
+                 "per_byte_ps and per_call_ns");
+        FAIL("reading the host model %s failed: %s", o->host_model, strerror(-rc));
+    }
+    int send_model, recv_model;
+    if (host_model_space(o->host_model, "tcp_sendspace", &send_model, what, whatlen) ||
+        host_model_space(o->host_model, "tcp_recvspace", &recv_model, what, whatlen)) {
+        snprintf(hint, hintlen, "fix the host model, or give --tcp-sendspace/--tcp-recvspace");
+        goto fail;
+    }
+
+    d->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+    if (d->fd < 0) {
+        snprintf(hint, hintlen, "the Tahoe stack needs CAP_NET_RAW: run as root, inside the "
+                 "host's network namespace");
+        FAIL("opening a packet socket failed: %s", strerror(errno));
+    }
+    uint8_t mac[ETHER_ADDR_LEN];
+    int ifmtu;
+    if (probe_interface(d, mac, &ifmtu, what, whatlen, hint, hintlen))
+        goto fail;
+    cfg.mtu = o->mtu ? o->mtu : ifmtu;
+    if (cfg.mtu > ifmtu) {
+        snprintf(hint, hintlen, "give --mtu %dB or less, or raise it: ip link set dev %s mtu %d",
+                 ifmtu, d->ifname, cfg.mtu);
+        FAIL("--mtu %dB exceeds the MTU of %s (%dB)", cfg.mtu, d->ifname, ifmtu);
+    }
+    struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
+                               .sll_ifindex = d->ifindex };
+    if (bind(d->fd, (struct sockaddr *)&sll, sizeof sll) != 0)
+        FAIL("binding the packet socket to %s failed: %s", d->ifname, strerror(errno));
+    int rcvbuf = RCVBUF_OCTETS;
+    /* FORCE passes rmem_max, which a namespace's default leaves at 208K. */
+    if (setsockopt(d->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) != 0 &&
+        setsockopt(d->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf) != 0)
+        FAIL("setting the packet socket's receive buffer failed: %s", strerror(errno));
+    /* The default 50 us timer slack would delay every departure the host model sets. */
+    if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) != 0)
+        FAIL("prctl(PR_SET_TIMERSLACK) failed: %s", strerror(errno));
+    d->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (d->tfd < 0)
+        FAIL("timerfd_create failed: %s", strerror(errno));
+    d->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (d->epfd < 0)
+        FAIL("epoll_create1 failed: %s", strerror(errno));
+    struct epoll_event ev = { .events = EPOLLIN, .data.fd = d->fd };
+    if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->fd, &ev) != 0)
+        FAIL("epoll_ctl on the packet socket failed: %s", strerror(errno));
+    ev.data.fd = d->tfd;
+    if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->tfd, &ev) != 0)
+        FAIL("epoll_ctl on the timerfd failed: %s", strerror(errno));
+
+    ether_if_init(&d->eth, mac, o->addr, o->netmask, rt_xmit, d);
+    int space = nr_stack_default_space(cfg.mtu);
+    cfg.tcp_sendspace = o->tcp_sendspace ? o->tcp_sendspace : send_model ? send_model : space;
+    cfg.tcp_recvspace = o->tcp_recvspace ? o->tcp_recvspace : recv_model ? recv_model : space;
+    cfg.addr = o->addr;
+    cfg.netmask = o->netmask;
+    cfg.boot_ns = mono_ns();
+    cfg.if_output = rt_if_output;
+    cfg.ctx = d;
+    struct nrio_tahoe_env env = { rt_now, rt_wait, d, spin_ps_here(), rt_free };
+    d->io = nrio_tahoe_new(&cfg, &env);
+    if (!d->io)
+        FAIL("starting the Tahoe stack failed (MTU %d)", cfg.mtu);
+    return d->io;
+fail:
+    rt_free(d);
+    return NULL;
+}
+
+nrio *nr_stack_new(const struct nr_stack_opts *o, char *what, size_t whatlen, char *hint,
+                   size_t hintlen)
+{
+    if (strcmp(o->name, "tahoe") == 0)
+        return nrio_tahoe_rt_new(o, what, whatlen, hint, hintlen);
+    nrio *io = nrio_kernel_new();
+    if (!io) {
+        snprintf(what, whatlen, "starting the kernel backend failed: %s", strerror(errno));
+        snprintf(hint, hintlen, "check the limits on open files and epoll instances");
+    }
+    return io;
+}

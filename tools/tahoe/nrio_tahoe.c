@@ -1,0 +1,356 @@
+/* nrio on a tahoe stack: sockets are the stack's descriptors, readiness is tahoe_poll
+ * (level-triggered, as the kernel backend's epoll), and the application runs only while the
+ * host CPU is free, so its work and the stack's share one processor. */
+#include "nrio_tahoe.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ntwatch {
+    int events;
+    nrio_io_fn fn;
+    void *arg;
+};
+
+struct nttimer {
+    int id;
+    int64_t at;
+    nrio_timer_fn fn;
+    void *arg;
+};
+
+struct ntio {
+    nrio base;
+    struct tahoe_stack *st;
+    struct nrio_tahoe_env env;
+    struct ntwatch *watch;
+    int nwatch;
+    struct nttimer *timers;
+    int ntimers, captimers, next_id;
+    int stopped;
+};
+
+#define NT(io) ((struct ntio *)(io))
+
+static int64_t nt_now(nrio *io)
+{
+    struct ntio *t = NT(io);
+    int64_t now = t->env.now_ns(t->env.ctx);
+    int64_t busy = tahoe_cpu_free_ns(t->st);
+    /* The application sees its own CPU time pass. */
+    return busy > now ? busy : now;
+}
+
+static void to_tahoe(const struct nrio_addr *a, struct tahoe_addr *out)
+{
+    out->ip = a->ip;
+    out->port = a->port;
+}
+
+static int nt_open(nrio *io, int proto, const struct nrio_sockopts *o)
+{
+    struct tahoe_stack *st = NT(io)->st;
+    int type = proto == NRIO_TCP ? TAHOE_SOCK_STREAM : proto == NRIO_UDP ? TAHOE_SOCK_DGRAM : -1;
+    if (type < 0)
+        return -EPROTONOSUPPORT;
+    int s = tahoe_socket(st, type);
+    if (s < 0 || !o)
+        return s;
+    int err = 0;
+    if (!err && o->sndbuf)
+        err = tahoe_setsockopt(st, s, TAHOE_SO_SNDBUF, o->sndbuf);
+    if (!err && o->rcvbuf)
+        err = tahoe_setsockopt(st, s, TAHOE_SO_RCVBUF, o->rcvbuf);
+    if (!err && o->reuseaddr)
+        err = tahoe_setsockopt(st, s, TAHOE_SO_REUSEADDR, 1);
+    if (!err && o->nodelay && type == TAHOE_SOCK_STREAM)
+        err = tahoe_setsockopt(st, s, TAHOE_TCP_NODELAY, 1);
+    if (!err && o->window_clamp && type == TAHOE_SOCK_STREAM)
+        err = tahoe_setsockopt(st, s, TAHOE_TCP_WINDOW_CLAMP, o->window_clamp);
+    if (err) {
+        tahoe_close(st, s);
+        return err;
+    }
+    return s;
+}
+
+static int nt_bind(nrio *io, int s, const struct nrio_addr *a)
+{
+    struct tahoe_addr ta;
+    to_tahoe(a, &ta);
+    return tahoe_bind(NT(io)->st, s, &ta);
+}
+
+static int nt_listen(nrio *io, int s, int backlog) { return tahoe_listen(NT(io)->st, s, backlog); }
+
+static int nt_accept(nrio *io, int s, struct nrio_addr *peer)
+{
+    struct tahoe_addr ta;
+    int r = tahoe_accept(NT(io)->st, s, &ta);
+    if (r >= 0 && peer) {
+        peer->ip = ta.ip;
+        peer->port = ta.port;
+    }
+    return r;
+}
+
+static int nt_connect(nrio *io, int s, const struct nrio_addr *a)
+{
+    struct tahoe_addr ta;
+    to_tahoe(a, &ta);
+    return tahoe_connect(NT(io)->st, s, &ta);
+}
+
+static int nt_connect_result(nrio *io, int s)
+{
+    struct tahoe_stack *st = NT(io)->st;
+    int ev = tahoe_poll(st, s);
+    if (ev < 0)
+        return ev;
+    if (ev & TAHOE_POLLERR) {
+        int err = 0;
+        tahoe_getsockopt(st, s, TAHOE_SO_ERROR, &err);
+        return err ? -err : -ECONNREFUSED;
+    }
+    return (ev & TAHOE_CONNECTED) ? 0 : -EINPROGRESS;
+}
+
+static ssize_t nt_send(nrio *io, int s, const void *b, size_t n) { return tahoe_send(NT(io)->st, s, b, n); }
+static ssize_t nt_recv(nrio *io, int s, void *b, size_t n) { return tahoe_recv(NT(io)->st, s, b, n); }
+
+static ssize_t nt_sendto(nrio *io, int s, const void *b, size_t n, const struct nrio_addr *to)
+{
+    struct tahoe_addr ta;
+    if (!to)
+        return tahoe_send(NT(io)->st, s, b, n);
+    to_tahoe(to, &ta);
+    return tahoe_sendto(NT(io)->st, s, b, n, &ta);
+}
+
+static ssize_t nt_recvfrom(nrio *io, int s, void *b, size_t n, struct nrio_addr *from)
+{
+    struct tahoe_addr ta = { 0, 0 };
+    ssize_t r = tahoe_recvfrom(NT(io)->st, s, b, n, &ta);
+    if (r >= 0 && from) {
+        from->ip = ta.ip;
+        from->port = ta.port;
+    }
+    return r;
+}
+
+static int nt_shutdown_write(nrio *io, int s) { return tahoe_shutdown(NT(io)->st, s); }
+
+static int nt_close(nrio *io, int s)
+{
+    struct ntio *t = NT(io);
+    if (s >= 0 && s < t->nwatch)
+        t->watch[s] = (struct ntwatch){ 0, NULL, NULL };
+    return tahoe_close(t->st, s);
+}
+
+static int nt_getopts(nrio *io, int s, struct nrio_sockopts *o)
+{
+    struct tahoe_stack *st = NT(io)->st;
+    memset(o, 0, sizeof *o);
+    int err = tahoe_getsockopt(st, s, TAHOE_SO_SNDBUF, &o->sndbuf);
+    if (err < 0)
+        return err;
+    tahoe_getsockopt(st, s, TAHOE_SO_RCVBUF, &o->rcvbuf);
+    tahoe_getsockopt(st, s, TAHOE_SO_REUSEADDR, &o->reuseaddr);
+    tahoe_getsockopt(st, s, TAHOE_TCP_NODELAY, &o->nodelay);
+    tahoe_getsockopt(st, s, TAHOE_TCP_WINDOW_CLAMP, &o->window_clamp);
+    return 0;
+}
+
+static int nt_local_addr(nrio *io, int s, struct nrio_addr *out)
+{
+    struct tahoe_addr ta;
+    int r = tahoe_getsockname(NT(io)->st, s, &ta);
+    if (r == 0) {
+        out->ip = ta.ip;
+        out->port = ta.port;
+    }
+    return r;
+}
+
+static int nt_watch(nrio *io, int s, int events, nrio_io_fn fn, void *arg)
+{
+    struct ntio *t = NT(io);
+    if (s < 0 || tahoe_poll(t->st, s) < 0)
+        return -EBADF;
+    if (s >= t->nwatch) {
+        int n = s + 16;
+        struct ntwatch *w = realloc(t->watch, (size_t)n * sizeof *w);
+        if (!w)
+            return -ENOMEM;
+        memset(w + t->nwatch, 0, (size_t)(n - t->nwatch) * sizeof *w);
+        t->watch = w;
+        t->nwatch = n;
+    }
+    t->watch[s] = events ? (struct ntwatch){ events, fn, arg } : (struct ntwatch){ 0, NULL, NULL };
+    return 0;
+}
+
+static int nt_timer_at(nrio *io, int64_t at, nrio_timer_fn fn, void *arg)
+{
+    struct ntio *t = NT(io);
+    if (t->ntimers == t->captimers) {
+        int n = t->captimers ? t->captimers * 2 : 16;
+        struct nttimer *tm = realloc(t->timers, (size_t)n * sizeof *tm);
+        if (!tm)
+            return -ENOMEM;
+        t->timers = tm;
+        t->captimers = n;
+    }
+    int id = ++t->next_id;
+    t->timers[t->ntimers++] = (struct nttimer){ id, at, fn, arg };
+    return id;
+}
+
+static void nt_timer_cancel(nrio *io, int id)
+{
+    struct ntio *t = NT(io);
+    for (int i = 0; i < t->ntimers; i++) {
+        if (t->timers[i].id == id) {
+            t->timers[i] = t->timers[--t->ntimers];
+            return;
+        }
+    }
+}
+
+static void nt_spin(nrio *io, long iterations)
+{
+    struct ntio *t = NT(io);
+    tahoe_cpu_charge(t->st, (int64_t)iterations * t->env.spin_ps_per_iteration / 1000);
+}
+
+static int earliest_timer(const struct ntio *t)
+{
+    int best = -1;
+    for (int i = 0; i < t->ntimers; i++)
+        if (best < 0 || t->timers[i].at < t->timers[best].at)
+            best = i;
+    return best;
+}
+
+/* One due timer or one ready socket gets its callback; returns 1 if something ran. */
+static int dispatch_one(struct ntio *t, int64_t now)
+{
+    int i = earliest_timer(t);
+    if (i >= 0 && t->timers[i].at <= now) {
+        struct nttimer tm = t->timers[i];
+        t->timers[i] = t->timers[--t->ntimers];
+        tm.fn(tm.arg);
+        return 1;
+    }
+    int ran = 0;
+    for (int s = 0; s < t->nwatch && !t->stopped; s++) {
+        struct ntwatch w = t->watch[s];
+        if (!w.events)
+            continue;
+        int ev = tahoe_poll(t->st, s);
+        if (ev < 0)
+            continue;
+        int got = (ev & TAHOE_POLLIN ? NRIO_IN : 0) | (ev & TAHOE_POLLOUT ? NRIO_OUT : 0) |
+                  (ev & TAHOE_POLLERR ? NRIO_ERR | NRIO_OUT : 0);
+        got &= w.events | NRIO_ERR;
+        if (got) {
+            w.fn(w.arg, s, got);
+            ran = 1;
+        }
+    }
+    return ran;
+}
+
+static int nt_run(nrio *io)
+{
+    struct ntio *t = NT(io);
+    t->stopped = 0;
+    while (!t->stopped) {
+        int64_t now = t->env.now_ns(t->env.ctx);
+        tahoe_clock(t->st, now);
+        int64_t busy = tahoe_cpu_free_ns(t->st);
+        /* The application runs only while the CPU is not busy with earlier work. */
+        if (busy <= now && dispatch_one(t, now))
+            continue;
+        if (t->stopped)
+            break;
+        int64_t next = tahoe_next_deadline(t->st);
+        int i = earliest_timer(t);
+        if (i >= 0 && t->timers[i].at < next)
+            next = t->timers[i].at;
+        if (busy > now && busy < next)
+            next = busy;
+        int err = t->env.wait(t->env.ctx, next);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+static void nt_stop(nrio *io) { NT(io)->stopped = 1; }
+
+static void nt_destroy(nrio *io)
+{
+    struct ntio *t = NT(io);
+    struct nrio_tahoe_env env = t->env;
+    tahoe_free(t->st);
+    free(t->watch);
+    free(t->timers);
+    free(t);
+    if (env.destroy)
+        env.destroy(env.ctx);
+}
+
+static const struct nrio_ops nt_ops = {
+    .name = "tahoe",
+    .now_ns = nt_now,
+    .open = nt_open,
+    .bind = nt_bind,
+    .listen = nt_listen,
+    .accept = nt_accept,
+    .connect = nt_connect,
+    .connect_result = nt_connect_result,
+    .send = nt_send,
+    .recv = nt_recv,
+    .sendto = nt_sendto,
+    .recvfrom = nt_recvfrom,
+    .shutdown_write = nt_shutdown_write,
+    .close = nt_close,
+    .getopts = nt_getopts,
+    .local_addr = nt_local_addr,
+    .watch = nt_watch,
+    .timer_at = nt_timer_at,
+    .timer_cancel = nt_timer_cancel,
+    .spin = nt_spin,
+    .run = nt_run,
+    .stop = nt_stop,
+    .destroy = nt_destroy,
+};
+
+nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env *env)
+{
+    if (!env || !env->now_ns || !env->wait)
+        return NULL;
+    struct ntio *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->st = tahoe_new(cfg);
+    if (!t->st) {
+        free(t);
+        return NULL;
+    }
+    t->base.ops = &nt_ops;
+    t->env = *env;
+    return &t->base;
+}
+
+void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len)
+{
+    struct ntio *t = NT(io);
+    tahoe_clock(t->st, t->env.now_ns(t->env.ctx));
+    tahoe_ip_input(t->st, pkt, len);
+}
+
+struct tahoe_stack *nrio_tahoe_stack(nrio *io) { return NT(io)->st; }

@@ -1,0 +1,26 @@
+/* An nrio backend on a tahoe stack. The caller supplies the clock and the packets: time comes
+ * from env->now_ns, packets leave through the stack's cfg.if_output and come in through
+ * nrio_tahoe_input (typically from env->wait). The same backend therefore runs in virtual time
+ * (a simulator advances the clock in wait) and on a real interface (wait polls a raw socket). */
+#ifndef NRIO_TAHOE_H
+#define NRIO_TAHOE_H
+
+#include "nrio.h"
+#include "tahoe.h"
+
+struct nrio_tahoe_env {
+    int64_t (*now_ns)(void *ctx);
+    /* Returns once until_ns is reached (INT64_MAX: no deadline) or a packet was handed in with
+     * nrio_tahoe_input; 0, or a negative errno that ends nrio_run. */
+    int (*wait)(void *ctx, int64_t until_ns);
+    void *ctx;
+    int64_t spin_ps_per_iteration; /* CPU time one busy-loop iteration costs on this host */
+    /* Optional: called from nrio_destroy after the stack is freed, to release ctx. */
+    void (*destroy)(void *ctx);
+};
+
+nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env *env);
+void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len);
+struct tahoe_stack *nrio_tahoe_stack(nrio *io);
+
+#endif

@@ -1,0 +1,145 @@
+/* tahoe: a user-space TCP/IP stack that behaves as 4.3BSD-Tahoe (SunOS 4.1) did.
+ *
+ * A stack owns no thread, clock or device. It takes time only from tahoe_clock() and packets
+ * only from tahoe_ip_input(), and hands every IPv4 packet it sends to the if_output callback.
+ * The caller keeps time moving: call tahoe_clock(st, now) before any other call made at time
+ * now (time never goes back), and again at tahoe_next_deadline(st). Several stacks may live in
+ * one process; if_output must not call back into any stack (queue the packet instead).
+ *
+ * Host processing costs (configs/hosts/) are charged to the stack's CPU: every packet sent or
+ * received, every octet copied or checksummed and every socket call keeps the CPU busy. Packets
+ * leave at the time the CPU finishes them (the at_ns passed to if_output); packets that arrive
+ * while the CPU is busy wait in the input queue.
+ *
+ * Every call returns a non-negative value on success or a negative errno; socket calls never
+ * block (-EAGAIN). */
+#ifndef TAHOE_H
+#define TAHOE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct tahoe_stack;
+struct tcpstat;
+struct ipstat;
+struct udpstat;
+struct icmpstat;
+struct tcpcb;
+
+/* Processing costs of one host model, the same for every run on that host. */
+struct tahoe_hostcost {
+    int64_t per_packet_ns; /* protocol, driver and interrupt work per IP packet in or out */
+    int64_t per_byte_ps;   /* one pass over one octet (a copy or a checksum), picoseconds */
+    int64_t per_call_ns;   /* entering and leaving one socket call */
+};
+
+/* Hands a packet to the interface. at_ns is when the host CPU has finished with it (never before
+ * the current clock). Returns 0, or a negative errno (-ENOBUFS: interface queue full). */
+typedef int (*tahoe_if_output_fn)(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns);
+
+/* Optional hook told about every TCP segment sent, with the rule that sent it. */
+struct tahoe_seg_trace {
+    int64_t at_ns;
+    int reason; /* enum tcp_out_reason (tcp_var.h) */
+    int flags;  /* TH_* */
+    uint32_t seq, ack, win;
+    uint32_t len; /* data octets */
+    uint16_t sport, dport;
+};
+typedef void (*tahoe_trace_fn)(void *ctx, const struct tahoe_seg_trace *ev);
+
+struct tahoe_config {
+    uint32_t addr;     /* our IPv4 address, network byte order */
+    uint32_t netmask;  /* network byte order; peers off this net get MSS 512; 0: all local */
+    int mtu;           /* interface MTU; MSS = MTU - 40 */
+    int64_t boot_ns;   /* fixes the phase of the 200 ms and 500 ms ticks */
+    struct tahoe_hostcost cost;
+    int sb_max;        /* largest socket buffer (SunOS 4.1: 52428) */
+    int tcp_sendspace; /* default TCP buffers; a new connection's cwnd starts at sendspace */
+    int tcp_recvspace;
+    int udp_sendspace; /* largest UDP datagram a socket may send by default */
+    int udp_recvspace;
+    int window_scale;  /* 1: offer RFC 1323 window scaling (off in Tahoe) */
+    int udp_cksum;     /* 1: send UDP checksums */
+    uint32_t iss;      /* first initial send sequence number */
+    tahoe_if_output_fn if_output;
+    void *ctx;
+    tahoe_trace_fn trace;
+    void *trace_ctx;
+};
+
+/* Fills cfg with Tahoe defaults: MTU 1500, 4096-octet TCP buffers, sb_max 52428, zero costs. */
+void tahoe_config_defaults(struct tahoe_config *cfg);
+/* Reads per_packet_ns, per_byte_ps and per_call_ns from a host model file (configs/hosts). */
+int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out);
+
+struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg);
+void tahoe_free(struct tahoe_stack *st);
+
+/* Advances the stack to now_ns, running every tick and queued input that is due. */
+void tahoe_clock(struct tahoe_stack *st, int64_t now_ns);
+/* Delivers one IPv4 packet (copied) at the current clock. */
+void tahoe_ip_input(struct tahoe_stack *st, const uint8_t *pkt, size_t len);
+/* The next time tahoe_clock has work (INT64_MAX when none). */
+int64_t tahoe_next_deadline(const struct tahoe_stack *st);
+int64_t tahoe_now_ns(const struct tahoe_stack *st);
+/* When the host CPU finishes the work charged so far. */
+int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st);
+/* Charges ns of application work (a busy loop, say) to the host CPU. */
+void tahoe_cpu_charge(struct tahoe_stack *st, int64_t ns);
+
+enum { TAHOE_SOCK_STREAM = 1, TAHOE_SOCK_DGRAM = 2, TAHOE_SOCK_ICMP = 3 };
+enum {
+    TAHOE_SO_SNDBUF = 1,
+    TAHOE_SO_RCVBUF,
+    TAHOE_SO_REUSEADDR,
+    TAHOE_SO_KEEPALIVE,
+    TAHOE_SO_ERROR,
+    TAHOE_TCP_NODELAY,
+    TAHOE_TCP_WINDOW_CLAMP,
+    TAHOE_TCP_MAXSEG, /* read only */
+};
+enum {
+    TAHOE_POLLIN = 1,     /* data, a pending connection, end of stream or an error */
+    TAHOE_POLLOUT = 2,    /* send() would accept data (TCP: >= 1K of buffer space) */
+    TAHOE_POLLERR = 4,    /* so_error set */
+    TAHOE_POLLHUP = 8,    /* peer closed its side */
+    TAHOE_CONNECTED = 16, /* TCP connection established */
+};
+
+struct tahoe_addr {
+    uint32_t ip;   /* network byte order */
+    uint16_t port; /* host byte order */
+};
+
+int tahoe_socket(struct tahoe_stack *st, int type);
+int tahoe_bind(struct tahoe_stack *st, int s, const struct tahoe_addr *addr);
+int tahoe_listen(struct tahoe_stack *st, int s, int backlog);
+int tahoe_accept(struct tahoe_stack *st, int s, struct tahoe_addr *peer);
+/* TCP: -EINPROGRESS, then TAHOE_CONNECTED or TAHOE_POLLERR. UDP: sets the default peer. */
+int tahoe_connect(struct tahoe_stack *st, int s, const struct tahoe_addr *addr);
+ssize_t tahoe_send(struct tahoe_stack *st, int s, const void *buf, size_t len);
+ssize_t tahoe_recv(struct tahoe_stack *st, int s, void *buf, size_t len); /* 0 at EOF */
+ssize_t tahoe_sendto(struct tahoe_stack *st, int s, const void *buf, size_t len,
+                     const struct tahoe_addr *to);
+ssize_t tahoe_recvfrom(struct tahoe_stack *st, int s, void *buf, size_t len,
+                       struct tahoe_addr *from);
+int tahoe_shutdown(struct tahoe_stack *st, int s); /* no more sends: FIN */
+int tahoe_close(struct tahoe_stack *st, int s);
+int tahoe_setsockopt(struct tahoe_stack *st, int s, int opt, int val);
+int tahoe_getsockopt(struct tahoe_stack *st, int s, int opt, int *val);
+int tahoe_getsockname(struct tahoe_stack *st, int s, struct tahoe_addr *addr);
+int tahoe_getpeername(struct tahoe_stack *st, int s, struct tahoe_addr *addr);
+/* TAHOE_POLL* and TAHOE_CONNECTED bits that hold now. */
+int tahoe_poll(struct tahoe_stack *st, int s);
+
+/* Counters (field layout in tcp_var.h, ip_var.h, udp_var.h, ip_icmp.h). */
+const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st);
+const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st);
+const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st);
+const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st);
+/* The control block of a TCP socket (for inspection), or NULL. */
+const struct tcpcb *tahoe_tcpcb(struct tahoe_stack *st, int s);
+
+#endif

@@ -1,0 +1,219 @@
+/* The stack object, its clock, the CPU cost model and host model files. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "in_pcb.h"
+#include "ip.h"
+#include "socketvar.h"
+#include "tahoe_var.h"
+
+void tahoe_config_defaults(struct tahoe_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->mtu = 1500;
+    cfg->sb_max = 52428;
+    /* 4.3BSD tcp_sendspace / tcp_recvspace; SunOS raised them to 16K on the ATM interface. */
+    cfg->tcp_sendspace = 4096;
+    cfg->tcp_recvspace = 4096;
+    /* ASSUMPTION: the papers do not give SunOS's UDP buffers. 9216 lets an 8 KB datagram
+     * (liu95db) and a 9000-octet one (milliner) through; 41600 is 4.3BSD-Reno's receive space. */
+    cfg->udp_sendspace = 9216;
+    cfg->udp_recvspace = 41600;
+    cfg->udp_cksum = 1;
+    cfg->iss = 1;
+}
+
+struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
+{
+    if (!cfg->if_output || cfg->mtu < 68 || cfg->mtu > IP_MAXPACKET)
+        return NULL;
+    struct tahoe_stack *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->cfg = *cfg;
+    st->now = cfg->boot_ns;
+    st->cpu_free = cfg->boot_ns;
+    st->next_fast = cfg->boot_ns + FASTTICK_NS;
+    st->next_slow = cfg->boot_ns + SLOWTICK_NS;
+    st->tcp_iss = cfg->iss;
+    st->last_port = 1023;
+    return st;
+}
+
+void tahoe_free(struct tahoe_stack *st)
+{
+    if (!st)
+        return;
+    for (int i = 0; i < st->nfds; i++)
+        if (st->fds[i])
+            tahoe_close(st, i);
+    /* Connections still closing hold their sockets through their pcbs. */
+    while (st->tcb)
+        tcp_close(st->tcb->inp_ppcb);
+    while (st->udb)
+        in_pcbdetach(st->udb);
+    while (st->ripcb)
+        in_pcbdetach(st->ripcb);
+    ip_freeq_all(st);
+    while (st->inq) {
+        struct inpkt *p = st->inq;
+        st->inq = p->next;
+        free(p);
+    }
+    free(st->fds);
+    free(st);
+}
+
+int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
+{
+    if (st->cpu_free < st->now)
+        st->cpu_free = st->now;
+    st->cpu_free += ns;
+    return st->cpu_free;
+}
+
+int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes)
+{
+    return (int64_t)nbytes * st->cfg.cost.per_byte_ps / 1000;
+}
+
+int64_t tahoe_now_ns(const struct tahoe_stack *st) { return st->now; }
+void tahoe_cpu_charge(struct tahoe_stack *st, int64_t ns) { tahoe_charge(st, ns); }
+int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st)
+{
+    return st->cpu_free > st->now ? st->cpu_free : st->now;
+}
+
+/* Processes one received packet: the CPU takes it when free (and not before it arrived). */
+static void process_input(struct tahoe_stack *st, struct inpkt *p)
+{
+    st->inq = p->next;
+    if (!st->inq)
+        st->inq_tail = NULL;
+    st->inq_len--;
+    tahoe_charge(st, st->cfg.cost.per_packet_ns + tahoe_bytecost(st, p->len));
+    ip_input_process(st, p->data, p->len);
+    free(p);
+}
+
+static int64_t input_ready_time(const struct tahoe_stack *st)
+{
+    if (!st->inq)
+        return INT64_MAX;
+    return st->inq->arrival_ns > st->cpu_free ? st->inq->arrival_ns : st->cpu_free;
+}
+
+void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
+{
+    for (;;) {
+        int64_t t_in = input_ready_time(st);
+        int64_t t_tick = st->next_fast < st->next_slow ? st->next_fast : st->next_slow;
+        int64_t t = t_in < t_tick ? t_in : t_tick;
+        if (t > now_ns)
+            break;
+        if (t > st->now)
+            st->now = t;
+        if (t_in <= t_tick) {
+            process_input(st, st->inq);
+            continue;
+        }
+        /* Both ticks come from the one hardware clock; at a common instant fast runs first. */
+        if (st->next_fast == t) {
+            st->next_fast += FASTTICK_NS;
+            tcp_fasttimo(st);
+        }
+        if (st->next_slow == t) {
+            st->next_slow += SLOWTICK_NS;
+            ip_slowtimo(st);
+            tcp_slowtimo(st);
+        }
+    }
+    if (now_ns > st->now)
+        st->now = now_ns;
+}
+
+void tahoe_ip_input(struct tahoe_stack *st, const uint8_t *pkt, size_t len)
+{
+    if (st->inq_len >= IFQ_MAXLEN) {
+        st->ipstat.ips_qdrop++;
+        return;
+    }
+    struct inpkt *p = malloc(sizeof *p + len);
+    if (!p) {
+        st->ipstat.ips_qdrop++;
+        return;
+    }
+    p->next = NULL;
+    p->arrival_ns = st->now;
+    p->len = len;
+    memcpy(p->data, pkt, len);
+    if (st->inq_tail)
+        st->inq_tail->next = p;
+    else
+        st->inq = p;
+    st->inq_tail = p;
+    st->inq_len++;
+    /* An idle CPU takes the packet at once; a busy one leaves it for tahoe_clock. */
+    if (st->inq == p && st->cpu_free <= st->now)
+        process_input(st, p);
+}
+
+/* The slow tick at which a timer holding v ticks expires. */
+static int64_t slow_expiry(const struct tahoe_stack *st, int v)
+{
+    return st->next_slow + (int64_t)(v - 1) * SLOWTICK_NS;
+}
+
+int64_t tahoe_next_deadline(const struct tahoe_stack *st)
+{
+    int64_t dl = input_ready_time(st);
+    for (struct inpcb *inp = st->tcb; inp; inp = inp->inp_next) {
+        const struct tcpcb *tp = inp->inp_ppcb;
+        if (!tp)
+            continue;
+        if ((tp->t_flags & TF_DELACK) && st->next_fast < dl)
+            dl = st->next_fast;
+        for (int i = 0; i < TCPT_NTIMERS; i++)
+            if (tp->t_timer[i] && slow_expiry(st, tp->t_timer[i]) < dl)
+                dl = slow_expiry(st, tp->t_timer[i]);
+    }
+    for (const struct ipq *q = st->ipq; q; q = q->next)
+        if (slow_expiry(st, q->ttl) < dl)
+            dl = slow_expiry(st, q->ttl);
+    return dl;
+}
+
+const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st) { return &st->tcpstat; }
+const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st) { return &st->ipstat; }
+const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st) { return &st->udpstat; }
+const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st) { return &st->icmpstat; }
+
+/* Host model files are YAML with three integer keys; comments and other keys are ignored. */
+int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -errno;
+    struct tahoe_hostcost c = { -1, -1, -1 };
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char key[64];
+        long long v;
+        if (sscanf(line, " %63[a-z_]: %lld", key, &v) != 2)
+            continue;
+        if (strcmp(key, "per_packet_ns") == 0)
+            c.per_packet_ns = v;
+        else if (strcmp(key, "per_byte_ps") == 0)
+            c.per_byte_ps = v;
+        else if (strcmp(key, "per_call_ns") == 0)
+            c.per_call_ns = v;
+    }
+    fclose(f);
+    if (c.per_packet_ns < 0 || c.per_byte_ps < 0 || c.per_call_ns < 0)
+        return -EINVAL;
+    *out = c;
+    return 0;
+}

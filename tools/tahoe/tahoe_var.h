@@ -1,0 +1,58 @@
+/* The stack object: everything one host's kernel would hold. No global state. */
+#ifndef TAHOE_VAR_H
+#define TAHOE_VAR_H
+
+#include "ip_icmp.h"
+#include "ip_var.h"
+#include "tahoe.h"
+#include "tcp_var.h"
+#include "udp_var.h"
+
+struct inpcb;
+struct socket;
+
+/* A received packet waiting for the CPU. */
+struct inpkt {
+    struct inpkt *next;
+    int64_t arrival_ns;
+    size_t len;
+    uint8_t data[];
+};
+
+#define IFQ_MAXLEN 50 /* 4.3BSD ipintrq limit */
+#define FASTTICK_NS (1000000000LL / PR_FASTHZ)
+#define SLOWTICK_NS (1000000000LL / PR_SLOWHZ)
+
+struct tahoe_stack {
+    struct tahoe_config cfg;
+    int64_t now;      /* the clock as last given */
+    int64_t cpu_free; /* when the CPU finishes what it was charged */
+    int64_t next_fast, next_slow;
+
+    struct inpkt *inq, *inq_tail;
+    int inq_len;
+
+    uint16_t ip_id;
+    struct ipq *ipq;
+    struct inpcb *tcb, *udb, *ripcb;
+    struct socket **fds;
+    int nfds;
+    tcp_seq tcp_iss;
+    uint16_t last_port;
+
+    struct ipstat ipstat;
+    struct icmpstat icmpstat;
+    struct udpstat udpstat;
+    struct tcpstat tcpstat;
+};
+
+/* Charges ns of CPU work starting when the CPU is free (not before now); returns the time the
+ * work ends. */
+int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
+/* Cost of nbytes passes over memory. */
+int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes);
+/* Releases a socket's descriptor slot. */
+void tahoe_fd_release(struct tahoe_stack *st, struct socket *so);
+int tahoe_fd_alloc(struct tahoe_stack *st, struct socket *so);
+
+#endif

@@ -1,0 +1,2 @@
+# --stack tahoe runs the tool on the Tahoe stack (tahoe/if_packet.h).
+ttcp_DEPS := tahoe
