@@ -8,7 +8,7 @@ CORES ?= 2
 DEFAULT_SPECS := configs/liu95cool.yaml
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup build reproduce test test-c test-r test-python lint bench-link clean
+.PHONY: all setup build reproduce test test-c test-r test-python lint bench-link bench-tools bench-sim clean
 
 all: build
 
@@ -42,6 +42,12 @@ lint: setup
 
 bench-link: build
 	$(PYTHON) benchmarks/link/bench_link.py
+
+bench-tools: build
+	$(PYTHON) benchmarks/tools/bench_tools.py
+
+bench-sim: build
+	$(PYTHON) benchmarks/sim/bench_sim.py
 
 clean:
 	$(MAKE) -C tools clean

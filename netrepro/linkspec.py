@@ -16,6 +16,8 @@ from netrepro.units import parse_rate, parse_size, parse_time
 # preamble and start delimiter 8, inter-frame gap 12. The payload is padded to 46.
 ETHERNET_OVERHEAD = 38
 ETHERNET_MIN_PAYLOAD = 46
+# Octets the Ethernet FCS covers beyond the IP packet: the 14-octet header and the FCS itself.
+ETHERNET_FCS_COVERED = 18
 ATM_CELL = 53
 ATM_CELL_PAYLOAD = 48
 AAL5_TRAILER = 8
@@ -86,6 +88,28 @@ class LinkParams:
             + self.serialization_s(ip_octets, "forward")
             + self.serialization_s(ip_octets, "reverse")
         )
+
+    def is_lossy(self) -> bool:
+        return any(d.loss_pct or d.cell_loss_ratio or d.bit_error_ratio for d in self.directions().values())
+
+    def corruption_loss(self, ip_octets: int, direction: str = "forward") -> float:
+        """Probability that cell loss or bit errors destroy a packet after it used the line."""
+        d = self.directions()[direction]
+        cells = self.cells(ip_octets)
+        if cells:
+            bits = cells * ATM_CELL_PAYLOAD * 8
+        elif self.framing == "ethernet":
+            bits = (ip_octets + ETHERNET_FCS_COVERED) * 8
+        else:
+            bits = ip_octets * 8
+        survive = (1 - d.cell_loss_ratio) ** cells * (1 - d.bit_error_ratio) ** bits
+        return 1 - survive
+
+    def udp_goodput_bps(self, payload: int, direction: str = "forward") -> float:
+        """UDP goodput of a saturated line with datagrams of payload octets (28 octets of headers)."""
+        rate = self.directions()[direction].rate_bps
+        octets = payload + 28
+        return rate * payload / self.wire_octets(octets) * (1 - self.corruption_loss(octets, direction))
 
     def tcp_goodput_bps(self, mss: int, header_octets: int = 40, direction: str = "forward") -> float:
         """Bulk TCP goodput the rate and framing allow with full-sized segments of mss payload.

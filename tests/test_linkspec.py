@@ -39,3 +39,18 @@ def test_reverse_overrides_only_what_it_names():
     assert link.reverse.rate_bps == 1e6
     assert link.reverse.delay_s == pytest.approx(0.005)
     assert link.forward.rate_bps == 10e6
+
+
+def test_cell_loss_kills_a_packet_if_any_of_its_cells_dies():
+    link = link_from_dict("atm", {"framing": "aal5-llc-snap", "mtu": "9188B", "rate": "100Mbit",
+                                  "cell_loss_ratio": 1e-4, "queue": {"packets": 50}})
+    assert link.is_lossy()
+    assert link.corruption_loss(9188) == pytest.approx(1 - (1 - 1e-4) ** 192)
+    assert link.udp_goodput_bps(9160) == pytest.approx(100e6 * 9160 / (192 * 53) * (1 - 1e-4) ** 192)
+
+
+def test_random_loss_is_not_corruption():
+    link = ethernet(loss_pct=2.7)
+    assert link.is_lossy()
+    assert link.corruption_loss(1500) == 0
+    assert not ethernet().is_lossy()

@@ -291,7 +291,8 @@ judge_claim <- function(measured, check, target, tolerance, partly_tolerance) {
     "not reproduced"
   }
   margin <- if (check == "about") measured - target else -distance
-  list(verdict = verdict, margin = margin)
+  # Adding zero turns a negative zero into zero, which prints without a sign.
+  list(verdict = verdict, margin = margin + 0)
 }
 
 # Tables beside the per-size summaries that some metrics read (ttcp

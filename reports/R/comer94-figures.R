@@ -99,7 +99,6 @@ plot_series <- function(measurements, title) {
     class = class_factor(abnormal)
   )
   ggplot2::ggplot(measurements, ggplot2::aes(`repeat`, throughput_mbit, colour = class)) +
-    ggplot2::geom_line(ggplot2::aes(group = 1), colour = "grey70", linewidth = 0.3) +
     ggplot2::geom_point(size = 0.5) +
     ggplot2::scale_colour_manual("Measurement", values = class_colours, drop = FALSE) +
     mbit_log_scale() +

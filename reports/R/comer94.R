@@ -329,13 +329,17 @@ evaluate_cell_claims <- function(claims, cells) {
 
 # The buffer range of a claim in words, e.g. "send 16K, receive 24K to 51K".
 buffer_range_text <- function(send_min, send_max, recv_min, recv_max) {
+  # Sizes that are not whole Kbytes (e.g. 3 x MSS) are given in octets.
+  size <- function(x) {
+    dplyr::if_else(x %% 1024 == 0 | x == 52428, buffer_label(x), paste(x, "octets"))
+  }
   one <- function(what, lo, hi) {
     dplyr::case_when(
       is.na(lo) & is.na(hi) ~ paste(what, "any"),
-      !is.na(lo) & !is.na(hi) & lo == hi ~ paste(what, buffer_label(lo)),
-      is.na(hi) ~ paste0(what, " \u2265 ", buffer_label(lo), " (", lo, " octets)"),
-      is.na(lo) ~ paste0(what, " \u2264 ", buffer_label(hi)),
-      TRUE ~ paste0(what, " ", buffer_label(lo), " to ", buffer_label(hi))
+      !is.na(lo) & !is.na(hi) & lo == hi ~ paste(what, size(lo)),
+      is.na(hi) ~ paste0(what, " \u2265 ", size(lo)),
+      is.na(lo) ~ paste0(what, " \u2264 ", size(hi)),
+      TRUE ~ paste0(what, " ", size(lo), " to ", size(hi))
     )
   }
   paste0(one("send", send_min, send_max), ", ", one("receive", recv_min, recv_max))

@@ -44,7 +44,7 @@ loss_references <- function(claims, figs) {
   claims |>
     dplyr::filter(
       claim_mentions(figure, figs),
-      metric %in% c("max_loss", "pooled_loss")
+      metric %in% c("max_loss", "pooled_loss", "min_pooled_loss")
     ) |>
     dplyr::distinct(claim_id, .keep_all = TRUE) |>
     dplyr::transmute(

@@ -95,7 +95,7 @@ static void test_nrio_tcp_transfer(void)
     w.net.port[0] = (struct tn_port){ &w.net, 0 };
     cfg.if_output = tn_if_output;
     cfg.ctx = &w.net.port[0];
-    struct nrio_tahoe_env env = { w_now, w_wait, &w, 40000 };
+    struct nrio_tahoe_env env = { w_now, w_wait, &w, 40000, NULL };
     nrio *io = nrio_tahoe_new(&cfg, &env);
     NRT_CHECK(io != NULL);
     if (!io)

@@ -59,7 +59,45 @@ test_that("the liu95cool claims file is well formed", {
   expect_true(all(!is.na(claims$target)))
   known_modes <- c("tcp-per-message", "tcp", "udp-cooled", "udp")
   expect_true(all(unlist(purrr::map(claims$modes, split_list)) %in% known_modes))
-  pair_metrics <- setdiff(names(claim_metrics), c("max_loss", "pooled_loss", "rtt_linearity"))
   pairs <- claims$metric %in% pair_metrics
   expect_true(all(purrr::map_int(claims$modes[pairs], function(m) length(split_list(m))) == 2))
+})
+
+test_that("a claim is judged only in the setups that ran its experiments", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", 1000, sent = 10, back = 10, experiment = "lan", setup = "ethernet"),
+    size_rows("udp", 1000, sent = 10, back = 0, experiment = "wan", setup = "wan")
+  )
+  claims <- dplyr::bind_rows(
+    one_claim(claim_id = "L", experiments = "lan"),
+    one_claim(claim_id = "W", experiments = "wan"),
+    one_claim(claim_id = "N", experiments = "atm")
+  )
+  evaluated <- evaluate_claims(claims, sizes)
+  expect_equal(evaluated$claim_id, c("L", "W", "N"))
+  expect_equal(evaluated$setup, c("ethernet", "wan", NA))
+  expect_equal(as.character(evaluated$verdict), c("reproduced", "not reproduced", "no data"))
+  expect_equal(scorecard_table(evaluated)$claim_id, c("L", "W", "N"))
+})
+
+test_that("the scorecard file is written even when every claim has no data", {
+  dir <- withr::local_tempdir()
+  evaluated <- evaluate_claims(one_claim(), size_rows("udp", numeric(0)))
+  path <- write_scorecard(evaluated, dir, "paperx")
+  card <- readr::read_csv(path, show_col_types = FALSE)
+  expect_equal(card$verdict, "no data")
+  expect_true(is.na(card$measured))
+})
+
+test_that("the liu95cool recommendation table is well formed", {
+  table2 <- readr::read_csv(file.path(reports_dir, "reference", "liu95cool-table2.csv"),
+    show_col_types = FALSE
+  )
+  expect_equal(nrow(table2), 9)
+  expect_setequal(table2$recommended, c("UDP/TCP", "TCP", "cooled UDP"))
+  expect_length(unique(table2$acceptable_loss_pct), 1)
+  claims <- read_claims(file.path(reports_dir, "reference", "liu95cool-claims.csv"))
+  table2_experiments <- unlist(purrr::map(table2$experiments, split_list))
+  claim_experiments <- unlist(purrr::map(claims$experiments, split_list))
+  expect_true(all(setdiff(claim_experiments, "atm-ttcp-cooling") %in% table2_experiments))
 })

@@ -49,6 +49,10 @@ test_that("the report renders offline with a missing experiment shown, then the 
   expect_equal(card$claim_id, claims$claim_id)
   nasa_only <- grepl("Fig 5", card$figure) & !grepl("Fig 3", card$figure)
   expect_true(all(card$verdict[nasa_only] == "no data"))
+  wan_atm <- grepl("^[WAFT]", card$claim_id) & card$claim_id != "T01"
+  expect_true(all(card$verdict[wan_atm] == "no data"))
+  expect_match(html, "atm-ttcp-cooling/results.csv", fixed = TRUE)
+  expect_match(html, "wan-very-large/results.csv", fixed = TRUE)
   expect_true(all(card$verdict %in% verdict_levels))
 
   run <- rscript(file.path(reports_dir, "index.R"), out)
@@ -57,4 +61,51 @@ test_that("the report renders offline with a missing experiment shown, then the 
   expect_match(index, "href=\"liu95cool.html\"", fixed = TRUE)
   expect_match(index, "UDP cooling and TCP", fixed = TRUE)
   expect_match(index, "C01", fixed = TRUE)
+})
+
+test_that("comer94 renders both backends side by side, without nodelay rows or trace", {
+  results <- withr::local_tempdir()
+  out <- withr::local_tempdir()
+  make_synthetic_comer94(results, repeats = 2, trace = FALSE)
+  run <- rscript(file.path(reports_dir, "render.R"), "comer94", results, out)
+  expect_equal(run$status, 0, info = run$output)
+  expect_setequal(list.files(out), c("comer94.html", "comer94-scorecard.csv"))
+  html <- paste(readLines(file.path(out, "comer94.html"), warn = FALSE), collapse = "\n")
+  expect_match(html, "SYNTHETIC DATA", fixed = TRUE)
+  expect_match(html, "circular-wait/trace.csv", fixed = TRUE)
+  expect_match(html, "transfers\\s+with\\s+TCP_NODELAY\\s+set</b>\\s+were\\s+left\\s+out")
+  expect_match(html, "atm-taxi-100 / tahoe / linkemu", fixed = TRUE)
+  expect_match(html, "atm-taxi-100 / tahoe / sim", fixed = TRUE)
+  expect_false(grepl("<script[^>]+src=\"https?:", html, perl = TRUE))
+  headings <- regmatches(html, gregexpr("<h2>[^<]+</h2>", html, perl = TRUE))[[1]]
+  expect_equal(utils::tail(headings, 1), "<h2>Provenance</h2>")
+
+  card <- readr::read_csv(file.path(out, "comer94-scorecard.csv"), show_col_types = FALSE)
+  claims <- read_claims(file.path(reports_dir, "reference", "comer94-claims.csv"),
+    cell_metrics, cell_claim_columns
+  )
+  expect_equal(nrow(card), 2 * nrow(claims))
+  expect_true(all(grepl("@atm-taxi-100/tahoe/(sim|linkemu)/sparcstation-ipc$", card$claim_id)))
+  expect_false(any(card$verdict == "no data"))
+  agreement <- card$measured[startsWith(card$claim_id, "K01@")]
+  expect_equal(sort(agreement), c(99, 100))
+
+  run <- rscript(file.path(reports_dir, "index.R"), out)
+  expect_equal(run$status, 0, info = run$output)
+  index <- paste(readLines(file.path(out, "index.html"), warn = FALSE), collapse = "\n")
+  expect_match(index, "href=\"comer94.html\"", fixed = TRUE)
+})
+
+test_that("comer94 with only the packet trace still renders and writes a no-data scorecard", {
+  results <- withr::local_tempdir()
+  out <- withr::local_tempdir()
+  make_synthetic_comer94(results, repeats = 1)
+  unlink(file.path(results, "comer94", "table1"), recursive = TRUE)
+  run <- rscript(file.path(reports_dir, "render.R"), "comer94", results, out)
+  expect_equal(run$status, 0, info = run$output)
+  card <- readr::read_csv(file.path(out, "comer94-scorecard.csv"), show_col_types = FALSE)
+  expect_true(all(card$verdict == "no data"))
+  html <- paste(readLines(file.path(out, "comer94.html"), warn = FALSE), collapse = "\n")
+  expect_match(html, "comer94/table1/results.csv", fixed = TRUE)
+  expect_match(html, "11\\s+packets\\s+\\(5\\s+data\\s+segments")
 })

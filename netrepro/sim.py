@@ -1,0 +1,124 @@
+"""Virtual-time runs: tools/bin/netsim runs the real ttcp on two Tahoe stacks joined by
+linkemu's link model, in one process and in simulated time, so a run is deterministic for a
+given seed and far faster than real time.
+
+    link = link_from_dict("atm-taxi-100", yaml.safe_load(open("configs/links/atm-taxi-100.yaml")))
+    records = run_ttcp_sim(link, 16384, 24576, 32 << 20, 50, IPC, IPC, seed=1)
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from netrepro.backends import BackendError
+from netrepro.backends.linkemu import _direction_args, refuse_unsupported
+from netrepro.linkspec import LinkParams
+
+BINARY = Path(__file__).resolve().parents[1] / "tools" / "bin" / "netsim"
+ADDR_B = "10.0.0.2"  # netsim's host b, where the ttcp receiver runs
+# ttcp's own default write size (tools/ttcp/args.c).
+DEFAULT_WRITE_SIZE = 8192
+# Watchdog of each ttcp end, in virtual time: long enough for Tahoe's backed-off
+# retransmissions on a lossy link; costs nothing while no one waits.
+DEFAULT_TIMEOUT_S = 600.0
+
+
+class SimError(RuntimeError):
+    """netsim refused its arguments, or a transfer or the simulation failed."""
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """Everything one netsim run wrote."""
+
+    transfers: list[dict[str, Any]]  # ttcp's transfer records, both ends
+    sim: dict[str, Any]  # the {"record": "sim"} record
+    command: list[str]
+
+
+def _time(seconds: float) -> str:
+    return f"{round(seconds * 1e9)}ns"
+
+
+def link_args(link: LinkParams) -> list[str]:
+    """netsim's link flags for link; they are linkemu's, so the two emulate the same link."""
+    try:
+        refuse_unsupported(link)
+    except BackendError as err:
+        raise SimError(str(err)) from err
+    args = ["--framing", link.framing, "--mtu", f"{link.mtu}B", *_direction_args(link.forward, "")]
+    if link.reverse != link.forward:
+        args += _direction_args(link.reverse, "reverse-")
+    return args
+
+
+def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,
+                 host_model_a: Path | None, host_model_b: Path | None, seed: int, nodelay: bool = False,
+                 write_size: int = DEFAULT_WRITE_SIZE, pause_s: float | None = None,
+                 timeout_s: float = DEFAULT_TIMEOUT_S, wall: bool = False,
+                 binary: Path = BINARY) -> list[str]:
+    """The netsim argument list for ttcp from host a to host b: send_buffer is the
+    transmitter's SO_SNDBUF, recv_buffer the receiver's SO_RCVBUF (ttcp -b sets just these).
+    wall=True keeps the wall-clock fields in the sim record (the output is then not
+    byte-identical from run to run). A host model of None is a host whose work costs no time."""
+    for name, value in (("send_buffer", send_buffer), ("recv_buffer", recv_buffer),
+                        ("bytes", bytes), ("repeats", repeats), ("write_size", write_size)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise SimError(f"{name} must be a positive whole number, not {value!r}")
+    common = ["--bytes", f"{bytes}B", "--repeat", str(repeats), "-l", f"{write_size}B",
+              "--timeout", _time(timeout_s)]
+    tx = ["-t", "--sndbuf", f"{send_buffer}B", *common]
+    if nodelay:
+        tx.append("--nodelay")
+    if pause_s is not None:
+        tx += ["--pause", _time(pause_s)]
+    tx.append(ADDR_B)
+    rx = ["-r", "--rcvbuf", f"{recv_buffer}B", *common]
+    hosts = []
+    for flag, model in (("--host-model-a", host_model_a), ("--host-model-b", host_model_b)):
+        if model is not None:
+            hosts += [flag, str(model)]
+    return [
+        str(binary), *link_args(link), *hosts,
+        "--seed", str(seed), *([] if wall else ["--no-wall"]), "--", *tx, "--", *rx,
+    ]
+
+
+def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
+    """Runs a netsim argument list (never through a shell) and parses its records."""
+    binary = Path(args[0])
+    if not binary.is_file():
+        raise SimError(f"{binary} is missing; build it with `make -C tools`")
+    try:
+        process = subprocess.run(args, capture_output=True, text=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired as err:
+        raise SimError(f"netsim ran longer than {timeout_s} s of wall-clock time") from err
+    records = [json.loads(line) for line in process.stdout.splitlines() if line.strip()]
+    errors = [r for r in records if r.get("record") == "error"]
+    sims = [r for r in records if r.get("record") == "sim"]
+    if process.returncode != 0 or errors or len(sims) != 1:
+        detail = "; ".join(r.get("error", "") for r in errors) or process.stderr.strip()
+        raise SimError(f"netsim failed with status {process.returncode}: {detail or 'no sim record'}")
+    transfers = [r for r in records if r.get("record") == "transfer"]
+    return SimResult(transfers=transfers, sim=sims[0], command=list(args))
+
+
+def run_ttcp_sim(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,
+                 host_model_a: Path, host_model_b: Path, seed: int, nodelay: bool = False,
+                 write_size: int = DEFAULT_WRITE_SIZE, pause_s: float | None = None) -> list[dict[str, Any]]:
+    """ttcp's transmitter records, one per transfer, of `repeats` transfers of `bytes` octets
+    from host a (send_buffer) to host b (recv_buffer) over link, in virtual time.
+
+    Throughput is the record's sender_bps (first to last write, as comer94 measured it);
+    receiver_bytes says what arrived. Raises SimError when anything failed.
+    """
+    args = ttcp_command(link, send_buffer, recv_buffer, bytes, repeats, host_model_a, host_model_b,
+                        seed, nodelay, write_size, pause_s)
+    result = run_netsim(args)
+    sent = [r for r in result.transfers if r.get("role") == "transmitter"]
+    if len(sent) != repeats:
+        raise SimError(f"netsim reported {len(sent)} transfers, expected {repeats}")
+    return sent

@@ -1,0 +1,158 @@
+# Hand-made cells: one setup's matrix as a tibble.
+cell_rows <- function(send, recv, mean, setup = "s") {
+  tibble::tibble(
+    setup = setup, send_buffer = send, recv_buffer = recv,
+    measurements = 1, mean_mbit = mean
+  )
+}
+
+test_that("buffers are labelled as the paper writes them", {
+  expect_equal(buffer_label(c(16384, 52224, 52428)), c("16K", "51K", "51K"))
+  expect_equal(levels(buffer_factor(c(52428, 16384, 20480))), c("16K", "20K", "51K"))
+})
+
+test_that("transfers are typed, nodelay parsed and contract columns required", {
+  dir <- withr::local_tempdir()
+  path <- file.path(dir, "comer94", "table1")
+  dir.create(path, recursive = TRUE)
+  rows <- tibble::tibble(
+    experiment = "table1", link = "l", stack = "tahoe", backend = c("sim", "linkemu"),
+    send_buffer = 16384, recv_buffer = 24576, `repeat` = 1, bytes = 1e6,
+    throughput_mbit = c(0.3, 0.4), nodelay = c("FALSE", "true"), run_id = "r"
+  )
+  readr::write_csv(rows, file.path(path, "results.csv"))
+  transfers <- read_transfers(dir, "comer94", "table1")
+  expect_equal(transfers$nodelay, c(FALSE, TRUE))
+  expect_equal(transfers$setup, c("l / tahoe / sim", "l / tahoe / linkemu"))
+  expect_type(transfers$throughput_mbit, "double")
+  expect_null(read_transfers(dir, "comer94", "absent"))
+  readr::write_csv(dplyr::select(rows, -recv_buffer), file.path(path, "results.csv"))
+  expect_error(read_transfers(dir, "comer94", "table1"), "recv_buffer")
+})
+
+test_that("a cell is abnormal below the fraction of its own setup's median", {
+  cells <- dplyr::bind_rows(
+    cell_rows(1:5, 1, c(20, 20, 19, 2, 0.3), setup = "a"),
+    cell_rows(1:3, 1, c(2, 2, 0.1), setup = "b")
+  )
+  classified <- classify_cells(cells, 0.1)
+  expect_equal(classified$abnormal, c(FALSE, FALSE, FALSE, FALSE, TRUE, FALSE, FALSE, TRUE))
+  expect_equal(classified$normal_level_mbit[6], 2)
+  sensitivity <- threshold_sensitivity(cells, c(0.1, 0.5))
+  expect_equal(sensitivity$abnormal_cells[sensitivity$setup == "a"], c(1, 2))
+})
+
+test_that("single transfers are classified against their setup's level", {
+  cells <- classify_cells(cell_rows(1:3, 1, c(10, 10, 10)), 0.1)
+  transfers <- tibble::tibble(setup = "s", throughput_mbit = c(0.5, 5))
+  expect_equal(classify_measurements(transfers, cells, 0.1)$abnormal, c(TRUE, FALSE))
+})
+
+test_that("the published matrix and lockstep values join by label, in 10^6-bit megabits", {
+  table1 <- tibble::tibble(
+    send_buffer = 16384, recv_buffer = c(24576, 52428), throughput_mbit = c(0.3, 0.5),
+    shaded = TRUE
+  )
+  lockstep <- tibble::tibble(
+    send_buffer = 16384, recv_buffer = 24576, octets_per_tick = 8192, published_mbit = 0.3125
+  )
+  cells <- classify_cells(cell_rows(16384, c(24576, 52224), c(0.33, 0.5)), 0.1)
+  joined <- join_reference(cells, table1, lockstep, 2^20, 200)
+  expect_equal(joined$published_mbit, c(0.3, 0.5))
+  expect_equal(joined$published_si_mbit, c(0.3, 0.5) * 1.048576)
+  expect_equal(joined$lockstep_mbit, c(0.32768, NA))
+})
+
+test_that("cell metrics answer from hand-made matrices", {
+  cells <- cell_rows(
+    send = c(16, 16, 16, 20), recv = c(16, 20, 24, 20), mean = c(10, 9, 0.5, 8)
+  ) |>
+    dplyr::mutate(
+      abnormal = c(FALSE, FALSE, TRUE, FALSE), shaded = c(FALSE, FALSE, TRUE, TRUE),
+      published_si_mbit = c(8, 10, 0.4, 8), lockstep_mbit = c(NA, NA, 0.4, NA)
+    )
+  expect_equal(cell_metrics$shading_agreement(cells), 75)
+  expect_equal(cell_metrics$share_abnormal(cells), 25)
+  expect_equal(cell_metrics$share_normal(cells), 75)
+  expect_equal(cell_metrics$row_change(cells[1:2, ]), -10)
+  expect_equal(cell_metrics$diagonal_change(cells), -20)
+  expect_equal(cell_metrics$lockstep_deviation(cells), 25)
+  expect_equal(cell_metrics$normal_rel_error(cells), 100 * mean(c(0.25, 0.1)))
+  expect_true(is.na(cell_metrics$normal_trend(cells[1:2, ])))
+  expect_true(is.na(cell_metrics$lockstep_deviation(cells[1:2, ])))
+})
+
+test_that("cell claims are judged per setup, and read no data without cells", {
+  claim <- tibble::tibble(
+    claim_id = "K", figure = "Table 1", source = "s", claim = "c", published = "p",
+    experiments = "table1", metric = "share_abnormal", send_min_bytes = 16,
+    send_max_bytes = 16, recv_min_bytes = 24, recv_max_bytes = NA_real_, check = "at_least",
+    target = 100, tolerance = 0, partly_tolerance = 50, unit = "% of cells", target_basis = "t"
+  )
+  cells <- dplyr::bind_rows(
+    cell_rows(c(16, 16, 20), c(24, 28, 24), 1, setup = "a") |>
+      dplyr::mutate(abnormal = c(TRUE, TRUE, FALSE)),
+    cell_rows(c(16, 16), c(24, 28), 1, setup = "b") |> dplyr::mutate(abnormal = c(TRUE, FALSE))
+  )
+  evaluated <- evaluate_cell_claims(claim, cells)
+  expect_equal(evaluated$setup, c("a", "b"))
+  expect_equal(as.character(evaluated$verdict), c("reproduced", "partly"))
+  expect_equal(evaluated$cells_used, c(2, 2))
+  empty <- evaluate_cell_claims(claim, cells[0, ])
+  expect_equal(as.character(empty$verdict), "no data")
+  expect_equal(scorecard_table(evaluated)$claim_id, c("K@a", "K@b"))
+})
+
+test_that("the comer94 reference files are complete and consistent", {
+  ref <- function(f) file.path(reports_dir, "reference", f)
+  table1 <- read_table1_reference(ref("comer94-table1.csv"))
+  expect_equal(nrow(table1), 100)
+  expect_equal(nrow(dplyr::distinct(table1, send_buffer, recv_buffer)), 100)
+  expect_equal(sum(table1$shaded), 14)
+  expect_false(anyNA(table1$throughput_mbit))
+  mechanism <- read_mechanism(ref("comer94-mechanism.csv"))
+  expect_equal(mechanism_value(mechanism, "mss_octets"), 9148)
+  expect_error(mechanism_value(mechanism, "nothing"), "no single value")
+  lockstep <- read_lockstep_reference(ref("comer94-lockstep.csv"))
+  printed <- per_tick_mbit(lockstep$octets_per_tick, mechanism_value(mechanism, "delayed_ack_tick_ms")) *
+    1e6 / mechanism_value(mechanism, "paper_megabit_bits")
+  expect_equal(printed, lockstep$published_mbit)
+  claims <- read_claims(ref("comer94-claims.csv"), cell_metrics, cell_claim_columns)
+  expect_false(anyDuplicated(claims$claim_id) > 0)
+  expect_true(all(nzchar(claims$source)))
+  fix <- dplyr::filter(claims, claim_id == "K05")
+  expect_equal(fix$send_min_bytes, mechanism_value(mechanism, "fix_send_buffer_mss") * 9148)
+})
+
+test_that("a packet trace becomes segments and ACK edges from the first octet", {
+  trace <- tibble::tibble(
+    t_ms = c(0, 1, 2), direction = c("data", "data", "ack"), seq = c(1001, 5097, 0),
+    len = c(4096, 100, 0), ack = c(0, 0, 5197), win = c(0, 0, 1000), rule = c("S2", "S1", "R2")
+  )
+  shapes <- trace_shapes(trace)
+  expect_equal(shapes$data$from, c(0, 4096))
+  expect_equal(shapes$data$to, c(4096, 4196))
+  expect_equal(shapes$acks$acked, 4196)
+  expect_equal(shapes$acks$window_edge, 5196)
+  expect_s3_class(plot_trace(shapes, "t"), "ggplot")
+})
+
+test_that("the matrix table marks abnormal and disagreeing cells", {
+  cells <- cell_rows(c(16384, 16384), c(16384, 24576), c(15, 0.3)) |>
+    dplyr::mutate(abnormal = c(FALSE, FALSE), shaded = c(FALSE, TRUE))
+  table1 <- tibble::tibble(
+    send_buffer = 16384, recv_buffer = c(16384, 24576), throughput_mbit = c(15, 0.3),
+    shaded = c(FALSE, TRUE)
+  )
+  html <- matrix_pair_html(cells, table1, "s")
+  expect_match(html, "class=\"normal disagree\">0.3", fixed = TRUE)
+  expect_match(html, "class=\"abnormal\">0.3", fixed = TRUE)
+  expect_match(html, "<th>24K</th>", fixed = TRUE)
+})
+
+test_that("claim buffer ranges read in Kbytes, or octets when not whole", {
+  expect_equal(
+    buffer_range_text(c(16384, 27444), c(16384, NA), c(24576, NA), c(NA, NA)),
+    c("send 16K, receive \u2265 24K", "send \u2265 27444 octets, receive any")
+  )
+})

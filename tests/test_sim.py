@@ -1,0 +1,70 @@
+"""netrepro.sim: the netsim argument list, and real virtual-time runs of the binary."""
+from pathlib import Path
+
+import pytest
+import yaml
+
+from netrepro.linkspec import link_from_dict, with_direction
+from netrepro.sim import BINARY, SimError, run_netsim, run_ttcp_sim, ttcp_command
+
+REPO = Path(__file__).resolve().parent.parent
+IPC = REPO / "configs/hosts/sparcstation-ipc.yaml"
+
+needs_netsim = pytest.mark.skipif(not BINARY.is_file(), reason="needs tools/bin/netsim (make -C tools)")
+
+
+def atm():
+    return link_from_dict("atm-taxi-100", yaml.safe_load((REPO / "configs/links/atm-taxi-100.yaml").read_text()))
+
+
+def value(args, key, start=0):
+    return args[args.index(key, start) + 1]
+
+
+def test_command_carries_link_hosts_and_both_ttcp_ends():
+    args = ttcp_command(atm(), 16384, 24576, 1 << 20, 3, IPC, IPC, seed=9, nodelay=True)
+    assert args[0] == str(BINARY)
+    assert value(args, "--framing") == "aal5-vc-mux"
+    assert value(args, "--mtu") == "9188B"
+    assert value(args, "--rate") == "100000000bit"
+    assert value(args, "--queue-packets") == "50"
+    assert value(args, "--host-model-a") == str(IPC)
+    assert value(args, "--seed") == "9"
+    first = args.index("--")
+    second = args.index("--", first + 1)
+    tx, rx = args[first + 1:second], args[second + 1:]
+    assert tx[0] == "-t" and tx[-1] == "10.0.0.2"
+    assert value(tx, "--sndbuf") == "16384B" and "--nodelay" in tx
+    assert rx[0] == "-r" and value(rx, "--rcvbuf") == "24576B"
+    assert value(tx, "--repeat") == value(rx, "--repeat") == "3"
+
+
+def test_no_host_model_means_no_flag():
+    args = ttcp_command(atm(), 16384, 24576, 1 << 20, 1, None, IPC, seed=1)
+    assert "--host-model-a" not in args and value(args, "--host-model-b") == str(IPC)
+
+
+def test_command_refuses_bad_values():
+    with pytest.raises(SimError, match="send_buffer"):
+        ttcp_command(atm(), 0, 24576, 1 << 20, 1, IPC, IPC, seed=1)
+    with pytest.raises(SimError, match="jitter"):
+        ttcp_command(with_direction(atm(), jitter_s=0.01), 16384, 24576, 1 << 20, 1, IPC, IPC, seed=1)
+
+
+@needs_netsim
+def test_small_transfers_arrive_whole_and_repeat_identically():
+    records = run_ttcp_sim(atm(), 49152, 49152, 256 * 1024, 2, IPC, IPC, seed=4)
+    assert [r["index"] for r in records] == [0, 1]
+    for r in records:
+        assert r["role"] == "transmitter" and r["stack"] == "tahoe-sim"
+        assert r["bytes"] == r["receiver_bytes"] == 256 * 1024
+        assert r["sndbuf"] == 49152 and r["receiver_rcvbuf"] == 49152
+        assert 0 < r["sender_bps"] < 100e6
+    assert run_ttcp_sim(atm(), 49152, 49152, 256 * 1024, 2, IPC, IPC, seed=4) == records
+
+
+@needs_netsim
+def test_failure_is_a_clear_error():
+    args = ttcp_command(atm(), 49152, 49152, 64 * 1024, 1, IPC, REPO / "no-such-host.yaml", seed=1)
+    with pytest.raises(SimError, match="no-such-host.yaml"):
+        run_netsim(args)

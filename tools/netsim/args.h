@@ -1,0 +1,36 @@
+/* netsim's command line: the link (linkemu's flags and units), the hosts, the seed, and the
+ * two ttcp command lines. */
+#ifndef NETSIM_ARGS_H
+#define NETSIM_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "linkemu/model.h"
+#include "ttcp/args.h"
+
+#define NS_ADDR_A "10.0.0.1"
+#define NS_ADDR_B "10.0.0.2"
+
+struct ns_args {
+    enum le_framing framing;
+    uint32_t mtu;
+    struct le_dir_cfg forward; /* a -> b */
+    struct le_dir_cfg reverse; /* b -> a */
+    uint64_t seed;
+    const char *host_model[2]; /* NULL: a host that costs nothing */
+    int64_t boot_b_ns;         /* host b booted this long before host a; -1: from the seed */
+    int64_t spin_ps;
+    int tcp_space;             /* both hosts' default TCP buffers; 0: by the MTU */
+    bool no_wall;
+    bool trace;                /* a record per TCP segment sent */
+    struct ttcp_args tx, rx;   /* ttcp on host a (-t) and on host b (-r) */
+};
+
+/* Parses argv. Returns 0, 1 when --help was given (usage printed to out), or -1 on a bad
+ * command line (the reason printed to err). */
+int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err);
+void ns_usage(FILE *out);
+
+#endif

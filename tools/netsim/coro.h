@@ -1,0 +1,26 @@
+/* Coroutines on ucontext: each simulated host's application runs on its own stack, so that
+ * ttcp's blocking nrio_run() loop can pause inside the backend's wait() while the scheduler
+ * runs the other host. Only one runs at a time, and the scheduler decides which, so runs are
+ * deterministic. */
+#ifndef NETSIM_CORO_H
+#define NETSIM_CORO_H
+
+#include <ucontext.h>
+
+struct ns_coro {
+    ucontext_t ctx, caller;
+    void *stack;
+    void (*fn)(void *arg);
+    void *arg;
+    int done; /* fn has returned */
+};
+
+/* Prepares fn(arg) to run on a fresh stack at the first ns_coro_resume. Returns 0 or -errno. */
+int ns_coro_init(struct ns_coro *c, void (*fn)(void *), void *arg);
+/* Runs the coroutine until it yields or returns. Returns 0 or -errno. */
+int ns_coro_resume(struct ns_coro *c);
+/* From inside the coroutine: back to whoever resumed it. Returns 0 or -errno. */
+int ns_coro_yield(struct ns_coro *c);
+void ns_coro_free(struct ns_coro *c);
+
+#endif

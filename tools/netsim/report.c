@@ -1,0 +1,99 @@
+/* The sim record: what the run cost, in events and in time, and what each host's TCP and the
+ * link did, as flat keys (a_tcps_sndpack, forward_drop_cell_loss, ...). */
+#include <stddef.h>
+#include <string.h>
+
+#include "json.h"
+#include "sim.h"
+#include "tahoe/nrio_tahoe.h"
+#include "tahoe/tcp_var.h"
+
+#define TCPSTAT(name) {#name, offsetof(struct tcpstat, name)}
+static const struct {
+    const char *name;
+    size_t off;
+} tcpstat_fields[] = {
+    TCPSTAT(tcps_connattempt), TCPSTAT(tcps_accepts), TCPSTAT(tcps_connects),
+    TCPSTAT(tcps_drops), TCPSTAT(tcps_conndrops), TCPSTAT(tcps_closed),
+    TCPSTAT(tcps_segstimed), TCPSTAT(tcps_rttupdated), TCPSTAT(tcps_delack),
+    TCPSTAT(tcps_timeoutdrop), TCPSTAT(tcps_rexmttimeo), TCPSTAT(tcps_persisttimeo),
+    TCPSTAT(tcps_keeptimeo), TCPSTAT(tcps_keepprobe), TCPSTAT(tcps_keepdrops),
+    TCPSTAT(tcps_sndtotal), TCPSTAT(tcps_sndpack), TCPSTAT(tcps_sndbyte),
+    TCPSTAT(tcps_sndrexmitpack), TCPSTAT(tcps_sndrexmitbyte), TCPSTAT(tcps_sndacks),
+    TCPSTAT(tcps_sndprobe), TCPSTAT(tcps_sndurg), TCPSTAT(tcps_sndwinup),
+    TCPSTAT(tcps_sndctrl), TCPSTAT(tcps_sndrst), TCPSTAT(tcps_rcvtotal),
+    TCPSTAT(tcps_rcvpack), TCPSTAT(tcps_rcvbyte), TCPSTAT(tcps_rcvbadsum),
+    TCPSTAT(tcps_rcvbadoff), TCPSTAT(tcps_rcvshort), TCPSTAT(tcps_rcvduppack),
+    TCPSTAT(tcps_rcvdupbyte), TCPSTAT(tcps_rcvpartduppack), TCPSTAT(tcps_rcvpartdupbyte),
+    TCPSTAT(tcps_rcvoopack), TCPSTAT(tcps_rcvoobyte), TCPSTAT(tcps_rcvpackafterwin),
+    TCPSTAT(tcps_rcvbyteafterwin), TCPSTAT(tcps_rcvafterclose), TCPSTAT(tcps_rcvwinprobe),
+    TCPSTAT(tcps_rcvdupack), TCPSTAT(tcps_rcvacktoomuch), TCPSTAT(tcps_rcvackpack),
+    TCPSTAT(tcps_rcvackbyte), TCPSTAT(tcps_rcvwinupd), TCPSTAT(tcps_out_s1),
+    TCPSTAT(tcps_out_s2), TCPSTAT(tcps_out_nodelay), TCPSTAT(tcps_out_s3),
+    TCPSTAT(tcps_out_rexmt), TCPSTAT(tcps_out_persist), TCPSTAT(tcps_out_r1),
+    TCPSTAT(tcps_out_r2), TCPSTAT(tcps_out_acknow), TCPSTAT(tcps_out_ctl),
+    TCPSTAT(tcps_out_fin), TCPSTAT(tcps_fastrexmt),
+};
+
+static void key(char *buf, size_t len, const char *prefix, const char *name)
+{
+    snprintf(buf, len, "%s_%s", prefix, name);
+}
+
+static void emit_tcpstat(struct nr_json *j, const char *prefix, const struct tcpstat *ts)
+{
+    char k[64];
+    for (size_t i = 0; i < sizeof tcpstat_fields / sizeof tcpstat_fields[0]; i++) {
+        uint64_t v;
+        memcpy(&v, (const char *)ts + tcpstat_fields[i].off, sizeof v);
+        key(k, sizeof k, prefix, tcpstat_fields[i].name);
+        nr_json_int(j, k, (int64_t)v);
+    }
+}
+
+static void emit_link(struct nr_json *j, const char *prefix, const struct le_counters *c)
+{
+    char k[64];
+#define LINK(field)                             \
+    key(k, sizeof k, prefix, #field);           \
+    nr_json_int(j, k, (int64_t)c->field)
+    LINK(rx_packets);
+    LINK(tx_packets);
+    LINK(drop_queue);
+    LINK(drop_loss);
+    LINK(drop_cell_loss);
+    LINK(drop_bit_error);
+    LINK(drop_oversize);
+    LINK(queue_max_packets);
+#undef LINK
+}
+
+void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
+{
+    struct nr_json j;
+    nr_json_begin(&j, "sim");
+    nr_json_str(&j, "tool", "netsim");
+    nr_json_str(&j, "app", "ttcp");
+    nr_json_int(&j, "seed", (int64_t)s->args->seed);
+    nr_json_int(&j, "boot_b_ns", s->boot_b_ns);
+    nr_json_int(&j, "events", (int64_t)s->events);
+    nr_json_int(&j, "packets", (int64_t)s->packets);
+    nr_json_int(&j, "virtual_ns", s->now_ns);
+    nr_json_int(&j, "status_a", s->host[0].status);
+    nr_json_int(&j, "status_b", s->host[1].status);
+    if (wall_ns >= 0) {
+        double wall_s = wall_ns > 0 ? wall_ns / 1e9 : 1e-9;
+        nr_json_int(&j, "wall_ns", wall_ns);
+        nr_json_double(&j, "events_per_s", (double)s->events / wall_s);
+        nr_json_double(&j, "speedup", s->now_ns / 1e9 / wall_s);
+    }
+    emit_link(&j, "forward", &s->link[0].count);
+    emit_link(&j, "reverse", &s->link[1].count);
+    for (int i = 0; i < 2; i++) {
+        const struct tahoe_stack *st = nrio_tahoe_stack(s->host[i].io);
+        emit_tcpstat(&j, i == 0 ? "a" : "b", tahoe_tcpstat(st));
+    }
+    int rc = nr_json_emit(&j, out);
+    if (rc < 0)
+        fprintf(stderr, "netsim: writing the sim record failed: %s\n", strerror(-rc));
+}

@@ -1,0 +1,242 @@
+#include "sim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "linkemu/rng.h"
+#include "stackopt.h"
+#include "tahoe/nrio_tahoe.h"
+#include "tahoe/tcp_var.h"
+#include "ttcp/ttcp.h"
+
+/* linkemu draws forward and reverse with streams 0 and 1; host b's boot phase uses its own. */
+#define STREAM_BOOT 2
+#define BOOT_SPREAD_NS 1000000000LL
+
+static int64_t host_now(void *ctx)
+{
+    struct ns_host *h = ctx;
+    return h->sim->now_ns;
+}
+
+static int schedule_wake(struct ns_host *h, int64_t at_ns)
+{
+    h->gen++;
+    if (at_ns == INT64_MAX)
+        return 0;
+    struct ns_ev ev = {.at_ns = at_ns, .type = NS_EV_WAKE, .host = h->idx, .gen = h->gen};
+    return ns_evq_push(&h->sim->q, ev);
+}
+
+/* The nrio backend's wait: the host's application pauses here while the scheduler runs
+ * everything that happens before until_ns; a packet for this host ends the wait early. */
+static int host_wait(void *ctx, int64_t until_ns)
+{
+    struct ns_host *h = ctx;
+    struct ns_sim *s = h->sim;
+    if (until_ns <= s->now_ns) {
+        /* Work is due but the CPU is busy: nothing can run before the CPU is free. */
+        int64_t free_ns = tahoe_cpu_free_ns(nrio_tahoe_stack(h->io));
+        until_ns = free_ns > s->now_ns ? free_ns : s->now_ns;
+    }
+    int rc = schedule_wake(h, until_ns);
+    if (rc < 0)
+        return rc;
+    rc = ns_coro_yield(&h->co);
+    if (rc < 0)
+        return rc;
+    return s->error;
+}
+
+/* The stack's interface: the packet enters this host's direction of the link at the time the
+ * CPU finished it; if it survives, its arrival at the other host becomes an event. */
+static int host_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns)
+{
+    struct ns_host *h = ctx;
+    struct ns_sim *s = h->sim;
+    if (at_ns < h->last_out_ns)
+        at_ns = h->last_out_ns;
+    h->last_out_ns = at_ns;
+    s->packets++;
+    int64_t release;
+    if (le_admit(&s->link[h->idx], at_ns, (uint32_t)(len + LE_ETH_HEADER), &release) != LE_PASS)
+        return 0;
+    struct ns_pkt *p = malloc(sizeof *p + len);
+    if (!p) {
+        s->error = -ENOMEM;
+        return -ENOBUFS;
+    }
+    p->len = len;
+    memcpy(p->data, pkt, len);
+    struct ns_ev ev = {.at_ns = release, .type = NS_EV_ARRIVE, .host = 1 - h->idx, .pkt = p};
+    int rc = ns_evq_push(&s->q, ev);
+    if (rc < 0) {
+        free(p);
+        s->error = rc;
+        return -ENOBUFS;
+    }
+    return 0;
+}
+
+static void host_trace(void *ctx, const struct tahoe_seg_trace *ev)
+{
+    struct ns_host *h = ctx;
+    struct nr_json j;
+    nr_json_begin(&j, "segment");
+    nr_json_str(&j, "host", h->idx == 0 ? "a" : "b");
+    nr_json_int(&j, "at_ns", ev->at_ns);
+    nr_json_str(&j, "rule", tcp_out_reason_name(ev->reason));
+    nr_json_int(&j, "flags", ev->flags);
+    nr_json_int(&j, "seq", ev->seq);
+    nr_json_int(&j, "ack", ev->ack);
+    nr_json_int(&j, "win", ev->win);
+    nr_json_int(&j, "len", ev->len);
+    int rc = nr_json_emit(&j, h->sim->out);
+    if (rc < 0 && !h->sim->error)
+        h->sim->error = rc;
+}
+
+static void host_main(void *arg)
+{
+    struct ns_host *h = arg;
+    h->status = ttcp_run(h->io, h->ttcp, h->sim->out);
+}
+
+static int host_init(struct ns_sim *s, int idx, FILE *err)
+{
+    struct ns_host *h = &s->host[idx];
+    const struct ns_args *a = s->args;
+    h->sim = s;
+    h->idx = idx;
+    h->status = 1;
+    h->ttcp = idx == 0 ? &a->tx : &a->rx;
+    struct tahoe_config cfg;
+    tahoe_config_defaults(&cfg);
+    struct nrio_addr addr;
+    nrio_parse_addr(idx == 0 ? NS_ADDR_A : NS_ADDR_B, 0, &addr);
+    cfg.addr = addr.ip;
+    cfg.mtu = (int)a->mtu;
+    cfg.tcp_sendspace = cfg.tcp_recvspace = a->tcp_space ? a->tcp_space
+                                                         : nr_stack_default_space(cfg.mtu);
+    if (cfg.tcp_sendspace > cfg.sb_max) {
+        fprintf(err, "netsim: --tcp-space %d exceeds the largest socket buffer, %d\n",
+                cfg.tcp_sendspace, cfg.sb_max);
+        return -1;
+    }
+    /* A stack's clock starts at its boot and never goes back, so host b boots in the past:
+     * it is up when the run starts, with its ticks in another phase than a's. */
+    cfg.boot_ns = idx == 0 ? 0 : -s->boot_b_ns;
+    if (a->host_model[idx]) {
+        int rc = tahoe_hostcost_load(a->host_model[idx], &cfg.cost);
+        if (rc < 0) {
+            fprintf(err, "netsim: reading the host model %s failed: %s; give a file with "
+                         "per_packet_ns, per_byte_ps and per_call_ns (configs/hosts/)\n",
+                    a->host_model[idx], strerror(-rc));
+            return -1;
+        }
+    }
+    cfg.if_output = host_output;
+    cfg.ctx = h;
+    if (a->trace) {
+        cfg.trace = host_trace;
+        cfg.trace_ctx = h;
+    }
+    struct nrio_tahoe_env env = {.now_ns = host_now, .wait = host_wait, .ctx = h,
+                                 .spin_ps_per_iteration = a->spin_ps};
+    h->io = nrio_tahoe_new(&cfg, &env);
+    if (!h->io) {
+        fprintf(err, "netsim: creating host %c's Tahoe stack failed (out of memory, or MTU %u "
+                     "outside 68..65535)\n", 'a' + idx, a->mtu);
+        return -1;
+    }
+    int rc = ns_coro_init(&h->co, host_main, h);
+    if (rc < 0) {
+        fprintf(err, "netsim: creating host %c's application context failed: %s\n", 'a' + idx,
+                strerror(-rc));
+        return -1;
+    }
+    return 0;
+}
+
+int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err)
+{
+    memset(s, 0, sizeof *s);
+    s->args = a;
+    s->out = out;
+    s->boot_b_ns = a->boot_b_ns;
+    if (s->boot_b_ns < 0) {
+        struct le_rng rng;
+        le_rng_seed(&rng, a->seed, STREAM_BOOT);
+        s->boot_b_ns = (int64_t)(le_rng_unit(&rng) * BOOT_SPREAD_NS);
+    }
+    if (le_dir_init(&s->link[0], &a->forward, a->framing, a->mtu, a->seed, 0) < 0 ||
+        le_dir_init(&s->link[1], &a->reverse, a->framing, a->mtu, a->seed, 1) < 0) {
+        fprintf(err, "netsim: out of memory setting up the link\n");
+        return -1;
+    }
+    for (int i = 0; i < 2; i++)
+        if (host_init(s, i, err) < 0)
+            return -1;
+    return 0;
+}
+
+/* Lets host h's application run at the current time, if it is still running; a host whose
+ * application has returned keeps its stack going (retransmissions, the last ACKs). */
+static int host_run(struct ns_host *h)
+{
+    struct ns_sim *s = h->sim;
+    if (!h->co.done)
+        return ns_coro_resume(&h->co);
+    struct tahoe_stack *st = nrio_tahoe_stack(h->io);
+    tahoe_clock(st, s->now_ns);
+    return schedule_wake(h, tahoe_next_deadline(st));
+}
+
+static int handle(struct ns_sim *s, struct ns_ev *ev)
+{
+    struct ns_host *h = &s->host[ev->host];
+    if (ev->type == NS_EV_WAKE) {
+        if (ev->gen != h->gen)
+            return 0; /* superseded by a later wait or by a packet */
+        return host_run(h);
+    }
+    le_sent(&s->link[1 - ev->host], (uint32_t)(ev->pkt->len + LE_ETH_HEADER));
+    nrio_tahoe_input(h->io, ev->pkt->data, ev->pkt->len);
+    free(ev->pkt);
+    ev->pkt = NULL;
+    return host_run(h);
+}
+
+int ns_sim_run(struct ns_sim *s)
+{
+    /* The receiver starts first so that it listens when the first SYN arrives. */
+    for (int i = 1; i >= 0 && !s->error; i--) {
+        int rc = ns_coro_resume(&s->host[i].co);
+        if (rc < 0)
+            return rc;
+    }
+    struct ns_ev ev;
+    while (!s->error && !(s->host[0].co.done && s->host[1].co.done)) {
+        if (ns_evq_pop(&s->q, &ev) < 0)
+            return -EDEADLK; /* nothing left to happen, yet an application still waits */
+        s->now_ns = ev.at_ns;
+        s->events++;
+        int rc = handle(s, &ev);
+        if (rc < 0)
+            return rc;
+    }
+    return s->error;
+}
+
+void ns_sim_free(struct ns_sim *s)
+{
+    for (int i = 0; i < 2; i++) {
+        if (s->host[i].io)
+            nrio_destroy(s->host[i].io);
+        ns_coro_free(&s->host[i].co);
+        le_dir_free(&s->link[i]);
+    }
+    ns_evq_free(&s->q);
+}
