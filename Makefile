@@ -5,10 +5,13 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 SNAKEMAKE := $(VENV)/bin/snakemake
 CORES ?= 2
+# Emulated in real time at the quick profile (needs root).
 DEFAULT_SPECS := configs/liu95cool.yaml
+# Tahoe-stack specs, run in virtual time at the paper's full scale (minutes, no root needed).
+SIM_SPECS := configs/comer94.yaml configs/liu95db.yaml
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup build reproduce test test-c test-r test-python lint bench-link bench-tools bench-sim clean
+.PHONY: all setup build reproduce test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval clean
 
 all: build
 
@@ -22,6 +25,11 @@ reproduce: build
 	@for spec in $(DEFAULT_SPECS); do \
 		echo "== $$spec"; \
 		$(SNAKEMAKE) --cores $(CORES) --configfile $$spec $(SNAKEMAKE_ARGS) || exit 1; \
+	done
+	@for spec in $(SIM_SPECS); do \
+		echo "== $$spec (virtual time, paper profile)"; \
+		$(SNAKEMAKE) --cores $(CORES) --configfile $$spec $(SNAKEMAKE_ARGS) \
+			--config backend=sim profile=paper || exit 1; \
 	done
 	@echo "Reports: $(CURDIR)/reports/html/index.html"
 
@@ -38,7 +46,7 @@ test-python: setup
 	$(PYTHON) -m pytest -q tests
 
 lint: setup
-	@for spec in $(DEFAULT_SPECS); do $(SNAKEMAKE) --lint --configfile $$spec || exit 1; done
+	@for spec in $(DEFAULT_SPECS) $(SIM_SPECS); do $(SNAKEMAKE) --lint --configfile $$spec || exit 1; done
 
 bench-link: build
 	$(PYTHON) benchmarks/link/bench_link.py
@@ -48,6 +56,10 @@ bench-tools: build
 
 bench-sim: build
 	$(PYTHON) benchmarks/sim/bench_sim.py
+
+# Runs what is missing of the compared specs (emulation: about 40 minutes, root), then compares.
+bench-crossval: build
+	$(PYTHON) benchmarks/crossval/bench_crossval.py --run
 
 clean:
 	$(MAKE) -C tools clean

@@ -1,7 +1,10 @@
-"""Gather an experiment's trials into one tidy table and one provenance file.
+"""Gather an experiment's runs into one tidy table and one provenance file.
 
     python -m netrepro.aggregate --spec configs/liu95cool.yaml --experiment lan-large \
-        --runs results/liu95cool/lan-large/runs --out results/liu95cool/lan-large
+        --out results/liu95cool/lan-large RUN_FOLDER...
+
+The finished runs of the same spec on other backends (runs/<profile>/<backend>/...) join the
+table too, so a report can set virtual time and emulation side by side.
 """
 from __future__ import annotations
 
@@ -17,9 +20,15 @@ from netrepro.atomic import write_text
 from netrepro.spec import Experiment, SpecError, load_spec
 
 COLUMNS = (
-    "paper", "experiment", "mirrors", "link", "stack", "backend", "mode", "message_set", "message_name",
-    "message_bytes", "trial", "echo", "rtt_ms", "datagrams", "datagrams_returned", "complete",
-    "cool_gap_us", "run_id",
+    "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "send_buffer", "recv_buffer",
+    "mode", "message_set", "message_name", "message_bytes", "trial", "echo", "rtt_ms", "datagrams",
+    "datagrams_returned", "complete", "cool_gap_us", "run_id",
+)
+TRANSFER_COLUMNS = (
+    "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "send_buffer", "recv_buffer",
+    "nodelay", "trial", "repeat", "bytes", "throughput_mbit", "receiver_throughput_mbit",
+    "sndbuf_granted", "rcvbuf_granted", "pair_segments_s1", "pair_segments_s2", "pair_segments_s3",
+    "pair_segments_nodelay", "pair_acks_r1", "pair_acks_r2", "pair_acks_timer", "run_id",
 )
 
 
@@ -39,19 +48,42 @@ def read_trial(trial_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return rows, provenance
 
 
+def other_backends(runs: list[Path]) -> list[Path]:
+    """Finished runs of the same spec and profile on backends other than the runs' own: the
+    folders laid out like runs under runs/<profile>/<backend>/, whose spec hash is the same."""
+    found: list[Path] = []
+    for run in runs:
+        parts = run.parts
+        if "runs" not in parts or len(parts) < parts.index("runs") + 4:
+            continue
+        at = parts.index("runs") + 2
+        backends_dir = Path(*parts[:at])
+        own = json.loads((run / "provenance.json").read_text(encoding="utf-8")).get("spec_hash")
+        for backend_dir in sorted(p for p in backends_dir.iterdir() if p.is_dir() and p.name != parts[at]):
+            candidate = backend_dir.joinpath(*parts[at + 1:])
+            provenance = candidate / "provenance.json"
+            if candidate in found or not provenance.is_file():
+                continue
+            if json.loads(provenance.read_text(encoding="utf-8")).get("spec_hash") == own:
+                found.append(candidate)
+    return found
+
+
 def table(experiment: Experiment, trials: list[tuple[list[dict[str, Any]], dict[str, Any]]]) -> str:
+    columns = TRANSFER_COLUMNS if experiment.tool == "ttcp" else COLUMNS
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(columns)
     for rows, provenance in trials:
         fixed = {
             "paper": experiment.paper, "experiment": experiment.id, "mirrors": "; ".join(experiment.mirrors),
             "link": experiment.link_name, "stack": experiment.stack, "backend": provenance["backend"],
-            "message_set": experiment.message_set,
+            "host": experiment.host, "send_buffer": experiment.send_buffer,
+            "recv_buffer": experiment.receive_buffer, "message_set": experiment.message_set,
         }
         for row in rows:
             record = {**fixed, **row}
-            writer.writerow([csv_value(record.get(column)) for column in COLUMNS])
+            writer.writerow([csv_value(record.get(column)) for column in columns])
     return buffer.getvalue()
 
 
@@ -61,14 +93,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--experiment", required=True)
     parser.add_argument("--profile", default="quick")
     parser.add_argument("--out", required=True, type=Path, help="experiment folder for results.csv and provenance.jsonl")
-    parser.add_argument("trials", nargs="+", type=Path, help="trial folders, each with records.jsonl and provenance.json")
+    parser.add_argument("trials", nargs="+", type=Path,
+                        help="run folders (a trial, or a trial's send buffer), each with records.jsonl and provenance.json")
     args = parser.parse_args(argv)
     try:
         experiment = load_spec(args.spec, {"profile": args.profile}).experiments[args.experiment]
     except SpecError as exc:
         print(f"netrepro: {exc}", file=sys.stderr)
         return 2
-    trials = [read_trial(path) for path in sorted(args.trials)]
+    trials = [read_trial(path) for path in sorted(args.trials) + other_backends(args.trials)]
     write_text(args.out / "results.csv", table(experiment, trials))
     write_text(args.out / "provenance.jsonl", "".join(json.dumps(p) + "\n" for _, p in trials))
     return 0

@@ -1,6 +1,6 @@
 """Before a run measures anything, check that the emulated link is the link the spec asked for:
-the median ping RTT and the bulk TCP goodput in each direction, measured with ping and iperf3,
-within the link kind's tolerances. A link that is off fails the run loudly."""
+the median ping RTT and the bulk goodput in each direction (TCP, or UDP on a lossy link),
+measured with ping and iperf3 at the receiving end, within the link kind's tolerances. A link that is off fails the run loudly."""
 from __future__ import annotations
 
 import json
@@ -22,6 +22,14 @@ LINUX_TCP_HEADERS = 52
 # A lossy link is checked with UDP offered this much above its line rate, so the line saturates
 # even after random loss before the queue.
 UDP_OVERLOAD = 1.25
+# A receiver interval counts if it is nearly a whole second (iperf3's default interval) and
+# ends with the test, give or take the server's clock starting a little apart from the client's.
+MIN_INTERVAL_S = 0.9
+END_SLACK_S = 0.1
+# The error of a UDP test whose first datagram, or the server's answer, the link lost (iperf3
+# sends it once); such a test is run again, at most IPERF_ATTEMPTS times in all.
+SETUP_ERRORS = ("unable to read from stream socket",)
+IPERF_ATTEMPTS = 5
 
 
 class LinkCheckError(RuntimeError):
@@ -60,39 +68,97 @@ def measure_rtt_ms(src: Any, dst_ip: str) -> float:
     return statistics.median(rtts)
 
 
-def iperf3_goodput_mbit(client: Any, server: Any, server_ip: str, reverse: bool,
-                        udp_offer: tuple[float, int] | None = None) -> float:
-    """Receiver-side goodput of a short bulk transfer, in Mb/s: TCP, or UDP offered at
-    udp_offer = (bit/s, datagram payload octets)."""
-    daemon = server.popen(["iperf3", "--server", "--one-off", "--port", str(IPERF_PORT)],
+def iperf3_command(server_ip: str, reverse: bool, udp_offer: tuple[float, int] | None) -> list[str]:
+    # --get-server-output: in the forward direction the server is the receiver, and only its
+    # intervals say what arrived while the sender was still sending.
+    command = ["iperf3", "--client", server_ip, "--port", str(IPERF_PORT), "--time", str(IPERF_SECONDS),
+               "--omit", str(IPERF_OMIT_SECONDS), "--json", "--get-server-output"]
+    if reverse:
+        command.append("--reverse")
+    if udp_offer:
+        command += ["--udp", "--bitrate", str(int(udp_offer[0])), "--length", str(udp_offer[1])]
+    return command
+
+
+def parse_iperf3_report(output: str) -> dict[str, Any]:
+    """The client's JSON report; a report that is not JSON becomes {"error": its tail}."""
+    try:
+        report = json.loads(output)
+    except json.JSONDecodeError:
+        return {"error": f"iperf3 printed no JSON report: {output.strip()[-300:]!r}"}
+    return report if isinstance(report, dict) else {"error": f"iperf3 printed {output.strip()[-300:]!r}"}
+
+
+def receiver_intervals(report: dict[str, Any], reverse: bool) -> list[dict[str, Any]]:
+    """The receiving end's interval totals: the client's own with --reverse, else the server's."""
+    source = report if reverse else report.get("server_output_json", {})
+    return [interval["sum"] for interval in source.get("intervals", []) if "sum" in interval]
+
+
+def receiver_goodput_mbit(report: dict[str, Any], reverse: bool) -> float:
+    """Goodput the receiving end counted while the sender sent, in Mb/s, over the whole
+    intervals of the test after --omit. Not the receiver's total: that runs on until iperf3's
+    end-of-test message arrives over the control connection, which on a lossy link may take a
+    retransmission timeout or several, and so counts idle seconds against the link."""
+    full = [s for s in receiver_intervals(report, reverse)
+            if not s.get("omitted") and s["seconds"] >= MIN_INTERVAL_S and s["end"] <= IPERF_SECONDS + END_SLACK_S]
+    if not full:
+        raise LinkCheckError("iperf3 reported no whole receiver interval within the test: "
+                             f"{json.dumps(receiver_intervals(report, reverse))[:300]}")
+    return sum(s["bytes"] for s in full) * 8 / sum(s["seconds"] for s in full) / 1e6
+
+
+def setup_failed(report: dict[str, Any]) -> bool:
+    """Whether the test died before any data moved, for a reason a lossy link explains: iperf3's
+    UDP stream starts with one datagram each way and no retry."""
+    error = str(report.get("error", ""))
+    return not report.get("intervals") and any(cause in error for cause in SETUP_ERRORS)
+
+
+def wait_listening(host: Any, timeout_s: float = 5.0) -> None:
+    """Waits until the iperf3 server listens, so the client's first connect is not refused."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        probe = host.popen(["ss", "-Hltn", f"sport = :{IPERF_PORT}"], stdout=-1, stderr=-2, text=True)
+        output, _ = probe.communicate(timeout=10)
+        if output.strip():
+            return
+        time.sleep(0.05)
+    raise LinkCheckError(f"iperf3 server on {host.name} did not listen on port {IPERF_PORT} within {timeout_s:.0f} s")
+
+
+def run_iperf3(client: Any, server: Any, command: list[str]) -> dict[str, Any]:
+    """One iperf3 test against a one-off server; returns the client's report."""
+    daemon = server.popen(["iperf3", "--server", "--one-off", "--json", "--port", str(IPERF_PORT)],
                           stdout=-1, stderr=-2, text=True)
     try:
-        command = ["iperf3", "--client", server_ip, "--port", str(IPERF_PORT), "--time", str(IPERF_SECONDS),
-                   "--omit", str(IPERF_OMIT_SECONDS), "--json"] + (["--reverse"] if reverse else [])
-        if udp_offer:
-            command += ["--udp", "--bitrate", str(int(udp_offer[0])), "--length", str(udp_offer[1])]
-        for _ in range(50):
-            process = client.popen(command, stdout=-1, stderr=-2, text=True)
-            output, _ = process.communicate(timeout=60)
-            try:
-                report = json.loads(output)
-            except json.JSONDecodeError:
-                report = {"error": output.strip()[-300:]}
-            end = report.get("end", {})
-            if process.returncode == 0 and "sum_received" in end:
-                return end["sum_received"]["bits_per_second"] / 1e6
-            if process.returncode == 0 and udp_offer and "sum" in end:
-                received = end["sum"]["bytes"] * (1 - end["sum"]["lost_percent"] / 100)
-                return received * 8 / end["sum"]["seconds"] / 1e6
-            error = str(report.get("error", output.strip()[-300:]))
-            if "refused" not in error:
-                raise LinkCheckError(f"iperf3 to {server_ip} failed: {error}")
-            time.sleep(0.1)
-        raise LinkCheckError(f"iperf3 server on {server.name} never accepted a connection")
+        wait_listening(server)
+        # stderr apart: iperf3 warns there (e.g. UDP datagrams larger than the TCP MSS) even
+        # with --json, and the warning must not spoil the report on stdout.
+        process = client.popen(command, stdout=-1, stderr=-1, text=True)
+        output, errors = process.communicate(timeout=IPERF_SECONDS + 60)
+        report = parse_iperf3_report(output)
+        if process.returncode != 0 and "error" not in report:
+            report["error"] = f"exit {process.returncode}: {errors.strip()[-300:]}"
+        return report
     finally:
         if daemon.poll() is None:
             daemon.terminate()
         daemon.communicate(timeout=10)
+
+
+def iperf3_goodput_mbit(client: Any, server: Any, server_ip: str, reverse: bool,
+                        udp_offer: tuple[float, int] | None = None) -> float:
+    """Receiver-side goodput of a short bulk transfer, in Mb/s: TCP, or UDP offered at
+    udp_offer = (bit/s, datagram payload octets)."""
+    command = iperf3_command(server_ip, reverse, udp_offer)
+    for _ in range(IPERF_ATTEMPTS):
+        report = run_iperf3(client, server, command)
+        if "error" not in report:
+            return receiver_goodput_mbit(report, reverse)
+        if not setup_failed(report):
+            break
+    raise LinkCheckError(f"iperf3 {' '.join(command[1:])} failed: {report['error']}")
 
 
 def check_link(net: Any, link: LinkParams, h2_ip: str) -> LinkCheck:
@@ -134,7 +200,8 @@ def check_link(net: Any, link: LinkParams, h2_ip: str) -> LinkCheck:
     if not result.passed:
         raise LinkCheckError(
             f"link {link.name} is not emulated as specified: RTT {measured_rtt:.3f} ms "
-            f"(expected {expected_rtt:.3f} +- {rtt_tol:.3f}), TCP goodput {measured_fwd:.3f}/{measured_rev:.3f} Mb/s "
+            f"(expected {expected_rtt:.3f} +- {rtt_tol:.3f}), {formula.split(':')[0]} goodput "
+            f"{measured_fwd:.3f}/{measured_rev:.3f} Mb/s "
             f"forward/reverse (expected {expected_fwd:.3f}/{expected_rev:.3f} +- {pct}%). "
             "Check that nothing else loads the machine and that the backend suits the link."
         )

@@ -10,18 +10,22 @@ atomically; a trial killed half way leaves no provenance, so the workflow reruns
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
+import select
 import shutil
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from netrepro import stacks
 from netrepro.atomic import write_text
+from netrepro.errors import RunError
 from netrepro.spec import Experiment, Spec, SpecError, load_spec
-from netrepro.provenance import machine, now_iso, read_sysctls, tool_version, REPO
+from netrepro.provenance import REPO, binary_digest, machine, now_iso, read_sysctls, tool_version
 
 TOOLS_BIN = REPO / "tools" / "bin"
 ECHO_PORT = 7007
@@ -31,19 +35,21 @@ COOLED_ECHO_PORT = 7008
 REQUIRED_COMMANDS = ("ip", "tc", "ethtool", "ping", "iperf3", "ss", "mnexec")
 
 
-class RunError(RuntimeError):
-    """A run that cannot start or did not finish; the message says what to do."""
-
-
 def preflight(experiment: Experiment) -> None:
+    tools = ("netsim",) if experiment.backend == "sim" else (experiment.tool,)
+    if experiment.tool == "pingx" and experiment.backend != "sim":
+        tools += ("echod",)
+    for tool in tools:
+        if not (TOOLS_BIN / tool).is_file():
+            raise RunError(f"{TOOLS_BIN / tool} is missing; build the tools with `make build`")
+    if experiment.backend == "sim":
+        return
     if os.geteuid() != 0:
-        raise RunError("emulated runs build network namespaces and need root: run as root (sudo)")
+        raise RunError("emulated runs build network namespaces and need root: run as root (sudo), "
+                       "or run a tahoe-stack spec with --config backend=sim")
     missing = [name for name in REQUIRED_COMMANDS if shutil.which(name) is None]
     if missing:
         raise RunError(f"missing commands: {', '.join(missing)}; run `make setup` (envs/setup.sh)")
-    for tool in (experiment.tool, "echod"):
-        if not (TOOLS_BIN / tool).is_file():
-            raise RunError(f"{TOOLS_BIN / tool} is missing; build the tools with `make build`")
 
 
 def mode_order(experiment: Experiment, trial: int) -> list[str]:
@@ -57,7 +63,7 @@ def cooling_gap_us(experiment: Experiment) -> int | None:
     return round(experiment.cooling_gap_s * 1e6) if experiment.cooling_gap_s is not None else None
 
 
-def pingx_argv(experiment: Experiment, mode: str, trial: int) -> list[str]:
+def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[str, ...] = ()) -> list[str]:
     sizes = ",".join(f"{size}B" for size in sorted({m.size for m in experiment.messages}))
     port = COOLED_ECHO_PORT if mode == "udp-cooled" else ECHO_PORT
     argv = [
@@ -74,7 +80,7 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int) -> list[str]:
         else:
             argv += ["--cool-iterations", str(experiment.cooling_iterations)]
     argv += buffer_args(experiment)
-    return argv
+    return argv + list(stack_args)
 
 
 def buffer_args(experiment: Experiment) -> list[str]:
@@ -98,18 +104,23 @@ def parse_records(output: str, where: str) -> list[dict[str, Any]]:
     return records
 
 
-def run_mode(net: Any, experiment: Experiment, mode: str, trial: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Runs pingx in one mode; returns its meta record and its message records."""
-    argv = pingx_argv(experiment, mode, trial)
-    process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
-    output, errors = process.communicate()
-    records = parse_records(output, "pingx")
+def check_pingx(records: list[dict[str, Any]], mode: str, status: int, errors: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """pingx's meta record and message records; raises when it failed."""
     failures = [r for r in records if r.get("record") == "error"]
-    if process.returncode != 0 or failures:
+    if status != 0 or failures:
         detail = failures[0] if failures else errors.strip()[-500:]
-        raise RunError(f"pingx --mode {mode} failed (exit {process.returncode}): {detail}")
+        raise RunError(f"pingx --mode {mode} failed (exit {status}): {detail}")
     meta = next((r for r in records if r.get("record") == "meta"), {})
     return meta, [r for r in records if r.get("record") == "message"]
+
+
+def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
+             stack_args: tuple[str, ...]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Runs pingx in one mode; returns its meta record and its message records."""
+    argv = pingx_argv(experiment, mode, trial, stack_args)
+    process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
+    output, errors = process.communicate()
+    return check_pingx(parse_records(output, "pingx"), mode, process.returncode, errors)
 
 
 def message_rows(experiment: Experiment, mode: str, trial: int, run_id: str,
@@ -145,29 +156,34 @@ def echod_argv(experiment: Experiment, cooled: bool) -> list[str]:
     return argv + ["--port", str(COOLED_ECHO_PORT), "--echo-gap", f"{cooling_gap_us(experiment)}us"]
 
 
-def start_echods(net: Any, experiment: Experiment) -> dict[str, Any]:
+def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...]) -> dict[str, Any]:
     servers = {"plain": echod_argv(experiment, cooled=False)}
     if "udp-cooled" in experiment.modes:
         servers["cooled"] = echod_argv(experiment, cooled=True)
-    processes = {name: net.h2.popen(argv, stdout=-1, stderr=-1, text=True) for name, argv in servers.items()}
-    for name, process in processes.items():
-        wait_listening(net.h2, int(servers[name][servers[name].index("--port") + 1]), process)
+    processes = {}
+    for name, argv in servers.items():
+        processes[name] = net.h2.popen([*argv, *stack_args], stdout=-1, stderr=-1, text=True)
+        wait_serving(processes[name], name)
     return processes
 
 
-def wait_listening(host: Any, port: int, process: Any, timeout_s: float = 5.0) -> None:
-    """Waits until a server listens on its TCP port, so the first connect is not refused."""
+def wait_serving(process: Any, name: str, timeout_s: float = 10.0) -> None:
+    """Waits for echod's "serving" line on stderr, written once it listens, so the first
+    connect is not refused; it works whichever stack echod runs on."""
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            _, errors = process.communicate()
-            raise RunError(f"echod on port {port} exited at start (exit {process.returncode}): {errors.strip()[-300:]}")
-        probe = host.popen(["ss", "-Hltn", f"sport = :{port}"], stdout=-1, stderr=-2, text=True)
-        output, _ = probe.communicate()
-        if output.strip():
-            return
-        time.sleep(0.05)
-    raise RunError(f"echod did not listen on port {port} within {timeout_s:.0f} s")
+    line = b""
+    while time.monotonic() < deadline and not line.endswith(b"\n"):
+        ready, _, _ = select.select([process.stderr], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            break
+        chunk = os.read(process.stderr.fileno(), 1)
+        if not chunk:
+            process.wait(timeout=5)
+            raise RunError(f"echod ({name}) exited at start (exit {process.returncode}): {line.decode(errors='replace')}")
+        line += chunk
+    if not line.startswith(b"echod: serving"):
+        raise RunError(f"echod ({name}) did not start serving within {timeout_s:.0f} s: "
+                       f"{line.decode(errors='replace').strip() or 'no output'}")
 
 
 def stop_echod(process: Any) -> dict[str, Any]:
@@ -181,11 +197,14 @@ def stop_echod(process: Any) -> dict[str, Any]:
 
 
 def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
+    preflight(experiment)
+    if experiment.backend == "sim":
+        run_trial_sim(spec, experiment, trial, out)
+        return
     from netrepro.backends import get_backend
     from netrepro.linkcheck import check_link
-    from netrepro.topology import H2_IP, LinkNetwork
+    from netrepro.topology import H1_IP, H2_IP, LinkNetwork
 
-    preflight(experiment)
     run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
     started = now_iso()
     backend = get_backend(experiment.backend)
@@ -194,11 +213,15 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
     order = mode_order(experiment, trial)
     with LinkNetwork(experiment.link, backend, out / "logs") as net:
         link_check = check_link(net, experiment.link, H2_IP)
+        tool_args = stacks.setup_hosts(
+            [(net.h1, "h1-eth0", f"{H1_IP}/24"), (net.h2, "h2-eth0", f"{H2_IP}/24")], experiment.stack,
+            experiment.host_model, experiment.link.mtu, buffers=(experiment.send_buffer or stacks.RETRO_DEFAULT_BUFFER,
+                                                                 experiment.receive_buffer or stacks.RETRO_DEFAULT_BUFFER))
         sysctls = read_sysctls(net.h1)
-        echods = start_echods(net, experiment)
+        echods = start_echods(net, experiment, tuple(tool_args["h2"]))
         try:
             for mode in order:
-                metas[mode], records = run_mode(net, experiment, mode, trial)
+                metas[mode], records = run_mode(net, experiment, mode, trial, tuple(tool_args["h1"]))
                 rows += message_rows(experiment, mode, trial, run_id, records)
         finally:
             echod_summary = {name: stop_echod(process) for name, process in echods.items()}
@@ -206,20 +229,13 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
         backend_settings = backend.settings()
     write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
     provenance = {
-        "run_id": run_id,
-        "paper": spec.paper,
-        "experiment": experiment.id,
-        **machine(),
-        "spec_file": str(spec.path),
-        "spec_hash": spec.sha256,
-        "profile": spec.profile,
+        **base_provenance(spec, experiment, run_id, started),
         "sysctls": sysctls,
         "offloads": offloads,
         "link": {**link_summary(experiment), "backend_settings": backend_settings},
         "link_check": link_check.as_dict(),
         "link_counters": net.counters,
         "backend": backend.name,
-        "stack": experiment.stack,
         "tools": {
             "pingx": tool_version([str(TOOLS_BIN / "pingx"), "--version"]),
             "echod": tool_version([str(TOOLS_BIN / "echod"), "--version"]),
@@ -227,14 +243,111 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
             "python": sys.version.split()[0],
         },
         "tool_settings": metas,
+        "tool_args": tool_args,
         "echod_summary": echod_summary,
-        "seed": experiment.seed,
         "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}"
                       for row in sorted(rows, key=lambda r: r["t_start_ns"] or 0)],
         "mode_order": order,
-        "started_at": started,
         "finished_at": now_iso(),
+    }
+    write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")
+
+
+def mode_seed(experiment: Experiment, trial: int, mode: str) -> int:
+    text = f"{experiment.seed}:{experiment.id}:{trial}:{mode}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") % (1 << 31) or 1
+
+
+def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
+    """A pingx trial in virtual time: one netsim run per mode, each with its own echod."""
+    from netrepro.sim import SimError, pingx_command, run_netsim
+
+    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
+    started = now_iso()
+    rows: list[dict[str, Any]] = []
+    modes: dict[str, Any] = {}
+    order = mode_order(experiment, trial)
+    for mode in order:
+        seed = mode_seed(experiment, trial, mode)
+        command = pingx_command(experiment.link, experiment.host_model, seed,
+                                pingx_argv(experiment, mode, trial)[1:],
+                                echod_argv(experiment, cooled=mode == "udp-cooled")[1:])
+        try:
+            result = run_netsim(command)
+        except SimError as exc:
+            raise RunError(f"pingx --mode {mode} in virtual time: {exc}") from exc
+        meta, records = check_pingx(result.records, mode, 0, "")
+        rows += message_rows(experiment, mode, trial, run_id, records)
+        summary = next((r for r in result.records if r.get("record") == "summary"), {})
+        modes[mode] = {"seed": seed, "command": command, "tool_settings": meta, "echod_summary": summary,
+                       "sim": result.sim}
+    write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    netsim = TOOLS_BIN / "netsim"
+    provenance = {
+        **base_provenance(spec, experiment, run_id, started),
+        "backend": "sim",
+        "modes": modes,
+        "tools": {"netsim": binary_digest(netsim), "python": sys.version.split()[0]},
+        "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}" for row in rows],
+        "mode_order": order,
+        "finished_at": now_iso(),
+    }
+    write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")
+
+
+def base_provenance(spec: Spec, experiment: Experiment, run_id: str, started: str) -> dict[str, Any]:
+    """What every run records, whatever its tool and backend."""
+    host_model = experiment.host_model
+    return {
+        "run_id": run_id,
+        "paper": spec.paper,
+        "experiment": experiment.id,
+        **machine(),
+        "spec_file": str(spec.path),
+        "spec_hash": spec.sha256,
+        "profile": spec.profile,
+        "stack": experiment.stack,
+        "backend_asked": experiment.backend,
+        "backend_note": experiment.backend_note,
+        "host": experiment.host,
+        "host_model": host_model.read_text(encoding="utf-8") if host_model else None,
+        "link": link_summary(experiment),
+        "seed": experiment.seed,
+        "started_at": started,
         "assumptions": spec.assumptions,
+    }
+
+
+def run_transfer_part(spec: Spec, experiment: Experiment, trial: int, send_buffer: int, out: Path) -> None:
+    """One send buffer of a ttcp experiment, with every receive buffer; writes records.jsonl (one
+    row per transfer), segments.jsonl when the stack logged them, then provenance.json."""
+    assert experiment.ttcp is not None
+    if send_buffer not in experiment.ttcp.send_buffers:
+        raise RunError(f"send buffer {send_buffer} is not one of the experiment's: "
+                       f"{', '.join(map(str, experiment.ttcp.send_buffers))}")
+    preflight(experiment)
+    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}/send-{send_buffer}"
+    started = now_iso()
+    if experiment.backend == "sim":
+        from netrepro import transfer_sim as runner
+    else:
+        from netrepro import transfer_net as runner
+    part = runner.run_part(experiment, trial, send_buffer, run_id, out)
+    pairs = part.pop("pairs")
+    rows = [row for pair in pairs for row in pair["rows"]]
+    segments = [segment for pair in pairs for segment in pair.get("segments", [])]
+    write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    if segments:
+        write_text(out / "segments.jsonl", "".join(json.dumps(s) + "\n" for s in segments))
+    binary = TOOLS_BIN / ("netsim" if experiment.backend == "sim" else "ttcp")
+    provenance = {
+        **base_provenance(spec, experiment, run_id, started),
+        **part,
+        "send_buffer": send_buffer,
+        "pairs": [{key: value for key, value in pair.items() if key not in ("rows", "segments")}
+                  for pair in pairs],
+        "tools": {binary.name: binary_digest(binary), "python": sys.version.split()[0]},
+        "finished_at": now_iso(),
     }
     write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")
 
@@ -257,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path, help="folder for records.jsonl and provenance.json")
     parser.add_argument("--profile", default="quick", help="quick (default) or paper")
     parser.add_argument("--backend", default=None, help="override the spec's link backend")
+    parser.add_argument("--send-buffer", type=int, default=None,
+                        help="ttcp experiments: the send buffer (octets) whose pairs to measure")
     args = parser.parse_args(argv)
     overrides = {"profile": args.profile, **({"backend": args.backend} if args.backend else {})}
     try:
@@ -266,7 +381,12 @@ def main(argv: list[str] | None = None) -> int:
         experiment = spec.experiments[args.experiment]
         if not 1 <= args.trial <= experiment.trials:
             raise RunError(f"trial {args.trial} is outside 1..{experiment.trials} of profile {spec.profile}")
-        run_trial(spec, experiment, args.trial, args.out)
+        if experiment.tool == "ttcp":
+            if args.send_buffer is None:
+                raise RunError(f"experiment {experiment.id} runs ttcp: give --send-buffer")
+            run_transfer_part(spec, experiment, args.trial, args.send_buffer, args.out)
+        else:
+            run_trial(spec, experiment, args.trial, args.out)
     except (SpecError, RunError) as exc:
         print(f"netrepro: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
 """What a run records about where its numbers came from."""
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import socket
@@ -73,3 +74,11 @@ def machine() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "git_commit": git_commit(),
     }
+
+
+def binary_digest(path: Path) -> str:
+    """A tool without a version flag is named by its build: the SHA-256 of its binary."""
+    try:
+        return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        return f"unavailable ({exc})"

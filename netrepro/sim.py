@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from netrepro.backends import BackendError
-from netrepro.backends.linkemu import _direction_args, refuse_unsupported
+from netrepro.backends import BackendError, linkemu
 from netrepro.linkspec import LinkParams
 
 BINARY = Path(__file__).resolve().parents[1] / "tools" / "bin" / "netsim"
@@ -34,7 +33,9 @@ class SimError(RuntimeError):
 class SimResult:
     """Everything one netsim run wrote."""
 
+    records: list[dict[str, Any]]  # every record the applications wrote, in virtual-time order
     transfers: list[dict[str, Any]]  # ttcp's transfer records, both ends
+    segments: list[dict[str, Any]]  # with --trace: every TCP segment sent, with its rule
     sim: dict[str, Any]  # the {"record": "sim"} record
     command: list[str]
 
@@ -46,24 +47,23 @@ def _time(seconds: float) -> str:
 def link_args(link: LinkParams) -> list[str]:
     """netsim's link flags for link; they are linkemu's, so the two emulate the same link."""
     try:
-        refuse_unsupported(link)
+        linkemu.refuse_unsupported(link)
     except BackendError as err:
         raise SimError(str(err)) from err
-    args = ["--framing", link.framing, "--mtu", f"{link.mtu}B", *_direction_args(link.forward, "")]
-    if link.reverse != link.forward:
-        args += _direction_args(link.reverse, "reverse-")
-    return args
+    return linkemu.link_args(link)
 
 
 def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,
                  host_model_a: Path | None, host_model_b: Path | None, seed: int, nodelay: bool = False,
                  write_size: int = DEFAULT_WRITE_SIZE, pause_s: float | None = None,
                  timeout_s: float = DEFAULT_TIMEOUT_S, wall: bool = False,
-                 binary: Path = BINARY) -> list[str]:
+                 pcap: Path | None = None, binary: Path = BINARY) -> list[str]:
     """The netsim argument list for ttcp from host a to host b: send_buffer is the
     transmitter's SO_SNDBUF, recv_buffer the receiver's SO_RCVBUF (ttcp -b sets just these).
     wall=True keeps the wall-clock fields in the sim record (the output is then not
-    byte-identical from run to run). A host model of None is a host whose work costs no time."""
+    byte-identical from run to run). A host model of None is a host whose work costs no time.
+    pcap names a file for the packets at host a's interface, with each segment's sender rule
+    beside them in the output (--trace)."""
     for name, value in (("send_buffer", send_buffer), ("recv_buffer", recv_buffer),
                         ("bytes", bytes), ("repeats", repeats), ("write_size", write_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -81,10 +81,20 @@ def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: in
     for flag, model in (("--host-model-a", host_model_a), ("--host-model-b", host_model_b)):
         if model is not None:
             hosts += [flag, str(model)]
+    capture = ["--pcap", str(pcap), "--trace"] if pcap is not None else []
     return [
-        str(binary), *link_args(link), *hosts,
+        str(binary), *link_args(link), *hosts, *capture,
         "--seed", str(seed), *([] if wall else ["--no-wall"]), "--", *tx, "--", *rx,
     ]
+
+
+def pingx_command(link: LinkParams, host_model: Path | None, seed: int, pingx_args: list[str],
+                  echod_args: list[str], binary: Path = BINARY) -> list[str]:
+    """The netsim argument list for pingx on host a echoing off echod on host b, both hosts
+    with host_model. The tools' own arguments carry no stack flags: netsim gives the stacks."""
+    hosts = ["--host-model-a", str(host_model), "--host-model-b", str(host_model)] if host_model else []
+    return [str(binary), "--app", "pingx", *link_args(link), *hosts, "--seed", str(seed), "--no-wall",
+            "--", *pingx_args, "--", *echod_args]
 
 
 def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
@@ -103,7 +113,9 @@ def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
         detail = "; ".join(r.get("error", "") for r in errors) or process.stderr.strip()
         raise SimError(f"netsim failed with status {process.returncode}: {detail or 'no sim record'}")
     transfers = [r for r in records if r.get("record") == "transfer"]
-    return SimResult(transfers=transfers, sim=sims[0], command=list(args))
+    segments = [r for r in records if r.get("record") == "segment"]
+    apps = [r for r in records if r.get("record") not in ("sim", "segment")]
+    return SimResult(records=apps, transfers=transfers, segments=segments, sim=sims[0], command=list(args))
 
 
 def run_ttcp_sim(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,

@@ -17,18 +17,34 @@ from netrepro.yamlsrc import Document, SpecError, load_document, validate
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
 PROFILES = ("quick", "paper", "smoke")
-BACKENDS = ("auto", "htb", "linkemu", "netem")
+BACKENDS = ("auto", "htb", "linkemu", "netem", "sim")
+# Backends that emulate the link in real time on Mininet; `sim` runs in virtual time instead.
+EMULATED_BACKENDS = ("auto", "htb", "linkemu", "netem")
 # Keys that `snakemake --config key=value` may set on top of a spec file.
 OVERRIDE_KEYS = ("profile", "backend")
 # pingx frames each message inside its own octets; smaller messages cannot carry the frame.
 MIN_MESSAGE = 16
 MAX_MESSAGE = 4 << 20
+# SunOS 4.1's sb_max: the largest socket buffer the Tahoe stack grants.
+TAHOE_SB_MAX = 52428
 
 
 @dataclass(frozen=True)
 class Message:
     name: str
     size: int
+
+
+@dataclass(frozen=True)
+class TtcpPlan:
+    """ttcp's buffer matrix and transfer settings; the profile gives repeats and sizes."""
+
+    send_buffers: tuple[int, ...]
+    receive_buffers: tuple[int, ...]
+    write_size: int
+    pause_s: float
+    nodelay: bool
+    timeout_s: float
 
 
 @dataclass(frozen=True)
@@ -43,6 +59,10 @@ class Experiment:
     link: LinkParams
     stack: str
     backend: str
+    # Why the backend differs from the one asked for (e.g. sim asked, Linux stack emulated).
+    backend_note: str
+    host: str | None
+    host_model: Path | None
     modes: tuple[str, ...]
     message_set: str
     messages: tuple[Message, ...]
@@ -56,6 +76,10 @@ class Experiment:
     trials: int
     echoes: int
     interval_s: float
+    ttcp: TtcpPlan | None
+    transfers: int
+    transfer_bytes: int
+    trace: bool
 
 
 @dataclass(frozen=True)
@@ -114,36 +138,128 @@ def _parse(document: Document, key_path: tuple, parser: Any, text: Any) -> Any:
         raise document.error(key_path, str(exc)) from exc
 
 
-def _experiment(document: Document, exp_id: str, settings: dict[str, Any], profile: dict[str, Any],
-                backend_override: str | None) -> Experiment:
+class _Where:
+    """Key paths of one experiment's settings: under the experiment where it sets the key
+    itself, else under defaults, so that an error points at the line holding the value."""
+
+    def __init__(self, exp_id: str, own: Mapping[str, Any]) -> None:
+        self.exp_id = exp_id
+        self.own = own
+
+    def __iter__(self) -> Any:
+        return iter(("experiments", self.exp_id))
+
+    def __add__(self, keys: tuple) -> tuple:
+        node: Any = self.own
+        for key in keys:
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                node = node[key]
+            else:
+                return ("defaults", *keys)
+        return ("experiments", self.exp_id, *keys)
+
+
+def _backend(document: Document, where: _Where, settings: Mapping[str, Any],
+             override: str | None) -> tuple[str, str]:
+    """The backend an experiment runs on, and why it is not the one asked for (or "")."""
+    asked = override or settings.get("backend", "auto")
+    if asked != "sim" or settings["stack"] == "tahoe":
+        return asked, ""
+    if override:
+        return "auto", (f"backend sim was asked for, but stack {settings['stack']} runs only in "
+                        "emulation, so this experiment is emulated")
+    raise document.error(where + ("backend",),
+                         f"backend sim runs the tahoe stack only, not {settings['stack']}; "
+                         "give stack: tahoe or an emulated backend")
+
+
+def _host_model(document: Document, where: _Where, settings: Mapping[str, Any]) -> Path | None:
+    if "host" not in settings:
+        if settings["stack"] == "tahoe":
+            raise document.error(where + ("stack",), "stack tahoe needs `host`, a model in configs/hosts/")
+        return None
+    return _load_named("hosts", settings["host"], "host.schema.json", document, where + ("host",)).path
+
+
+def _sizes(document: Document, where: _Where, keys: tuple, texts: list[str], stack: str) -> tuple[int, ...]:
+    sizes = []
+    for index, text in enumerate(texts):
+        size = _parse(document, where + (*keys, index), parse_size, text)
+        limit = TAHOE_SB_MAX if stack == "tahoe" else 1 << 30
+        if not 1 <= size <= limit:
+            raise document.error(where + (*keys, index),
+                                 f"{text} is outside 1B..{limit}B, the buffers stack {stack} allows")
+        sizes.append(size)
+    return tuple(sizes)
+
+
+def _ttcp_plan(document: Document, where: _Where, settings: Mapping[str, Any]) -> TtcpPlan:
+    plan = settings["ttcp"]
+    write_size = _parse(document, where + ("ttcp", "write_size"), parse_size, plan.get("write_size", "8K"))
+    if not 1 <= write_size <= MAX_MESSAGE:
+        raise document.error(where + ("ttcp", "write_size"), "a write must be 1B to 4M")
+    return TtcpPlan(
+        send_buffers=_sizes(document, where, ("ttcp", "send_buffers"), plan["send_buffers"], settings["stack"]),
+        receive_buffers=_sizes(document, where, ("ttcp", "receive_buffers"), plan["receive_buffers"],
+                               settings["stack"]),
+        write_size=write_size,
+        pause_s=_parse(document, where + ("ttcp", "pause"), parse_time, plan.get("pause", "1s")),
+        nodelay=bool(plan.get("nodelay", False)),
+        timeout_s=_parse(document, where + ("ttcp", "timeout"), parse_time, plan.get("timeout", "30s")),
+    )
+
+
+def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: dict[str, Any],
+                profile: dict[str, Any], backend_override: str | None) -> Experiment:
     data = document.data
-    where = ("experiments", exp_id)
-    _require(document, where, settings, ("mirrors", "link", "modes", "messages", "tool", "stack"))
-    _require(document, ("profiles",), profile, ("trials", "echoes", "interval"))
+    where = _Where(exp_id, own)
+    _require(document, where, settings, ("mirrors", "link", "tool", "stack"))
+    tool = settings["tool"]
+    if tool == "pingx":
+        _require(document, where, settings, ("modes", "messages"))
+        _require(document, ("profiles",), profile, ("trials", "echoes", "interval"))
+    else:
+        _require(document, where, settings, ("ttcp",))
+        _require(document, ("profiles",), profile, ("trials", "transfers", "transfer"))
     link_doc = _load_named("links", settings["link"], "link.schema.json", document, where + ("link",))
     link = link_from_dict(settings["link"], link_doc.data)
-    msg_doc = _load_named("msgsets", settings["messages"], "msgset.schema.json", document, where + ("messages",))
+    messages: tuple[Message, ...] = ()
+    if tool == "pingx":
+        msg_doc = _load_named("msgsets", settings["messages"], "msgset.schema.json", document, where + ("messages",))
+        messages = _messages(msg_doc)
     datagram = _parse(document, where + ("datagram",), parse_size, settings.get("datagram", "8K"))
     if not 64 <= datagram <= 65507 - 64:
         raise document.error(where + ("datagram",), "a UDP datagram payload must be 64B to 65443B")
+    modes = tuple(settings.get("modes", ()))
     cooling = settings.get("cooling", {})
-    if "udp-cooled" in settings["modes"] and not cooling:
+    if "udp-cooled" in modes and not cooling:
         raise document.error(where + ("modes",), "mode udp-cooled needs `cooling` (a gap or iterations)")
     buffers = settings.get("socket_buffers", {})
+    backend, backend_note = _backend(document, where, settings, backend_override)
+    transfer = profile.get("transfer")
+    if settings.get("trace") and (tool != "ttcp" or len(settings["ttcp"]["send_buffers"]) != 1
+                                  or len(settings["ttcp"]["receive_buffers"]) != 1):
+        raise document.error(where + ("trace",), "a trace captures one ttcp buffer pair: "
+                             "give tool ttcp with one send and one receive buffer")
     return Experiment(
         paper=data["paper"],
         id=exp_id,
         description=settings.get("description", ""),
         mirrors=tuple(settings["mirrors"]),
         network=settings.get("network", ""),
-        tool=settings["tool"],
+        tool=tool,
         link_name=settings["link"],
         link=link,
         stack=settings["stack"],
-        backend=backend_override or settings.get("backend", "auto"),
-        modes=tuple(settings["modes"]),
-        message_set=settings["messages"],
-        messages=_messages(msg_doc),
+        backend=backend,
+        backend_note=backend_note,
+        host=settings.get("host"),
+        host_model=_host_model(document, where, settings),
+        modes=modes,
+        message_set=settings.get("messages", ""),
+        messages=messages,
         datagram=datagram,
         cooling_gap_s=_parse(document, where + ("cooling",), parse_time, cooling["gap"]) if "gap" in cooling else None,
         cooling_iterations=cooling.get("iterations"),
@@ -152,8 +268,12 @@ def _experiment(document: Document, exp_id: str, settings: dict[str, Any], profi
         timeout_s=_parse(document, where + ("timeout",), parse_time, settings.get("timeout", "5s")),
         seed=int(settings.get("seed", 0)),
         trials=int(profile["trials"]),
-        echoes=int(profile["echoes"]),
-        interval_s=_parse(document, ("profiles",), parse_time, profile["interval"]),
+        echoes=int(profile.get("echoes", 1)),
+        interval_s=_parse(document, ("profiles",), parse_time, profile.get("interval", "1s")),
+        ttcp=_ttcp_plan(document, where, settings) if tool == "ttcp" else None,
+        transfers=int(profile.get("transfers", 1)),
+        transfer_bytes=_parse(document, ("profiles",), parse_size, transfer) if transfer else 0,
+        trace=bool(settings.get("trace", False)),
     )
 
 
@@ -181,7 +301,7 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
     for exp_id, own in data["experiments"].items():
         settings = _merge(defaults, own or {})
         profile = _merge(data["profiles"][profile_name], settings.get("profiles", {}).get(profile_name, {}))
-        experiments[exp_id] = _experiment(document, exp_id, settings, profile, overrides.get("backend"))
+        experiments[exp_id] = _experiment(document, exp_id, own or {}, settings, profile, overrides.get("backend"))
     return Spec(
         path=path,
         paper=data["paper"],

@@ -151,3 +151,15 @@ def apply(host: Any, commands: list[list[str]]) -> list[str]:
                 "kernel has the setting (sysctl -a) and that the interface exists")
         outputs.append(output or "")
     return outputs
+
+
+def setup_hosts(hosts: list[tuple[Any, str, str]], stack: str, host_model: Path | None, mtu: int,
+                buffers: tuple[int, int] | None = None) -> dict[str, list[str]]:
+    """Readies each (host, iface, address) for `stack` and returns, by host name, the arguments
+    its tools take. buffers = (send, receive) become linux-retro's fixed defaults."""
+    send, receive = buffers or (RETRO_DEFAULT_BUFFER, RETRO_DEFAULT_BUFFER)
+    args = {}
+    for host, iface, address in hosts:
+        apply(host, host_commands(stack, iface, address, send_buffer=send, receive_buffer=receive))
+        args[host.name] = tool_args(stack, iface, address, host_model, mtu=mtu if stack == "tahoe" else None)
+    return args

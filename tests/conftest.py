@@ -7,11 +7,6 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def repo() -> Path:
-    return REPO
-
-
 def needs_root_and_mininet() -> pytest.MarkDecorator:
     reasons = []
     if os.geteuid() != 0:

@@ -31,3 +31,32 @@ def test_trials_become_one_tidy_table(tmp_path):
     assert lost["rtt_ms"] == "NA" and lost["complete"] == "FALSE"
     assert lost["paper"] == "liu95cool" and lost["mirrors"] == "Fig 2a; Fig 2b" and lost["backend"] == "htb"
     assert len((out / "provenance.jsonl").read_text().splitlines()) == 2
+
+
+def write_part(folder, rows, backend, spec_hash="h1"):
+    folder.mkdir(parents=True)
+    (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "provenance.json").write_text(json.dumps({"backend": backend, "spec_hash": spec_hash}))
+
+
+def transfer(recv, mbit):
+    return {"run_id": "r", "trial": 1, "repeat": 1, "send_buffer": 16384, "recv_buffer": recv, "nodelay": False,
+            "bytes": 1024, "throughput_mbit": mbit, "receiver_throughput_mbit": mbit}
+
+
+def test_transfers_of_every_backend_of_the_same_spec_sit_side_by_side(tmp_path):
+    from netrepro.aggregate import TRANSFER_COLUMNS
+
+    runs = tmp_path / "results/comer94/table1/runs/quick"
+    write_part(runs / "linkemu/trial-1/send-16384", [transfer(24576, 0.3)], "linkemu")
+    write_part(runs / "sim/trial-1/send-16384", [transfer(24576, 0.31)], "sim")
+    write_part(runs / "htb/trial-1/send-16384", [transfer(24576, 9.0)], "htb", spec_hash="older spec")
+    out = tmp_path / "results/comer94/table1"
+    spec = SPEC.parent / "comer94.yaml"
+    assert main(["--spec", str(spec), "--experiment", "table1", "--out", str(out),
+                 str(runs / "sim/trial-1/send-16384")]) == 0
+    with (out / "results.csv").open() as handle:
+        table = list(csv.DictReader(handle))
+    assert tuple(table[0].keys()) == TRANSFER_COLUMNS
+    assert [(r["backend"], r["throughput_mbit"]) for r in table] == [("sim", "0.31"), ("linkemu", "0.3")]
+    assert table[0]["host"] == "sparcstation-ipc" and table[0]["stack"] == "tahoe"

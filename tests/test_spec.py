@@ -67,7 +67,9 @@ def test_a_name_that_refers_to_nothing_is_refused(tmp_path):
     path = edited(tmp_path, "  link: ethernet-10", "  link: token-ring-4")
     with pytest.raises(SpecError) as error:
         load_spec(path)
-    assert error.value.key == "experiments.lan-512b.link"
+    # The error points at the line that holds the name: defaults give every experiment its link.
+    assert error.value.key == "defaults.link"
+    assert error.value.line == line_of(path, "token-ring-4")
     assert "token-ring-4" in error.value.message and "ethernet-10" in error.value.message
 
 
@@ -95,3 +97,51 @@ def test_bad_command_line_overrides_are_refused(overrides, key):
     with pytest.raises(SpecError) as error:
         load_spec(SPEC, overrides)
     assert error.value.key == key
+
+
+COMER = SPEC.parent / "comer94.yaml"
+
+
+def comer_edited(tmp_path: Path, old: str, new: str) -> Path:
+    text = COMER.read_text()
+    assert old in text, f"the test's anchor {old!r} is gone from the spec"
+    path = tmp_path / "comer.yaml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def test_the_comer94_spec_resolves_its_buffer_matrix():
+    spec = load_spec(COMER, {"profile": "paper"})
+    table1 = spec.experiments["table1"]
+    assert table1.tool == "ttcp" and table1.stack == "tahoe"
+    assert len(table1.ttcp.send_buffers) == len(table1.ttcp.receive_buffers) == 10
+    assert table1.ttcp.send_buffers[-1] == 52428
+    assert table1.host_model.name == "sparcstation-ipc.yaml"
+    assert spec.experiments["circular-wait"].trace
+
+
+def test_a_tahoe_buffer_above_sb_max_is_refused(tmp_path):
+    path = comer_edited(tmp_path, "48K, 52428B]\n    receive", "48K, 60K]\n    receive")
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert error.value.key == "defaults.ttcp.send_buffers[9]"
+    assert error.value.line == line_of(path, "60K]")
+    assert "52428B" in str(error.value)
+
+
+def test_the_tahoe_stack_needs_a_host_model(tmp_path):
+    path = comer_edited(tmp_path, "  host: sparcstation-ipc\n", "")
+    with pytest.raises(SpecError, match="stack tahoe needs `host`"):
+        load_spec(path)
+
+
+def test_backend_sim_in_a_spec_needs_the_tahoe_stack(tmp_path):
+    path = edited(tmp_path, "  backend: auto", "  backend: sim")
+    with pytest.raises(SpecError, match="backend sim runs the tahoe stack only"):
+        load_spec(path)
+
+
+def test_a_trace_of_more_than_one_pair_is_refused(tmp_path):
+    path = comer_edited(tmp_path, "    mirrors: [Table 1,", "    trace: true\n    mirrors: [Table 1,")
+    with pytest.raises(SpecError, match="a trace captures one ttcp buffer pair"):
+        load_spec(path)

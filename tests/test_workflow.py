@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from netrepro.backends import resolve_backend_name
+
 REPO = Path(__file__).resolve().parent.parent
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile")]
 SPECS = sorted((REPO / "configs").glob("*.yaml"))
@@ -41,21 +43,39 @@ def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
                      "--directory", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     counts = job_counts(done.stdout)
-    assert counts["measure_trial"] == sum(e.trials for e in loaded.experiments.values())
+    echo_trials = sum(e.trials for e in loaded.experiments.values() if e.ttcp is None)
+    transfer_parts = sum(e.trials * len(e.ttcp.send_buffers) for e in loaded.experiments.values() if e.ttcp)
+    assert counts.get("measure_trial", 0) == echo_trials
+    assert counts.get("measure_transfers", 0) == transfer_parts
     assert counts["aggregate_results"] == len(loaded.experiments)
+    assert counts.get("extract_trace", 0) == sum(e.trace for e in loaded.experiments.values())
+
+
+def test_backend_sim_runs_tahoe_experiments_in_virtual_time_and_says_why_others_stay(tmp_path):
+    comer = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "comer94.yaml"),
+                      "--config", "backend=sim", "--directory", str(tmp_path))
+    assert comer.returncode == 0, comer.stdout + comer.stderr
+    assert "results/comer94/table1/runs/quick/sim/trial-1/send-16384/records.jsonl" in comer.stdout
+    linux = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "liu95cool.yaml"),
+                      "--config", "backend=sim", "--directory", str(tmp_path))
+    assert linux.returncode == 0, linux.stdout + linux.stderr
+    assert "/runs/quick/sim/" not in linux.stdout
+    assert "lan-nasa: backend sim was asked for, but stack linux runs only in emulation" in linux.stderr
+    assert f"/runs/quick/{resolve_backend_name('auto')}/trial-1/" in linux.stdout
 
 
 def test_a_rerun_does_only_what_is_missing(tmp_path):
     spec = REPO / "configs" / "liu95cool.yaml"
+    backend = resolve_backend_name("auto")
     for trial in (1, 2):
-        folder = tmp_path / f"results/liu95cool/lan-512b/runs/quick/trial-{trial}"
+        folder = tmp_path / f"results/liu95cool/lan-512b/runs/quick/{backend}/trial-{trial}"
         folder.mkdir(parents=True)
         for name in ("records.jsonl", "provenance.json"):
             (folder / name).write_text("{}\n")
     done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "output: results/liu95cool/lan-512b/runs/quick/trial-1/" not in done.stdout
-    assert "output: results/liu95cool/lan-2k/runs/quick/trial-1/" in done.stdout
+    assert f"output: results/liu95cool/lan-512b/runs/quick/{backend}/trial-1/" not in done.stdout
+    assert f"output: results/liu95cool/lan-2k/runs/quick/{backend}/trial-1/" in done.stdout
     assert job_counts(done.stdout)["measure_trial"] == 8
 
 

@@ -46,10 +46,16 @@ def netem_available(kernel_release: str | None = None) -> bool:
     return any(modules.glob("kernel/net/sched/sch_netem.ko*"))
 
 
+def resolve_backend_name(name: str) -> str:
+    """name, with 'auto' made netem where the kernel has it, else linkemu."""
+    if name == "auto":
+        return "netem" if netem_available() else "linkemu"
+    return name
+
+
 def get_backend(name: str) -> LinkBackend:
     """The backend called name; 'auto' is netem where the kernel has it, else linkemu."""
-    if name == "auto":
-        name = "netem" if netem_available() else "linkemu"
+    name = resolve_backend_name(name)
     if name == "htb":
         from netrepro.backends.htb import HtbBackend
 

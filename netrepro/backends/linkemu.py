@@ -67,16 +67,18 @@ def refuse_unsupported(link: LinkParams) -> None:
             )
 
 
+def link_args(link: LinkParams) -> list[str]:
+    """The link flags of linkemu, which netsim shares, so both emulate the same link."""
+    args = ["--framing", link.framing, "--mtu", f"{link.mtu}B", *_direction_args(link.forward, "")]
+    if link.reverse != link.forward:
+        args += _direction_args(link.reverse, "reverse-")
+    return args
+
+
 def command(link: LinkParams, if_a: str, if_b: str, stats: Path, ready: Path, seed: int = 1,
             priority: int = PRIORITY, binary: Path = BINARY) -> list[str]:
     """The linkemu argument list for link between if_a (host a's side) and if_b."""
-    args = [
-        str(binary), "--if-a", if_a, "--if-b", if_b,
-        "--framing", link.framing, "--mtu", f"{link.mtu}B",
-        *_direction_args(link.forward, ""),
-    ]
-    if link.reverse != link.forward:
-        args += _direction_args(link.reverse, "reverse-")
+    args = [str(binary), "--if-a", if_a, "--if-b", if_b, *link_args(link)]
     args += ["--seed", str(seed), "--priority", str(priority), "--stats", str(stats), "--ready-file", str(ready)]
     return args
 

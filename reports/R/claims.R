@@ -307,11 +307,14 @@ cut_extra <- function(extra, experiments) {
   })
 }
 
-evaluate_claim <- function(claim, sizes, extra = list()) {
+# Metrics are called with the claim's rows and modes, the extra tables cut to
+# its experiments, and its experiments in the claims file's order.
+evaluate_claim <- function(claim, sizes, extra = list(), metrics = claim_metrics) {
   experiments <- split_list(claim$experiments)
   rows <- claim_rows(sizes, experiments, claim$size_min_bytes, claim$size_max_bytes)
-  measured <- claim_metrics[[claim$metric]](
-    rows, split_list(claim$modes), extra = cut_extra(extra, experiments)
+  measured <- metrics[[claim$metric]](
+    rows, split_list(claim$modes),
+    extra = cut_extra(extra, experiments), experiments = experiments
   )
   judged <- judge_claim(
     measured, claim$check, claim$target, claim$tolerance, claim$partly_tolerance
@@ -338,7 +341,7 @@ claim_setups <- function(tables, experiments) {
 # One row per claim and setup that measured its experiments (one "no data"
 # row when none did), with measured value, verdict and margin. Setups are
 # never pooled.
-evaluate_claims <- function(claims, sizes, extra = list()) {
+evaluate_claims <- function(claims, sizes, extra = list(), metrics = claim_metrics) {
   purrr::map(seq_len(nrow(claims)), function(i) {
     claim <- claims[i, ]
     setups <- claim_setups(c(list(sizes), extra), split_list(claim$experiments))
@@ -350,7 +353,9 @@ evaluate_claims <- function(claims, sizes, extra = list()) {
       if (is.na(s)) {
         here <- sizes[0, ]
       }
-      dplyr::bind_cols(claim, setup = s, evaluate_claim(claim, here, extra_for_setup(extra, s)))
+      dplyr::bind_cols(
+        claim, setup = s, evaluate_claim(claim, here, extra_for_setup(extra, s), metrics)
+      )
     }) |>
       dplyr::bind_rows()
   }) |>

@@ -11,8 +11,10 @@ mbit_log_scale <- function(name = "Throughput (Mb/s, log scale)") {
   ggplot2::scale_y_log10(name, labels = scales::label_number(drop0trailing = TRUE))
 }
 
-# Table 1 as heat maps, one panel per matrix; abnormal cells framed.
-plot_matrix_heatmap <- function(panels, title) {
+# A buffer matrix as heat maps, one panel per matrix; abnormal cells framed.
+# `published_abnormal` says where the published panel's abnormal cells come
+# from.
+plot_matrix_heatmap <- function(panels, title, published_abnormal = "shaded in the paper") {
   framed <- dplyr::filter(panels, abnormal %in% TRUE)
   ggplot2::ggplot(panels, ggplot2::aes(recv, send, fill = throughput_mbit)) +
     ggplot2::geom_tile(colour = "white", linewidth = 0.4) +
@@ -23,8 +25,8 @@ plot_matrix_heatmap <- function(panels, title) {
     ggplot2::labs(
       title = title, x = "Receive buffer", y = "Send buffer",
       caption = paste(
-        "Colour: mean throughput (log scale). Red frame: abnormal (published: shaded",
-        "in the paper; measured: by this report's rule)."
+        "Colour: mean throughput (log scale). Red frame: abnormal (published:",
+        paste0(published_abnormal, "; measured: by this report's rule).")
       )
     ) +
     theme_report() +
@@ -42,12 +44,13 @@ plot_equal_buffers <- function(rows, title) {
     colour = source, group = source
   )) +
     ggplot2::geom_point(
-      data = points, size = 0.9, alpha = 0.35,
+      data = points, ggplot2::aes(shape = backend), size = 0.9, alpha = 0.35,
       position = ggplot2::position_jitter(width = 0.12, height = 0, seed = 1)
     ) +
     ggplot2::geom_line(linewidth = 0.8) +
     ggplot2::geom_point(size = 2) +
     ggplot2::scale_colour_manual(NULL, values = source_colours(unique(lines$source))) +
+    backend_shape_scale(points$backend) +
     ggplot2::scale_y_continuous("Mean throughput (Mb/s)", limits = c(0, NA)) +
     ggplot2::labs(
       title = title, x = "Send buffer = receive buffer",
@@ -75,11 +78,12 @@ plot_lockstep <- function(rows, title) {
       width = 0.6, fill = "#fff1cc", colour = "#7a5400", linewidth = 0.3
     ) +
     ggplot2::geom_point(
-      data = points, ggplot2::aes(y = throughput_mbit, colour = class),
+      data = points, ggplot2::aes(y = throughput_mbit, colour = class, shape = backend),
       size = 1, alpha = 0.6,
       position = ggplot2::position_jitter(width = 0.15, height = 0, seed = 1)
     ) +
     ggplot2::scale_colour_manual("Measurement", values = class_colours, drop = FALSE) +
+    backend_shape_scale(points$backend) +
     mbit_log_scale() +
     facet_setups(points) +
     ggplot2::labs(
@@ -98,9 +102,12 @@ plot_series <- function(measurements, title) {
     send = buffer_factor(send_buffer), recv = buffer_factor(recv_buffer),
     class = class_factor(abnormal)
   )
-  ggplot2::ggplot(measurements, ggplot2::aes(`repeat`, throughput_mbit, colour = class)) +
+  ggplot2::ggplot(measurements, ggplot2::aes(`repeat`, throughput_mbit,
+    colour = class, shape = backend
+  )) +
     ggplot2::geom_point(size = 0.5) +
     ggplot2::scale_colour_manual("Measurement", values = class_colours, drop = FALSE) +
+    backend_shape_scale(measurements$backend) +
     mbit_log_scale() +
     ggplot2::scale_x_continuous("Measurement", breaks = scales::breaks_extended(3)) +
     ggplot2::facet_grid(
@@ -143,13 +150,17 @@ plot_trace <- function(shapes, title) {
         data = acks, ggplot2::aes(t_ms, window_edge, linetype = "window edge (ack + win)"),
         colour = "grey45"
       ) +
-      ggplot2::geom_point(data = acks, ggplot2::aes(t_ms, acked), shape = 4, size = 1.8) +
+      ggplot2::geom_point(data = acks, ggplot2::aes(t_ms, acked, shape = backend), size = 1.8) +
       ggplot2::geom_text(
         data = acks, ggplot2::aes(t_ms, acked, label = rule),
         size = 2.4, vjust = 1.6, colour = "grey35"
       )
   }
   plot +
+    backend_shape_scale(c(data$backend, acks$backend)) +
+    ggplot2::facet_wrap(ggplot2::vars(backend), ncol = 1, scales = "free",
+      labeller = ggplot2::labeller(backend = function(x) paste("backend:", x))
+    ) +
     ggplot2::scale_linetype_manual(NULL, values = c("solid", "dashed")) +
     ggplot2::scale_colour_brewer("Sender rule", palette = "Dark2") +
     ggplot2::scale_y_continuous("Sequence (octets from the first data octet)",
@@ -158,8 +169,9 @@ plot_trace <- function(shapes, title) {
     ggplot2::labs(
       title = title, x = "Time (ms)",
       caption = paste(
-        "Arrows: data segments (label: rule and length); x and solid step: ACKs",
-        "(label: receiver rule); dashed step: right edge of the offered window."
+        "Arrows: data segments (label: rule and length); points and solid step: ACKs",
+        "(label: receiver rule);\ndashed step: right edge of the offered window.",
+        "One panel per backend."
       )
     ) +
     theme_report()
@@ -195,8 +207,9 @@ matrix_html <- function(cells, value, note, classes, caption) {
   )
 }
 
-# Measured matrix of one setup beside the published one.
-matrix_pair_html <- function(cells, table1, setup) {
+# Measured matrix of one setup beside the published one, captioned
+# `published_caption`.
+matrix_pair_html <- function(cells, matrix, setup, published_caption) {
   here <- dplyr::filter(cells, setup == !!setup)
   disagree <- !is.na(here$shaded) & here$abnormal != here$shaded
   measured <- matrix_html(
@@ -210,11 +223,11 @@ matrix_pair_html <- function(cells, table1, setup) {
     caption = paste0("Measured mean (Mb/s), ", escape_html(setup))
   )
   published <- matrix_html(
-    table1,
-    value = fmt_num(table1$throughput_mbit, 4),
-    note = rep("", nrow(table1)),
-    classes = dplyr::if_else(table1$shaded, "abnormal", "normal"),
-    caption = "Published Table 1 (Mb/s as printed)"
+    matrix,
+    value = fmt_num(matrix$throughput_mbit, 4),
+    note = rep("", nrow(matrix)),
+    classes = dplyr::if_else(matrix$shaded, "abnormal", "normal"),
+    caption = escape_html(published_caption)
   )
   paste0("<div class=\"matrix-pair\"><div>", measured, "</div><div>", published, "</div></div>")
 }

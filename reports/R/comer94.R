@@ -20,13 +20,6 @@ buffer_factor <- function(octets) {
   factor(buffer_label(octets), levels = unique(levels))
 }
 
-# A setup is one emulated link, stack, backend and (when given) host model;
-# results of different setups are never pooled.
-transfer_setup <- function(link, stack, backend, host) {
-  base <- paste(link, stack, backend, sep = " / ")
-  dplyr::if_else(is.na(host) | host == "", base, paste(base, host, sep = " / "))
-}
-
 # The transfers of one experiment, typed; NULL when absent or empty. Rows
 # with TCP_NODELAY set belong to another paper's table and are kept apart:
 # `nodelay_rows` counts them.
@@ -48,7 +41,7 @@ read_transfers <- function(results_dir, paper, experiment) {
         as.numeric
       ),
       nodelay = parse_flag(nodelay),
-      setup = transfer_setup(link, stack, backend, host)
+      setup = setup_label(link, stack, backend, host)
     )
 }
 
@@ -62,8 +55,10 @@ empty_transfers <- function() {
   )
 }
 
-# Published numbers and mechanism constants from reports/reference/.
-read_table1_reference <- function(path) {
+# Published numbers and mechanism constants from reports/reference/. A
+# buffer matrix (comer94 Table 1, liu95db Table 3) has send_buffer,
+# recv_buffer, throughput_mbit (as printed) and shaded.
+read_matrix_reference <- function(path) {
   readr::read_csv(path,
     col_types = readr::cols(
       send_buffer = "d", recv_buffer = "d", throughput_mbit = "d", shaded = "l",
@@ -107,7 +102,7 @@ per_tick_mbit <- function(octets, tick_ms) {
 # One row per setup and buffer pair: the throughput of its measurements.
 summarise_cells <- function(transfers) {
   transfers |>
-    dplyr::group_by(setup, send_buffer, recv_buffer) |>
+    dplyr::group_by(setup, link, stack, backend, host, send_buffer, recv_buffer) |>
     dplyr::summarise(
       measurements = dplyr::n(),
       mean_mbit = mean(throughput_mbit, na.rm = TRUE),
@@ -157,8 +152,8 @@ threshold_sensitivity <- function(cells, fractions) {
 # Cells with the published value (as printed and in 10^6-bit Mb/s), the
 # paper's shading and, where the paper names one, the lockstep mechanism
 # throughput.
-join_reference <- function(cells, table1, lockstep, paper_megabit_bits, tick_ms) {
-  published <- table1 |>
+join_reference <- function(cells, matrix, lockstep, paper_megabit_bits, tick_ms) {
+  published <- matrix |>
     dplyr::transmute(
       send_label = buffer_label(send_buffer), recv_label = buffer_label(recv_buffer),
       published_mbit = throughput_mbit,
@@ -176,6 +171,17 @@ join_reference <- function(cells, table1, lockstep, paper_megabit_bits, tick_ms)
     dplyr::mutate(send_label = buffer_label(send_buffer), recv_label = buffer_label(recv_buffer)) |>
     dplyr::left_join(published, by = c("send_label", "recv_label")) |>
     dplyr::left_join(mechanism, by = c("send_label", "recv_label"))
+}
+
+# Cells beside the same setup's cells of another measured matrix (liu95db's
+# Table 3 beside our run of comer94's Table 1, which the paper reprints as
+# Table 2).
+join_baseline <- function(cells, baseline) {
+  baseline <- dplyr::transmute(baseline,
+    setup, send_buffer, recv_buffer,
+    baseline_mbit = mean_mbit, baseline_abnormal = abnormal
+  )
+  dplyr::left_join(cells, baseline, by = c("setup", "send_buffer", "recv_buffer"))
 }
 
 # Cells whose measured class differs from the paper's shading.
@@ -299,6 +305,21 @@ cell_metrics <- list(
       return(NA_real_)
     }
     stats::cor(cells$send_buffer + cells$recv_buffer, cells$mean_mbit, method = "spearman")
+  },
+  # Change (%) of the mean throughput over the cells that both this matrix
+  # and the baseline matrix (join_baseline()) call normal: negative when this
+  # matrix is slower.
+  normal_change_vs_baseline = function(cells) {
+    if (!"baseline_mbit" %in% names(cells)) {
+      return(NA_real_)
+    }
+    cells <- dplyr::filter(
+      cells, !abnormal, baseline_abnormal %in% FALSE, !is.na(mean_mbit), !is.na(baseline_mbit)
+    )
+    if (nrow(cells) == 0) {
+      return(NA_real_)
+    }
+    100 * (mean(cells$mean_mbit) / mean(cells$baseline_mbit) - 1)
   }
 )
 
@@ -346,11 +367,11 @@ buffer_range_text <- function(send_min, send_max, recv_min, recv_max) {
 }
 
 # Long table of matrices for the heat map: the published matrix as one panel
-# and each setup's measured means as another.
-matrix_panels <- function(cells, table1) {
-  published <- table1 |>
+# (named `label`) and each setup's measured means as another.
+matrix_panels <- function(cells, matrix, label) {
+  published <- matrix |>
     dplyr::transmute(
-      panel = "Published (Table 1)", send_buffer, recv_buffer,
+      panel = label, send_buffer, recv_buffer,
       throughput_mbit, abnormal = shaded
     )
   measured <- cells |>
@@ -367,17 +388,18 @@ matrix_panels <- function(cells, table1) {
     )
 }
 
-# Equal send and receive buffers (Fig 3): measured per setup and published.
-equal_buffer_rows <- function(cells, table1, transfers) {
-  published <- table1 |>
+# Equal send and receive buffers (Fig 3): measured per setup and published
+# (named `label`).
+equal_buffer_rows <- function(cells, matrix, transfers, label) {
+  published <- matrix |>
     dplyr::filter(send_buffer == recv_buffer) |>
-    dplyr::transmute(source = "Published (Table 1)", buffer = send_buffer, throughput_mbit)
+    dplyr::transmute(source = label, buffer = send_buffer, throughput_mbit)
   measured <- cells |>
     dplyr::filter(send_buffer == recv_buffer) |>
     dplyr::transmute(source = setup, buffer = send_buffer, throughput_mbit = mean_mbit)
   points <- transfers |>
     dplyr::filter(send_buffer == recv_buffer) |>
-    dplyr::transmute(source = setup, buffer = send_buffer, throughput_mbit)
+    dplyr::transmute(source = setup, backend, buffer = send_buffer, throughput_mbit)
   list(lines = dplyr::bind_rows(published, measured), points = points)
 }
 
@@ -397,32 +419,78 @@ lockstep_rows <- function(classified_transfers, cells) {
   )
 }
 
-# The packet trace of the circular wait; NULL when absent.
+# The packet trace of the circular wait; NULL when absent. A trace may hold
+# several backends' runs (optional column backend; "not recorded" when
+# absent); rule is empty in traces captured from an emulated run.
 read_trace <- function(results_dir, paper, experiment) {
   path <- file.path(experiment_dir(results_dir, paper, experiment), "trace.csv")
   data <- read_contract_csv(path, trace_required)
   if (is.null(data)) {
     return(NULL)
   }
+  if (!"backend" %in% names(data)) {
+    data$backend <- NA_character_
+  }
   dplyr::mutate(data,
     dplyr::across(c(t_ms, seq, len, ack, win), as.numeric),
-    direction = tolower(direction)
+    direction = tolower(direction),
+    backend = dplyr::coalesce(dplyr::na_if(backend, ""), "not recorded"),
+    rule = dplyr::coalesce(dplyr::na_if(rule, ""), "not recorded")
   )
 }
 
 # Trace rows shaped for a time-sequence plot: data segments as vertical bars
 # from seq to seq + len, ACKs as the acknowledged edge and the window's right
-# edge (ack + win), all relative to the first data octet.
+# edge (ack + win), all relative to the first data octet of each backend's
+# run.
 trace_shapes <- function(trace) {
-  origin <- min(trace$seq[trace$direction == "data"], na.rm = TRUE)
-  if (!is.finite(origin)) {
-    origin <- 0
-  }
+  trace <- trace |>
+    dplyr::group_by(backend) |>
+    dplyr::mutate(origin = first_data_octet(seq, direction)) |>
+    dplyr::ungroup()
   data <- trace |>
     dplyr::filter(direction == "data") |>
-    dplyr::transmute(t_ms, from = seq - origin, to = seq - origin + len, len, rule)
+    dplyr::transmute(backend, t_ms, from = seq - origin, to = seq - origin + len, len, rule)
   acks <- trace |>
     dplyr::filter(direction == "ack") |>
-    dplyr::transmute(t_ms, acked = ack - origin, window_edge = ack - origin + win, rule)
+    dplyr::transmute(
+      backend, t_ms,
+      acked = ack - origin, window_edge = ack - origin + win, rule
+    )
   list(data = data, acks = acks)
+}
+
+first_data_octet <- function(seq, direction) {
+  data_seq <- seq[direction == "data" & !is.na(seq)]
+  if (length(data_seq) == 0) 0 else min(data_seq)
+}
+
+# Per backend of a trace: packets, data segments, ACKs, time span, and
+# whether the sender's rules were recorded.
+trace_summary <- function(trace) {
+  trace |>
+    dplyr::group_by(backend) |>
+    dplyr::summarise(
+      packets = dplyr::n(),
+      data = sum(direction == "data"),
+      acks = sum(direction == "ack"),
+      span_ms = diff(range(t_ms, na.rm = TRUE)),
+      rules_recorded = any(rule != "not recorded"),
+      .groups = "drop"
+    )
+}
+
+# Cells measured both in virtual time and in emulation
+# (compare_backends()), labelled for plot_backend_pairs(): x is the receive
+# buffer, one panel per send buffer (and testbed, when there are several).
+cell_comparison_labels <- function(comparison) {
+  testbed <- testbed_label(comparison$link, comparison$stack, comparison$host)
+  send <- paste("send", buffer_label(comparison$send_buffer))
+  panel <- if (dplyr::n_distinct(testbed) > 1) paste0(testbed, ": ", send) else send
+  ordering <- order(testbed, comparison$send_buffer)
+  dplyr::mutate(comparison,
+    testbed = testbed,
+    recv = buffer_factor(recv_buffer),
+    panel = factor(panel, levels = unique(panel[ordering]))
+  )
 }

@@ -3,6 +3,7 @@
 mode_labels <- c(
   "tcp-per-message" = "Individual-connection TCP",
   "tcp" = "TCP (one connection)",
+  "tcp-nodelay" = "TCP with TCP_NODELAY",
   "udp-cooled" = "Cooled UDP",
   "udp" = "UDP (uncooled)"
 )
@@ -10,6 +11,7 @@ mode_labels <- c(
 mode_colours <- c(
   "tcp-per-message" = "#7b3294",
   "tcp" = "#2c7bb6",
+  "tcp-nodelay" = "#e08214",
   "udp-cooled" = "#1a9641",
   "udp" = "#d7191c"
 )
@@ -39,6 +41,8 @@ theme_report <- function() {
   ggplot2::theme_minimal(base_size = 12) +
     ggplot2::theme(
       legend.position = "bottom",
+      # Mode or class and backend legends stack rather than run off the side.
+      legend.box = "vertical",
       panel.grid.minor = ggplot2::element_blank(),
       plot.title.position = "plot",
       plot.title = ggplot2::element_text(face = "bold"),
@@ -46,10 +50,21 @@ theme_report <- function() {
     )
 }
 
+# One panel per setup, even a single one, so that every figure names the
+# link, stack and backend it shows.
 facet_setups <- function(data) {
-  if (dplyr::n_distinct(data$setup) > 1) {
-    ggplot2::facet_wrap(ggplot2::vars(setup), ncol = 1)
-  }
+  ggplot2::facet_wrap(ggplot2::vars(setup), ncol = 1)
+}
+
+# Point shape per backend, the same in every figure: filled for emulation, an
+# open triangle for virtual time (so that a point both measured shows both),
+# other outlines for anything else (e.g. synthetic fixtures).
+backend_shapes <- c(linkemu = 16, netem = 15, htb = 18, sim = 2)
+
+backend_shape_scale <- function(backends) {
+  extra <- sort(setdiff(unique(backends), names(backend_shapes)))
+  values <- c(backend_shapes, stats::setNames(rep_len(c(1, 0, 5, 6), length(extra)), extra))
+  ggplot2::scale_shape_manual("Backend", values = values, breaks = sort(unique(backends)))
 }
 
 size_axis <- function(max_bytes) {
@@ -78,11 +93,12 @@ plot_rtt <- function(sizes, trials, title, subtitle = NULL) {
     ggplot2::geom_ribbon(ggplot2::aes(ymin = rtt_q25, ymax = rtt_q75),
       alpha = 0.18, colour = NA
     ) +
-    ggplot2::geom_point(data = trials, size = 0.9, alpha = 0.35) +
+    ggplot2::geom_point(data = trials, ggplot2::aes(shape = backend), size = 0.9, alpha = 0.35) +
     ggplot2::geom_line(linewidth = 0.8) +
-    ggplot2::geom_point(size = 1.6) +
+    ggplot2::geom_point(ggplot2::aes(shape = backend), size = 1.6) +
     ggplot2::scale_colour_manual(NULL, values = mode_scale_values(sizes$mode), drop = TRUE) +
     ggplot2::scale_fill_manual(NULL, values = mode_scale_values(sizes$mode), drop = TRUE) +
+    backend_shape_scale(sizes$backend) +
     size_axis(max(sizes$message_bytes)) +
     ggplot2::scale_y_continuous("Round-trip time (ms)", limits = c(0, NA)) +
     facet_setups(sizes) +
@@ -109,10 +125,11 @@ plot_loss <- function(sizes, trials, title, references = NULL, subtitle = NULL) 
   plot <- ggplot2::ggplot(sizes, ggplot2::aes(message_bytes, loss_pct,
     colour = mode_label
   )) +
-    ggplot2::geom_point(data = trials, size = 0.9, alpha = 0.35) +
+    ggplot2::geom_point(data = trials, ggplot2::aes(shape = backend), size = 0.9, alpha = 0.35) +
     ggplot2::geom_line(linewidth = 0.8) +
-    ggplot2::geom_point(size = 1.6) +
+    ggplot2::geom_point(ggplot2::aes(shape = backend), size = 1.6) +
     ggplot2::scale_colour_manual(NULL, values = mode_scale_values(sizes$mode)) +
+    backend_shape_scale(sizes$backend) +
     size_axis(max(sizes$message_bytes)) +
     ggplot2::scale_y_continuous("Round-trip datagram loss (%)",
       limits = c(0, 100), breaks = seq(0, 100, 20)
@@ -174,14 +191,15 @@ plot_nasa_rtt <- function(sizes, trials, title) {
   dodge <- ggplot2::position_dodge(width = 0.6)
   ggplot2::ggplot(sizes, ggplot2::aes(file, rtt_median, colour = mode_label)) +
     ggplot2::geom_point(
-      data = trials, size = 0.8, alpha = 0.3,
+      data = trials, ggplot2::aes(shape = backend), size = 0.8, alpha = 0.3,
       position = ggplot2::position_jitterdodge(jitter.width = 0.1, dodge.width = 0.6, seed = 1)
     ) +
     ggplot2::geom_linerange(ggplot2::aes(ymin = rtt_q25, ymax = rtt_q75),
       position = dodge, linewidth = 1.4, alpha = 0.6
     ) +
-    ggplot2::geom_point(position = dodge, size = 1.8) +
+    ggplot2::geom_point(ggplot2::aes(shape = backend), position = dodge, size = 1.8) +
     ggplot2::scale_colour_manual(NULL, values = mode_scale_values(sizes$mode)) +
+    backend_shape_scale(sizes$backend) +
     ggplot2::scale_x_discrete("NASA image (ordered by size)", labels = labels) +
     ggplot2::scale_y_continuous("Round-trip time (ms)", limits = c(0, NA)) +
     facet_setups(sizes) +
@@ -210,11 +228,12 @@ plot_nasa_loss <- function(sizes, trials, title, references = NULL) {
   plot <- ggplot2::ggplot(sizes, ggplot2::aes(file, loss_pct, fill = mode_label)) +
     ggplot2::geom_col(position = dodge, width = 0.7, alpha = 0.85) +
     ggplot2::geom_point(
-      data = trials, ggplot2::aes(colour = mode_label), size = 0.8, alpha = 0.5,
-      position = ggplot2::position_jitterdodge(jitter.width = 0.1, dodge.width = 0.75, seed = 1),
-      show.legend = FALSE
+      data = trials, ggplot2::aes(colour = mode_label, shape = backend), size = 0.8, alpha = 0.5,
+      position = ggplot2::position_jitterdodge(jitter.width = 0.1, dodge.width = 0.75, seed = 1)
     ) +
     ggplot2::scale_fill_manual(NULL, values = mode_scale_values(sizes$mode)) +
+    backend_shape_scale(sizes$backend) +
+    ggplot2::guides(colour = "none") +
     ggplot2::scale_colour_manual(NULL, values = colorspace_darker(mode_scale_values(sizes$mode))) +
     ggplot2::scale_x_discrete("NASA image (ordered by size)", labels = labels) +
     ggplot2::scale_y_continuous("Round-trip datagram loss (%)",
@@ -282,9 +301,12 @@ plot_ttcp_throughput <- function(ttcp, points, title) {
   }
   tcp <- ttcp_tcp_levels(ttcp)
   plot <- ggplot2::ggplot(udp, ggplot2::aes(cool_iterations, throughput_mbit)) +
-    ggplot2::geom_point(data = points, size = 0.9, alpha = 0.35, colour = mode_colours[["udp"]]) +
+    ggplot2::geom_point(
+      data = points, ggplot2::aes(shape = backend),
+      size = 0.9, alpha = 0.35, colour = mode_colours[["udp"]]
+    ) +
     ggplot2::geom_line(ggplot2::aes(colour = "UDP"), linewidth = 0.8) +
-    ggplot2::geom_point(ggplot2::aes(colour = "UDP"), size = 1.8)
+    ggplot2::geom_point(ggplot2::aes(colour = "UDP", shape = backend), size = 1.8)
   if (nrow(tcp) > 0) {
     plot <- plot + ggplot2::geom_hline(
       data = tcp, ggplot2::aes(yintercept = throughput_mbit, colour = "TCP"),
@@ -293,6 +315,7 @@ plot_ttcp_throughput <- function(ttcp, points, title) {
   }
   plot +
     ggplot2::scale_colour_manual(NULL, values = c(UDP = mode_colours[["udp"]], TCP = mode_colours[["tcp"]])) +
+    backend_shape_scale(udp$backend) +
     ggplot2::scale_x_continuous("Busy-wait iterations between datagrams", labels = scales::label_comma()) +
     ggplot2::scale_y_continuous("Throughput (Mb/s)", limits = c(0, NA)) +
     facet_setups(udp) +
@@ -314,9 +337,13 @@ plot_ttcp_loss <- function(ttcp, points, title, acceptable_loss_pct) {
     label = paste0("acceptable level: ", acceptable_loss_pct, " % (Sec 4.2)")
   )
   plot <- ggplot2::ggplot(udp, ggplot2::aes(cool_iterations, loss_pct)) +
-    ggplot2::geom_point(data = dplyr::filter(points, !is.na(loss_pct)), size = 0.9, alpha = 0.35, colour = mode_colours[["udp"]]) +
+    ggplot2::geom_point(
+      data = dplyr::filter(points, !is.na(loss_pct)), ggplot2::aes(shape = backend),
+      size = 0.9, alpha = 0.35, colour = mode_colours[["udp"]]
+    ) +
     ggplot2::geom_line(colour = mode_colours[["udp"]], linewidth = 0.8) +
-    ggplot2::geom_point(colour = mode_colours[["udp"]], size = 1.8) +
+    ggplot2::geom_point(ggplot2::aes(shape = backend), colour = mode_colours[["udp"]], size = 1.8) +
+    backend_shape_scale(udp$backend) +
     ggplot2::scale_x_continuous("Busy-wait iterations between datagrams", labels = scales::label_comma()) +
     ggplot2::scale_y_continuous("UDP datagram loss (%)", limits = c(0, 100), breaks = seq(0, 100, 20)) +
     facet_setups(udp) +
@@ -326,4 +353,42 @@ plot_ttcp_loss <- function(ttcp, points, title, acceptable_loss_pct) {
     ) +
     theme_report()
   add_references(plot, references)
+}
+
+backend_colours <- c(linkemu = "#2c7bb6", netem = "#1a9641", htb = "#e08214", sim = "#d7191c")
+
+backend_colour_scale <- function(backends) {
+  extra <- sort(setdiff(unique(backends), names(backend_colours)))
+  values <- c(backend_colours, stats::setNames(rep_len("grey40", length(extra)), extra))
+  ggplot2::scale_colour_manual("Backend", values = values, breaks = sort(unique(backends)))
+}
+
+# Virtual time beside emulation (data from backend_plot_data()): each point
+# both measured, coloured and shaped by backend, joined by a bar that is red
+# where the two differ by more than the tolerance.
+plot_backend_pairs <- function(data, title, x_label, y_label, tolerance_pct) {
+  ggplot2::ggplot(data$points, ggplot2::aes(x, value)) +
+    ggplot2::geom_linerange(
+      data = data$spans, ggplot2::aes(x = x, ymin = low, ymax = high, linetype = agreement),
+      colour = "grey35", linewidth = 0.6, inherit.aes = FALSE
+    ) +
+    ggplot2::geom_point(ggplot2::aes(colour = backend, shape = backend), size = 2.2) +
+    backend_colour_scale(data$points$backend) +
+    backend_shape_scale(data$points$backend) +
+    ggplot2::scale_linetype_manual(
+      paste0("Virtual time vs emulation (\u00b1", fmt_num(tolerance_pct), " %)"),
+      values = c("within tolerance" = "solid", "outside tolerance" = "22"), drop = FALSE
+    ) +
+    ggplot2::scale_y_log10(y_label, labels = scales::label_number(drop0trailing = TRUE)) +
+    ggplot2::facet_wrap(ggplot2::vars(panel),
+      scales = "free_x", labeller = ggplot2::label_wrap_gen(40)
+    ) +
+    ggplot2::labs(
+      title = title, x = x_label,
+      caption = "Points: each backend's value; bar: the span between them (dashed where they disagree)."
+    ) +
+    theme_report() +
+    ggplot2::theme(
+      axis.text.x = ggplot2::element_text(angle = 60, hjust = 1, size = 7)
+    )
 }

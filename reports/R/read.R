@@ -73,10 +73,27 @@ read_results <- function(results_dir, paper, experiments) {
   )
 }
 
-# A setup is one combination of emulated link, stack and backend; results of
-# different setups are never pooled.
+# A setup is one emulated link, stack, backend and (when given) host model;
+# results of different setups are never pooled.
+setup_label <- function(link, stack, backend, host) {
+  base <- paste(link, stack, backend, sep = " / ")
+  dplyr::if_else(is.na(host) | host == "", base, paste(base, host, sep = " / "))
+}
+
+# A testbed is a setup without its backend: what virtual time and emulation
+# must agree on.
+testbed_label <- function(link, stack, host) {
+  base <- paste(link, stack, sep = " / ")
+  dplyr::if_else(is.na(host) | host == "", base, paste(base, host, sep = " / "))
+}
+
+# Adds the setup; a contract without a host column gets host NA, so that
+# summaries can always key on it.
 add_setup <- function(data) {
-  dplyr::mutate(data, setup = paste(link, stack, backend, sep = " / "))
+  if (!"host" %in% names(data)) {
+    data$host <- rep(NA_character_, nrow(data))
+  }
+  dplyr::mutate(data, setup = setup_label(link, stack, backend, host))
 }
 
 read_jsonl <- function(path) {

@@ -1,6 +1,11 @@
 # Shaping per-echo rows into per-size summaries; every plot and claim starts here.
 
-size_keys <- c("setup", "experiment", "mode", "message_bytes", "message_name")
+# link, stack, backend and host are implied by setup; they are kept so that
+# figures and the backend comparison can use them.
+size_keys <- c(
+  "setup", "link", "stack", "backend", "host", "experiment", "mode",
+  "message_bytes", "message_name"
+)
 
 # Datagram loss of a group of echoes, pooled over datagrams (the paper's
 # round-trip datagram loss); NA for TCP modes, which send no datagrams.
@@ -22,6 +27,7 @@ summarise_sizes <- function(data) {
       complete_echoes = sum(complete, na.rm = TRUE),
       trials = dplyr::n_distinct(trial),
       rtt_n = sum(!is.na(rtt_ms)),
+      rtt_mean = stats_or_na(rtt_ms, mean),
       rtt_median = stats_or_na(rtt_ms, stats::median),
       rtt_q25 = stats_or_na(rtt_ms, function(x) stats::quantile(x, 0.25, names = FALSE)),
       rtt_q75 = stats_or_na(rtt_ms, function(x) stats::quantile(x, 0.75, names = FALSE)),

@@ -31,7 +31,7 @@ read_ttcp_results <- function(results_dir, paper, experiment) {
 # datagram loss pooled over the transfers.
 summarise_ttcp <- function(transfers) {
   transfers |>
-    dplyr::group_by(setup, experiment, proto, cool_iterations) |>
+    dplyr::group_by(setup, link, stack, backend, experiment, proto, cool_iterations) |>
     dplyr::summarise(
       transfers = dplyr::n(),
       throughput_mbit = mean(throughput_mbit, na.rm = TRUE),

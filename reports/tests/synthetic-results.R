@@ -295,7 +295,130 @@ make_synthetic_comer94 <- function(out_dir, repeats = 4, backends = c("sim", "li
   invisible(out_dir)
 }
 
-synthetic_targets <- c(names(synthetic_experiments), "atm-ttcp-cooling", "comer94")
+# Toy liu95db echo experiments: link, modes and message sizes.
+liu95db_echo_specs <- list(
+  "atm-8k" = list(mirrors = "Fig 12", link = "atm-taxi-100", modes = c("tcp", "udp"), sizes = 8192),
+  "ethernet-8k" = list(
+    mirrors = "Fig 12", link = "ethernet-10", modes = c("tcp", "udp"), sizes = 8192
+  ),
+  "atm-boundaries" = list(
+    mirrors = "Fig 15", link = "atm-taxi-100", modes = "tcp",
+    sizes = c(4096, 4097, 12287, 12288, 16384, 16385, 24575, 24576, 28672, 28673)
+  ),
+  "atm-nodelay" = list(
+    mirrors = "Fig 16", link = "atm-taxi-100", modes = c("tcp", "tcp-nodelay"),
+    sizes = c(8192, 102400)
+  ),
+  "ethernet-nodelay" = list(
+    mirrors = "Fig 16", link = "ethernet-10", modes = c("tcp", "tcp-nodelay"),
+    sizes = c(8192, 102400)
+  )
+)
+
+# Toy: a size waits for the delayed-ACK timer when its last segment cannot
+# be sent at once, loosely after liu95db's ranges (ATM: 12K periods with a
+# 4K normal stretch; Ethernet: 2 x 1460 periods after 4K).
+toy_waits_for_timer <- function(bytes, link) {
+  if (startsWith(link, "atm")) {
+    bytes %% 12288 > 4096
+  } else {
+    bytes > 4096 & (bytes - 4096) %% 2920 > 1460
+  }
+}
+
+# Toy echo RTT in ms: two passes over the wire and the hosts, plus, for TCP
+# without TCP_NODELAY at a waiting size, a timer wait that falls 10 ms per
+# echo (the saw-tooth). Backend "sim" is noiseless.
+toy_echo_rtt <- function(link, mode, bytes, echo, backend) {
+  rate_mbit <- if (startsWith(link, "atm")) 100 else 10
+  base <- 0.4 + 2 * bytes * 8 / (rate_mbit * 1000) + 2 * bytes * 0.0004
+  wait <- if (mode == "tcp" && toy_waits_for_timer(bytes, link)) {
+    100 + (190 - 10 * (echo - 1)) %% 200
+  } else {
+    0
+  }
+  noise <- if (backend == "sim") 1 else exp(stats::rnorm(length(echo), 0, 0.03))
+  (base + wait) * noise
+}
+
+synthetic_liu95db_echo_rows <- function(experiment, backend, echoes) {
+  spec <- liu95db_echo_specs[[experiment]]
+  grid <- expand.grid(
+    echo = seq_len(echoes), size = spec$sizes, mode = spec$modes, stringsAsFactors = FALSE
+  )
+  rtt <- unlist(purrr::pmap(list(grid$mode, grid$size, grid$echo), function(m, b, e) {
+    toy_echo_rtt(spec$link, m, b, e, backend)
+  }))
+  udp <- grid$mode == "udp"
+  data.frame(
+    paper = "liu95db", experiment = experiment, mirrors = spec$mirrors, link = spec$link,
+    stack = "tahoe", backend = backend, host = "sparcstation-ipc",
+    send_buffer = 16384, recv_buffer = 16384, mode = grid$mode, message_set = "toy",
+    message_name = "", message_bytes = grid$size, trial = 1, echo = grid$echo,
+    rtt_ms = round(rtt, 3), datagrams = ifelse(udp, ceiling(grid$size / 8192), 0),
+    datagrams_returned = ifelse(udp, ceiling(grid$size / 8192), 0), complete = TRUE,
+    cool_gap_us = NA, run_id = paste0("synthetic-", experiment, "-", backend)
+  )
+}
+
+# Toy Table 3 transfers with TCP_NODELAY: every pair streams a little slower
+# than the comer94 toy, except a 16K send buffer with receive buffers of 48K
+# or more, which moves 16K per 200 ms tick. Backend "linkemu" runs 20 % faster
+# at 28K/28K so that the backend comparison has a disagreement to show.
+synthetic_table3_rows <- function(repeats, backends) {
+  grid <- expand.grid(
+    repeat_no = seq_len(repeats), recv_buffer = comer94_buffers,
+    send_buffer = comer94_buffers, backend = backends, stringsAsFactors = FALSE
+  )
+  streaming <- 0.9 * (12 + 9 * (1 - exp(-(grid$send_buffer + grid$recv_buffer - 32768) / 30000)))
+  lockstep <- grid$send_buffer == 16384 & grid$recv_buffer >= 49152
+  off <- grid$backend == "linkemu" & grid$send_buffer == 28672 & grid$recv_buffer == 28672
+  throughput <- dplyr::if_else(lockstep, 16384 * 8 / 0.2 / 1e6, streaming) *
+    dplyr::if_else(off, 1.2, 1) *
+    dplyr::if_else(grid$backend == "sim", 1, exp(stats::rnorm(nrow(grid), 0, 0.01)))
+  data.frame(
+    paper = "liu95db", experiment = "table3", mirrors = "Table 3", link = "atm-taxi-100",
+    stack = "tahoe", backend = grid$backend, host = "sparcstation-ipc",
+    send_buffer = grid$send_buffer, recv_buffer = grid$recv_buffer, nodelay = TRUE, trial = 1,
+    `repeat` = grid$repeat_no, bytes = 1048576, throughput_mbit = round(throughput, 4),
+    receiver_throughput_mbit = round(throughput * 0.99, 4),
+    run_id = paste0("synthetic-table3-", grid$backend), check.names = FALSE
+  )
+}
+
+# A liu95db results tree: each echo experiment with the backends named for
+# it in `echo_backends` (experiments not named are not written), and Table 3
+# with `table3_backends` (none: not written).
+make_synthetic_liu95db <- function(out_dir, echo_backends, table3_backends = c("sim", "linkemu"),
+                                   echoes = 20, repeats = 2, seed = 42) {
+  set.seed(seed)
+  for (experiment in names(echo_backends)) {
+    rows <- dplyr::bind_rows(purrr::map(echo_backends[[experiment]], function(b) {
+      synthetic_liu95db_echo_rows(experiment, b, echoes)
+    }))
+    provenance <- purrr::map(echo_backends[[experiment]], function(b) {
+      here <- rows[rows$backend == b, ]
+      synthetic_provenance("liu95db", experiment,
+        unique(paste(here$mode, here$message_bytes, here$trial, sep = ":")),
+        link = liu95db_echo_specs[[experiment]]$link, backend = b, stack = "tahoe",
+        run_id = paste0("synthetic-", experiment, "-", b)
+      )
+    })
+    write_fixture(file.path(out_dir, "liu95db", experiment), rows, provenance)
+  }
+  if (length(table3_backends) > 0) {
+    rows <- synthetic_table3_rows(repeats, table3_backends)
+    provenance <- purrr::map(table3_backends, function(b) {
+      synthetic_provenance("liu95db", "table3", list(),
+        link = "atm-taxi-100", backend = b, stack = "tahoe", run_id = paste0("synthetic-table3-", b)
+      )
+    })
+    write_fixture(file.path(out_dir, "liu95db", "table3"), rows, provenance)
+  }
+  invisible(out_dir)
+}
+
+synthetic_targets <- c(names(synthetic_experiments), "atm-ttcp-cooling", "comer94", "liu95db")
 
 if (sys.nframe() == 0) {
   args <- commandArgs(trailingOnly = TRUE)
@@ -314,5 +437,9 @@ if (sys.nframe() == 0) {
   make_synthetic_results(args[1], intersect(targets, names(synthetic_experiments)))
   if ("atm-ttcp-cooling" %in% targets) make_synthetic_ttcp(args[1])
   if ("comer94" %in% targets) make_synthetic_comer94(args[1])
+  if ("liu95db" %in% targets) {
+    both <- purrr::map(liu95db_echo_specs, function(spec) c("sim", "linkemu"))
+    make_synthetic_liu95db(args[1], both)
+  }
   message("SYNTHETIC results written to ", args[1])
 }

@@ -10,7 +10,7 @@
 #define ECHOD_VERSION "0.1.0"
 
 struct echod_args {
-    const char *stack; /* net.name */
+    const char *stack; /* what the summary names the stack: net.name, or the simulator's */
     struct nr_stack_opts net;
     const char *bind_ip;
     int port;

@@ -45,27 +45,7 @@ int main(int argc, char **argv)
         nr_json_error(stdout, "echod", err, hint);
         return 1;
     }
-    struct echod e;
-    rc = echod_start(&e, io, &a, &stop_requested);
-    if (rc == 0) {
-        fprintf(stderr, "echod: serving%s%s on %s port %d\n", a.tcp ? " tcp" : "",
-                a.udp ? " udp" : "", a.bind_ip, a.port);
-        rc = nrio_run(io);
-        if (rc < 0 && !e.failed) {
-            snprintf(e.err, sizeof e.err, "the event loop failed: %s", strerror(-rc));
-            snprintf(e.hint, sizeof e.hint, "this should not happen; report it");
-            e.failed = 1;
-        }
-        if (!e.failed && echod_summary(&e, stdout) < 0)
-            fprintf(stderr, "echod: writing the summary to stdout failed\n");
-    } else {
-        e.failed = 1;
-    }
-    if (e.failed) {
-        fprintf(stderr, "echod: %s; %s\n", e.err, e.hint);
-        nr_json_error(stdout, "echod", e.err, e.hint);
-    }
-    echod_free(&e);
+    rc = echod_run(io, &a, &stop_requested, stdout, stderr, 1);
     nrio_destroy(io);
-    return e.failed ? 1 : 0;
+    return rc;
 }

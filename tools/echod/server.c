@@ -409,7 +409,7 @@ int echod_summary(const struct echod *e, FILE *out)
     nr_json_begin(&j, "summary");
     nr_json_str(&j, "tool", "echod");
     nr_json_str(&j, "version", ECHOD_VERSION);
-    nr_json_str(&j, "stack", e->io->ops->name);
+    nr_json_str(&j, "stack", e->args.stack);
     nr_json_int(&j, "port", e->args.port);
     nr_json_bool(&j, "tcp", e->args.tcp);
     nr_json_bool(&j, "udp", e->args.udp);
@@ -462,4 +462,32 @@ void echod_free(struct echod *e)
     }
     reasm_free(&e->reasm);
     free(e->ubuf);
+}
+
+int echod_run(nrio *io, const struct echod_args *a, const volatile sig_atomic_t *stop_flag,
+              FILE *out, FILE *err, int announce)
+{
+    struct echod e;
+    if (echod_start(&e, io, a, stop_flag) == 0) {
+        if (announce)
+            fprintf(err, "echod: serving%s%s on %s port %d\n", a->tcp ? " tcp" : "",
+                    a->udp ? " udp" : "", a->bind_ip, a->port);
+        int rc = nrio_run(io);
+        if (rc < 0 && !e.failed) {
+            snprintf(e.err, sizeof e.err, "the event loop failed: %s", strerror(-rc));
+            snprintf(e.hint, sizeof e.hint, "this should not happen; report it");
+            e.failed = 1;
+        }
+        if (!e.failed && echod_summary(&e, out) < 0)
+            fprintf(err, "echod: writing the summary failed; is stdout closed or the disk "
+                    "full?\n");
+    } else {
+        e.failed = 1;
+    }
+    if (e.failed) {
+        fprintf(err, "echod: %s; %s\n", e.err, e.hint);
+        nr_json_error(out, "echod", e.err, e.hint);
+    }
+    echod_free(&e);
+    return e.failed ? 1 : 0;
 }

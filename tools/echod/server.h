@@ -49,9 +49,16 @@ struct echod {
     char hint[160]; /* what to do about it */
 };
 
-/* Opens, binds and watches the sockets. stop_flag is polled: when it becomes non-zero the loop
- * stops. Returns 0, or -1 with e->err and e->hint set. After nrio_run(), e->failed says whether
- * a fatal error (in e->err and e->hint) stopped the loop. */
+/* Runs all of echod on io until *stop_flag is set (by a signal handler, or by netsim once
+ * pingx is done) or a fatal error: the summary record on out, or an error record, which err
+ * also tells; with announce, err says when it serves. Returns the exit status: 0, or 1 when
+ * the run failed. */
+int echod_run(nrio *io, const struct echod_args *a, const volatile sig_atomic_t *stop_flag,
+              FILE *out, FILE *err, int announce);
+
+/* The parts of echod_run. Opens, binds and watches the sockets. stop_flag is polled: when it
+ * becomes non-zero the loop stops. Returns 0, or -1 with e->err and e->hint set. After
+ * nrio_run(), e->failed says whether a fatal error (in e->err and e->hint) stopped the loop. */
 int echod_start(struct echod *e, nrio *io, const struct echod_args *a,
                 const volatile sig_atomic_t *stop_flag);
 /* Writes the summary record. Returns 0, or a negative errno. */

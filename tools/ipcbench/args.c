@@ -1,12 +1,11 @@
 #include "args.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "ack.h"
+#include "nrargs.h"
 #include "nrio.h"
-#include "units.h"
 
 #define DEFAULT_PORT 5002
 #define DEFAULT_SIZE (1 << 20)
@@ -15,6 +14,7 @@
 #define DEFAULT_PAUSE_NS 1000000000LL
 #define DEFAULT_TIMEOUT_NS 10000000000LL
 #define MAX_SIZE (1LL << 31)
+#define MAX_SEGMENT 65507 /* 65535 less the IPv4 and UDP headers */
 
 void ipc_usage(FILE *f)
 {
@@ -51,37 +51,27 @@ const char *ipc_api_name(int api)
     return api == IPC_RPC ? "rpc" : api == IPC_TLI ? "tli" : "sockets";
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-enum { OPT_STACK = 256, OPT_API, OPT_PROTO, OPT_SERVER, OPT_BIND, OPT_SIZE, OPT_SEGMENT,
-       OPT_UNACK, OPT_RTO, OPT_BUF, OPT_REPEAT, OPT_PAUSE, OPT_TIMEOUT, OPT_COUNT };
+enum { OPT_API = 256, OPT_PROTO, OPT_SERVER, OPT_SIZE, OPT_SEGMENT, OPT_UNACK, OPT_RTO,
+       OPT_BUF, OPT_COUNT };
 
 int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t errlen)
 {
+    /* In enum ipc_api's order. */
+    static const char *const apis[] = {"sockets", "rpc", "tli", NULL};
+    static const char *const protos[] = {"udp", "tcp", NULL};
     static const struct option longopts[] = {
-        {"stack", required_argument, 0, OPT_STACK},
+        /* ipcbench's own flags, then the shared ones (common/nrargs.h). */
         {"api", required_argument, 0, OPT_API},
         {"proto", required_argument, 0, OPT_PROTO},
         {"server", no_argument, 0, OPT_SERVER},
-        {"port", required_argument, 0, 'p'},
-        {"bind", required_argument, 0, OPT_BIND},
         {"size", required_argument, 0, OPT_SIZE},
         {"segment", required_argument, 0, OPT_SEGMENT},
         {"unack", required_argument, 0, OPT_UNACK},
         {"rto", required_argument, 0, OPT_RTO},
         {"buf", required_argument, 0, OPT_BUF},
-        {"repeat", required_argument, 0, OPT_REPEAT},
-        {"pause", required_argument, 0, OPT_PAUSE},
-        {"timeout", required_argument, 0, OPT_TIMEOUT},
         {"count", required_argument, 0, OPT_COUNT},
-        {"help", no_argument, 0, 'h'},
+        NR_ARG_LONGOPT_KSTACK, NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_BIND, NR_ARG_LONGOPT_REPEAT,
+        NR_ARG_LONGOPT_PAUSE, NR_ARG_LONGOPT_TIMEOUT, NR_ARG_LONGOPT_HELP,
         {0, 0, 0, 0},
     };
     memset(a, 0, sizeof *a);
@@ -97,114 +87,93 @@ int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t 
     a->repeat = 1;
     a->pause_ns = DEFAULT_PAUSE_NS;
     a->timeout_ns = DEFAULT_TIMEOUT_NS;
+    const struct nr_common_flags common = {
+        .tool = "ipcbench", .time_example = "100ms", .kernel_stack = &a->stack,
+        .port = &a->port, .bind = &a->bind_ip, .repeat = &a->repeat, .pause_ns = &a->pause_ns,
+        .timeout_ns = &a->timeout_ns,
+    };
     long long v;
-    int64_t t;
-    int c, proto_given = 0;
+    int c, i, proto_given = 0;
     opterr = 0;
     optind = 0;
     while ((c = getopt_long(argc, argv, "+p:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'h': return 1;
-        case OPT_STACK:
-            if (strcmp(optarg, "kernel") != 0)
-                return fail(err, errlen, "--stack %s: unknown stack; the only one today is kernel",
-                            optarg);
-            a->stack = optarg;
-            break;
         case OPT_API:
-            if (strcmp(optarg, "sockets") == 0)
-                a->api = IPC_SOCKETS;
-            else if (strcmp(optarg, "rpc") == 0)
-                a->api = IPC_RPC;
-            else if (strcmp(optarg, "tli") == 0)
-                a->api = IPC_TLI;
-            else
-                return fail(err, errlen, "--api %s: give sockets, rpc or tli", optarg);
+            if (nr_arg_choice("--api", optarg, apis, &i, err, errlen))
+                return -1;
+            a->api = i;
             break;
         case OPT_PROTO:
-            if (strcmp(optarg, "udp") == 0)
-                a->proto = NRIO_UDP;
-            else if (strcmp(optarg, "tcp") == 0)
-                a->proto = NRIO_TCP;
-            else
-                return fail(err, errlen, "--proto %s: give udp or tcp", optarg);
+            if (nr_arg_choice("--proto", optarg, protos, &i, err, errlen))
+                return -1;
+            a->proto = i == 0 ? NRIO_UDP : NRIO_TCP;
             proto_given = 1;
             break;
         case OPT_SERVER: a->server = 1; break;
-        case OPT_BIND: a->bind_ip = optarg; break;
-        case 'p':
-            if (nr_parse_count(optarg, 65535, &v) || v < 1)
-                return fail(err, errlen, "--port %s: give a port from 1 to 65535", optarg);
-            a->port = (int)v;
-            break;
         case OPT_SIZE:
-            if (nr_parse_size(optarg, &v) || v < 1 || v > MAX_SIZE)
-                return fail(err, errlen, "--size %s: give a size from 1B to 2048M, e.g. 4M",
-                            optarg);
-            a->size = v;
+            if (nr_arg_size("--size", optarg, 1, MAX_SIZE, "a size", "e.g. 4M", &a->size, err,
+                            errlen))
+                return -1;
             break;
-        case OPT_SEGMENT:
-            if (nr_parse_size(optarg, &v) || v <= IPC_HDR_LEN || v > 65507)
-                return fail(err, errlen, "--segment %s: give a datagram size from %dB to 65507B "
-                            "(it carries a %d-octet header)", optarg, IPC_HDR_LEN + 1,
-                            IPC_HDR_LEN);
+        case OPT_SEGMENT: {
+            char hint[48];
+            snprintf(hint, sizeof hint, "its %d-octet header included", IPC_HDR_LEN);
+            if (nr_arg_size("--segment", optarg, IPC_HDR_LEN + 1, MAX_SEGMENT, "a datagram size",
+                            hint, &v, err, errlen))
+                return -1;
             a->segment = (long)v;
             break;
+        }
         case OPT_UNACK:
-            if (nr_parse_count(optarg, IPC_MAX_UNACK, &v) || v < 1)
-                return fail(err, errlen, "--unack %s: give 1 to %d segments", optarg,
-                            IPC_MAX_UNACK);
+            if (nr_arg_int("--unack", optarg, 1, IPC_MAX_UNACK, "a number of segments", &v, err,
+                           errlen))
+                return -1;
             a->unack = (int)v;
             break;
+        case OPT_RTO:
+            if (nr_arg_time("--rto", optarg, 0, "100ms", &a->rto_ns, err, errlen))
+                return -1;
+            break;
         case OPT_BUF:
-            if (nr_parse_size(optarg, &v) || v < 0 || v > (1 << 30))
-                return fail(err, errlen, "--buf %s: give a size from 0 to 1G, e.g. 16K", optarg);
+            if (nr_arg_size("--buf", optarg, 0, 1 << 30, "a size", "e.g. 16K", &v, err, errlen))
+                return -1;
             a->buf = (int)v;
             break;
-        case OPT_REPEAT:
         case OPT_COUNT:
-            if (nr_parse_count(optarg, 1000000, &v) || (c == OPT_REPEAT && v < 1))
-                return fail(err, errlen, "--%s %s: give a count", c == OPT_REPEAT ? "repeat" :
-                            "count", optarg);
-            *(c == OPT_REPEAT ? &a->repeat : &a->count) = (int)v;
-            break;
-        case OPT_RTO:
-        case OPT_PAUSE:
-        case OPT_TIMEOUT:
-            if (nr_parse_time_ns(optarg, &t) || t < 0 || (c != OPT_PAUSE && t == 0))
-                return fail(err, errlen, "--%s %s: give a time, e.g. 100ms",
-                            c == OPT_RTO ? "rto" : c == OPT_PAUSE ? "pause" : "timeout", optarg);
-            *(c == OPT_RTO ? &a->rto_ns : c == OPT_PAUSE ? &a->pause_ns : &a->timeout_ns) = t;
+            if (nr_arg_int("--count", optarg, 0, NR_ARG_MAX_REPEAT, "a count", &v, err, errlen))
+                return -1;
+            a->count = (int)v;
             break;
         default:
-            return fail(err, errlen, "%s: unknown option or missing value; see ipcbench --help",
-                        argv[optind - 1]);
+            if (nr_arg_common(&common, c, optarg, argv[optind - 1], err, errlen))
+                return -1;
         }
     }
     if (a->api == IPC_TLI)
         return 0; /* the caller reports it as not reproducible, whatever else was given */
     if (a->api == IPC_RPC && proto_given && a->proto != NRIO_TCP)
-        return fail(err, errlen, "--api rpc runs over TCP; drop --proto udp");
+        return nr_arg_fail(err, errlen, "--api rpc runs over TCP; drop --proto udp");
     if (a->api == IPC_RPC)
         a->proto = NRIO_TCP;
     if (a->server) {
         if (optind != argc)
-            return fail(err, errlen, "--server takes no HOST; use --bind for the local address");
+            return nr_arg_fail(err, errlen,
+                               "--server takes no HOST; use --bind for the local address");
     } else {
         if (optind != argc - 1)
-            return fail(err, errlen, "give exactly one HOST (the server's IPv4 address), or "
-                        "--server");
+            return nr_arg_fail(err, errlen,
+                               "give exactly one HOST (the server's IPv4 address), or --server");
         a->host = argv[optind];
     }
-    struct nrio_addr probe;
-    const char *ip = a->server ? a->bind_ip : a->host;
-    if (nrio_parse_addr(ip, (uint16_t)a->port, &probe))
-        return fail(err, errlen, "%s: not a dotted IPv4 address", ip);
+    if (nr_arg_ipv4(NULL, a->server ? a->bind_ip : a->host, err, errlen))
+        return -1;
     if (a->api == IPC_SOCKETS && a->proto == NRIO_UDP && a->buf)
-        return fail(err, errlen, "--buf applies to TCP and RPC; UDP uses --segment and --unack");
+        return nr_arg_fail(err, errlen,
+                           "--buf applies to TCP and RPC; UDP uses --segment and --unack");
     if (a->timeout_ns <= a->pause_ns)
-        return fail(err, errlen, "--timeout must be longer than --pause");
+        return nr_arg_fail(err, errlen, "--timeout must be longer than --pause");
     if (a->timeout_ns <= a->rto_ns)
-        return fail(err, errlen, "--timeout must be longer than --rto");
+        return nr_arg_fail(err, errlen, "--timeout must be longer than --rto");
     return 0;
 }

@@ -6,22 +6,20 @@
 
 #include "args.h"
 #include "bench.h"
+#include "nrargs.h"
 #include "nrio.h"
+
+_Static_assert(IPC_EXIT_OK == 0 && IPC_EXIT_USAGE == 2,
+               "nr_args_status exits 0 after --help and 2 after a bad command line");
 
 int main(int argc, char **argv)
 {
     struct ipc_args a;
     char err[256];
-    int rc = ipc_parse_args(argc, argv, &a, err, sizeof err);
-    if (rc == 1) {
-        ipc_usage(stdout);
-        return IPC_EXIT_OK;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "ipcbench: %s\n", err);
-        ipc_usage(stderr);
-        return IPC_EXIT_USAGE;
-    }
+    int rc = nr_args_status(ipc_parse_args(argc, argv, &a, err, sizeof err), "ipcbench", err,
+                            ipc_usage);
+    if (rc >= 0)
+        return rc;
     if (a.api == IPC_TLI) {
         ipc_not_reproducible(stdout, &a);
         return IPC_EXIT_NOT_REPRODUCIBLE;

@@ -65,6 +65,19 @@ static void test_refusals(void)
         {{"ipcbench", "--buf", "16K", "1.2.3.4"}, "--buf"},
         {{"ipcbench", "--size", "0B", "1.2.3.4"}, "--size"},
         {{"ipcbench", "--rto", "20s", "1.2.3.4"}, "--rto"},
+        /* The whole message of the shared checks (common/nrargs.h), which name the flag,
+         * the text and what is accepted. */
+        {{"ipcbench", "--segment", "16B", "1.2.3.4"},
+         "--segment 16B: give a datagram size from 21B to 65507B, its 20-octet header included"},
+        {{"ipcbench", "--size", "4096M", "1.2.3.4"},
+         "--size 4096M: give a size from 1B to 2048M, e.g. 4M"},
+        {{"ipcbench", "--unack", "256", "1.2.3.4"},
+         "--unack 256: give a number of segments from 1 to 255"},
+        {{"ipcbench", "--repeat", "0", "1.2.3.4"}, "--repeat 0: give a count from 1 to 1000000"},
+        {{"ipcbench", "--api", "xti", "1.2.3.4"}, "--api xti: give sockets, rpc or tli"},
+        {{"ipcbench", "--proto", "sctp", "1.2.3.4"}, "--proto sctp: give udp or tcp"},
+        {{"ipcbench", "--rto", "0s", "1.2.3.4"}, "--rto 0s: give a time above 0, e.g. 100ms"},
+        {{"ipcbench", "--server", "--bind", "::1"}, "::1: not a dotted IPv4 address"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct ipc_args a;

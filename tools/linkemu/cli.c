@@ -1,93 +1,8 @@
 #include "cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
-
-static const char *const framing_names[] = {
-    [LE_FRAMING_ETHERNET] = "ethernet",
-    [LE_FRAMING_AAL5_LLC_SNAP] = "aal5-llc-snap",
-    [LE_FRAMING_AAL5_VC_MUX] = "aal5-vc-mux",
-    [LE_FRAMING_NONE] = "none",
-};
-
-const char *le_framing_name(enum le_framing framing)
-{
-    return framing_names[framing];
-}
-
-int le_parse_framing(const char *text, enum le_framing *framing)
-{
-    for (size_t i = 0; i < sizeof framing_names / sizeof framing_names[0]; i++) {
-        if (strcmp(text, framing_names[i]) == 0) {
-            *framing = (enum le_framing)i;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-struct unit {
-    const char *name;
-    double factor;
-};
-
-/* A non-negative decimal number followed by one of units (an empty name allows a bare number). */
-static int parse_with_unit(const char *text, const struct unit *units, double *value)
-{
-    char *end;
-    errno = 0;
-    double number = strtod(text, &end);
-    if (errno || end == text || !isfinite(number) || number < 0 || text[0] == '-' || text[0] == '+')
-        return -1;
-    for (const struct unit *u = units; u->name; u++) {
-        if (strcmp(end, u->name) == 0) {
-            *value = number * u->factor;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-int le_parse_rate(const char *text, double *bps)
-{
-    static const struct unit units[] = {{"bit", 1}, {"Kbit", 1e3}, {"Mbit", 1e6}, {"Gbit", 1e9}, {0}};
-    return parse_with_unit(text, units, bps);
-}
-
-int le_parse_time(const char *text, int64_t *ns)
-{
-    static const struct unit units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {0}};
-    double value;
-    if (parse_with_unit(text, units, &value) < 0 || value > 1e15)
-        return -1;
-    *ns = (int64_t)llround(value);
-    return 0;
-}
-
-int le_parse_size(const char *text, uint64_t *octets)
-{
-    static const struct unit units[] = {{"", 1}, {"B", 1}, {"K", 1024}, {"KB", 1024},
-                                        {"M", 1048576}, {"MB", 1048576}, {0}};
-    double value;
-    if (parse_with_unit(text, units, &value) < 0 || value != floor(value) || value > 1e15)
-        return -1;
-    *octets = (uint64_t)value;
-    return 0;
-}
-
-static int parse_number(const char *text, double lo, double hi, double *value)
-{
-    char *end;
-    errno = 0;
-    double number = strtod(text, &end);
-    if (errno || end == text || *end || !(number >= lo && number <= hi))
-        return -1;
-    *value = number;
-    return 0;
-}
 
 void le_usage(FILE *out)
 {
@@ -111,17 +26,10 @@ void le_usage(FILE *out)
           "  --bit-error-ratio R        bit error ratio, lost per packet from its bits (default 0)\n"
           "  --queue-packets N          drop-tail queue limit in packets, 0 = none (default 50)\n"
           "  --queue-bytes SIZE         drop-tail queue limit in octets of IP packets, 0 = none\n"
-          "                             (default 0)\n"
-          "  --reverse-rate RATE        the b->a direction's rate (default: as --rate)\n"
-          "  --reverse-delay TIME       (default: as --delay)\n"
-          "  --reverse-jitter TIME      (default: as --jitter)\n"
-          "  --reverse-reorder          (default: as --reorder)\n"
-          "  --reverse-loss-pct PCT     (default: as --loss-pct)\n"
-          "  --reverse-cell-loss-ratio R (default: as --cell-loss-ratio)\n"
-          "  --reverse-bit-error-ratio R (default: as --bit-error-ratio)\n"
-          "  --reverse-queue-packets N  (default: as --queue-packets)\n"
-          "  --reverse-queue-bytes SIZE (default: as --queue-bytes)\n"
-          "  --seed N                   seed of the loss and jitter draws (default 1)\n"
+          "                             (default 0)\n",
+          out);
+    le_link_usage_reverse(out);
+    fputs("  --seed N                   seed of the loss and jitter draws (default 1)\n"
           "  --stats FILE               also write the final JSON record to FILE, atomically\n"
           "                             (default: stdout only)\n"
           "  --ready-file FILE          create FILE once forwarding (default: none)\n"
@@ -141,91 +49,15 @@ void le_usage(FILE *out)
           out);
 }
 
-enum {
-    OPT_IF_A = 256, OPT_IF_B, OPT_RATE, OPT_FRAMING, OPT_MTU, OPT_DELAY, OPT_JITTER, OPT_REORDER,
-    OPT_LOSS, OPT_CLR, OPT_BER, OPT_QPKT, OPT_QBYTES,
-    OPT_REVERSE = 512, /* OPT_REVERSE + a per-direction option: the same for b->a */
-    OPT_SEED = 1024, OPT_STATS, OPT_READY, OPT_SPIN, OPT_PRIORITY, OPT_SOCKBUF, OPT_HELP,
-};
-
-/* Per-direction settings given on the command line; unset reverse ones copy the forward ones. */
-struct dir_args {
-    bool set[OPT_QBYTES - OPT_RATE + 1];
-    struct le_dir_cfg cfg;
-};
-
-static int set_dir(struct dir_args *d, int opt, const char *arg, const char *flag, FILE *err)
-{
-    struct le_dir_cfg *c = &d->cfg;
-    double number;
-    uint64_t size = 0;
-    int bad = 0;
-    switch (opt) {
-    case OPT_RATE:
-        bad = le_parse_rate(arg, &c->rate_bps) < 0 || c->rate_bps <= 0;
-        break;
-    case OPT_DELAY:
-        bad = le_parse_time(arg, &c->delay_ns) < 0;
-        break;
-    case OPT_JITTER:
-        bad = le_parse_time(arg, &c->jitter_ns) < 0;
-        break;
-    case OPT_REORDER:
-        c->reorder = true;
-        break;
-    case OPT_LOSS:
-        bad = parse_number(arg, 0, 100, &c->loss_pct) < 0;
-        break;
-    case OPT_CLR:
-        bad = parse_number(arg, 0, 1, &c->cell_loss_ratio) < 0;
-        break;
-    case OPT_BER:
-        bad = parse_number(arg, 0, 1, &c->bit_error_ratio) < 0;
-        break;
-    case OPT_QPKT:
-        bad = parse_number(arg, 0, 1e9, &number) < 0 || number != floor(number);
-        c->queue_packets = bad ? 0 : (uint64_t)number;
-        break;
-    case OPT_QBYTES:
-        bad = le_parse_size(arg, &size) < 0;
-        c->queue_bytes = size;
-        break;
-    default:
-        return -1;
-    }
-    if (bad) {
-        fprintf(err, "linkemu: bad value '%s' for --%s; see --help for its unit and range\n", arg, flag);
-        return -1;
-    }
-    d->set[opt - OPT_RATE] = true;
-    return 0;
-}
+enum { OPT_IF_A = 256, OPT_IF_B, OPT_SEED, OPT_STATS, OPT_READY, OPT_SPIN, OPT_PRIORITY,
+       OPT_SOCKBUF, OPT_HELP };
 
 int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
         {"if-a", required_argument, 0, OPT_IF_A},
         {"if-b", required_argument, 0, OPT_IF_B},
-        {"framing", required_argument, 0, OPT_FRAMING},
-        {"mtu", required_argument, 0, OPT_MTU},
-        {"rate", required_argument, 0, OPT_RATE},
-        {"delay", required_argument, 0, OPT_DELAY},
-        {"jitter", required_argument, 0, OPT_JITTER},
-        {"reorder", no_argument, 0, OPT_REORDER},
-        {"loss-pct", required_argument, 0, OPT_LOSS},
-        {"cell-loss-ratio", required_argument, 0, OPT_CLR},
-        {"bit-error-ratio", required_argument, 0, OPT_BER},
-        {"queue-packets", required_argument, 0, OPT_QPKT},
-        {"queue-bytes", required_argument, 0, OPT_QBYTES},
-        {"reverse-rate", required_argument, 0, OPT_REVERSE + OPT_RATE},
-        {"reverse-delay", required_argument, 0, OPT_REVERSE + OPT_DELAY},
-        {"reverse-jitter", required_argument, 0, OPT_REVERSE + OPT_JITTER},
-        {"reverse-reorder", no_argument, 0, OPT_REVERSE + OPT_REORDER},
-        {"reverse-loss-pct", required_argument, 0, OPT_REVERSE + OPT_LOSS},
-        {"reverse-cell-loss-ratio", required_argument, 0, OPT_REVERSE + OPT_CLR},
-        {"reverse-bit-error-ratio", required_argument, 0, OPT_REVERSE + OPT_BER},
-        {"reverse-queue-packets", required_argument, 0, OPT_REVERSE + OPT_QPKT},
-        {"reverse-queue-bytes", required_argument, 0, OPT_REVERSE + OPT_QBYTES},
+        LE_LINK_LONGOPTS,
         {"seed", required_argument, 0, OPT_SEED},
         {"stats", required_argument, 0, OPT_STATS},
         {"ready-file", required_argument, 0, OPT_READY},
@@ -235,17 +67,15 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
-    struct dir_args fwd = {.cfg = {.queue_packets = 50}};
-    struct dir_args rev = {0};
-    *opts = (struct le_opts){.framing = LE_FRAMING_ETHERNET, .mtu = 1500, .seed = 1,
-                             .spin_ns = 150000, .sock_buf = 16 << 20};
+    struct le_link_opts link;
+    le_link_init(&link);
+    *opts = (struct le_opts){.seed = 1, .spin_ns = 150000, .sock_buf = 16 << 20};
     double number;
     uint64_t size;
-    int opt, index = 0;
+    int opt;
     optind = 0; /* getopt keeps state across calls; 0 resets it fully (glibc) */
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "", longopts, &index)) != -1) {
-        const char *flag = longopts[index].name;
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (opt) {
         case OPT_IF_A:
             opts->if_a = optarg;
@@ -253,26 +83,11 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
         case OPT_IF_B:
             opts->if_b = optarg;
             break;
-        case OPT_FRAMING:
-            if (le_parse_framing(optarg, &opts->framing) < 0) {
-                fprintf(err, "linkemu: unknown --framing '%s'; use ethernet, aal5-llc-snap, aal5-vc-mux "
-                             "or none\n", optarg);
-                return -1;
-            }
-            break;
-        case OPT_MTU:
-            if (le_parse_size(optarg, &size) < 0 || size < 68 || size > 65535) {
-                fprintf(err, "linkemu: bad --mtu '%s'; give 68B to 65535B, e.g. 1500B\n", optarg);
-                return -1;
-            }
-            opts->mtu = (uint32_t)size;
-            break;
         case OPT_SEED:
-            if (parse_number(optarg, 0, 9007199254740992.0, &number) < 0 || number != floor(number)) {
+            if (le_parse_whole(optarg, 9007199254740992.0, &opts->seed) < 0) {
                 fprintf(err, "linkemu: bad --seed '%s'; give a non-negative integer\n", optarg);
                 return -1;
             }
-            opts->seed = (uint64_t)number;
             break;
         case OPT_STATS:
             opts->stats_path = optarg;
@@ -281,14 +96,14 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
             opts->ready_path = optarg;
             break;
         case OPT_SPIN:
-            if (parse_number(optarg, 0, 100000, &number) < 0) {
+            if (le_parse_number(optarg, 0, 100000, &number) < 0) {
                 fprintf(err, "linkemu: bad --spin-us '%s'; give 0 to 100000 microseconds\n", optarg);
                 return -1;
             }
             opts->spin_ns = (int64_t)(number * 1000);
             break;
         case OPT_PRIORITY:
-            if (parse_number(optarg, 0, 99, &number) < 0 || number != floor(number)) {
+            if (le_parse_number(optarg, 0, 99, &number) < 0 || number != floor(number)) {
                 fprintf(err, "linkemu: bad --priority '%s'; give 0 (normal) or 1 to 99\n", optarg);
                 return -1;
             }
@@ -312,12 +127,8 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
                 fprintf(err, "linkemu: unknown option '%s'; see --help\n", argv[optind - 1]);
             return -1;
         default:
-            if (opt >= OPT_REVERSE && opt < OPT_SEED) {
-                if (set_dir(&rev, opt - OPT_REVERSE, optarg, flag, err) < 0)
-                    return -1;
-            } else if (set_dir(&fwd, opt, optarg, flag, err) < 0) {
+            if (le_link_opt(&link, opt, optarg, "linkemu", err) < 0)
                 return -1;
-            }
         }
     }
     if (optind < argc) {
@@ -334,23 +145,11 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
                 opts->if_a);
         return -1;
     }
-    if (!fwd.set[OPT_RATE - OPT_RATE]) {
-        fprintf(err, "linkemu: --rate is required, e.g. --rate 10Mbit\n");
+    if (le_link_finish(&link, "linkemu", err) < 0)
         return -1;
-    }
-    opts->forward = fwd.cfg;
-    opts->reverse = fwd.cfg;
-    /* Each reverse value that was given replaces the copy of the forward one. */
-    const struct le_dir_cfg *r = &rev.cfg;
-    struct le_dir_cfg *o = &opts->reverse;
-    if (rev.set[OPT_RATE - OPT_RATE]) o->rate_bps = r->rate_bps;
-    if (rev.set[OPT_DELAY - OPT_RATE]) o->delay_ns = r->delay_ns;
-    if (rev.set[OPT_JITTER - OPT_RATE]) o->jitter_ns = r->jitter_ns;
-    if (rev.set[OPT_REORDER - OPT_RATE]) o->reorder = r->reorder;
-    if (rev.set[OPT_LOSS - OPT_RATE]) o->loss_pct = r->loss_pct;
-    if (rev.set[OPT_CLR - OPT_RATE]) o->cell_loss_ratio = r->cell_loss_ratio;
-    if (rev.set[OPT_BER - OPT_RATE]) o->bit_error_ratio = r->bit_error_ratio;
-    if (rev.set[OPT_QPKT - OPT_RATE]) o->queue_packets = r->queue_packets;
-    if (rev.set[OPT_QBYTES - OPT_RATE]) o->queue_bytes = r->queue_bytes;
+    opts->framing = link.framing;
+    opts->mtu = link.mtu;
+    opts->forward = link.forward;
+    opts->reverse = link.reverse;
     return 0;
 }

@@ -1,4 +1,5 @@
-/* linkemu's command line: flags with explicit units, parsed into le_opts. */
+/* linkemu's command line: flags with explicit units, parsed into le_opts. The link flags and
+ * the unit parsers are linkopt.h's, shared with netsim. */
 #ifndef LINKEMU_CLI_H
 #define LINKEMU_CLI_H
 
@@ -6,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "linkopt.h"
 #include "model.h"
 
 struct le_opts {
@@ -27,12 +29,5 @@ struct le_opts {
  * a bad command line (the reason printed to err). */
 int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *err);
 void le_usage(FILE *out);
-
-/* Unit parsers; each returns 0 or -1 when the text is not a number with a known unit. */
-int le_parse_rate(const char *text, double *bps);     /* bit, Kbit, Mbit, Gbit (10^3 steps) */
-int le_parse_time(const char *text, int64_t *ns);     /* ns, us, ms, s */
-int le_parse_size(const char *text, uint64_t *octets); /* bare, B, K/KB (1024), M/MB */
-const char *le_framing_name(enum le_framing framing);
-int le_parse_framing(const char *text, enum le_framing *framing);
 
 #endif

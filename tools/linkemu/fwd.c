@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "csum.h"
+#include "gso.h"
 #include "pq.h"
 #include "stats.h"
 
@@ -28,6 +29,9 @@
 #define IDLE_WAIT_NS 100000000LL /* how often an idle thread looks at the stop flag */
 #define POOL_MAX_BYTES (1ULL << 30)
 #define LOAD_WINDOW_NS 20000000LL /* how often a thread weighs its load to pick its priority */
+/* Room past each receive buffer for the rest of a GSO frame (the kernel's 64 KB limit and its
+ * headers), so that one arrives whole instead of truncated. */
+#define SPILL (65536 + 256)
 
 /* clock_gettime cannot fail with these clocks and a valid pointer. */
 static int64_t mono_ns(void)
@@ -92,6 +96,8 @@ struct dir {
     struct le_pq queue;
     struct pool pool;
     struct le_pkt *rx[BATCH];
+    uint8_t *spill;   /* BATCH areas of SPILL octets, one after each receive buffer */
+    uint8_t *gso_buf; /* a GSO frame put back together, to be split */
     uint64_t seq;
     int64_t last_sent_ns;
     int priority;
@@ -157,18 +163,76 @@ static int send_due(struct dir *d, int64_t now)
     }
 }
 
-/* Hands the frame received into *slot to the model. A frame that passes is queued and *slot
- * gets a fresh buffer; otherwise the buffer is reused as it is. */
-static void take_frame(struct dir *d, struct le_pkt **slot, uint32_t got, int truncated, int64_t now)
+/* Queues a frame for release at `release`, in buffer pkt; returns -1 if the queue is full. */
+static int enqueue(struct dir *d, struct le_pkt *pkt, uint32_t got, int64_t release)
+{
+    pkt->release_ns = release;
+    pkt->seq = d->seq++;
+    pkt->len = got;
+    return le_pq_push(&d->queue, pkt);
+}
+
+static void warn_gso(struct dir *d, uint32_t frame, const char *why)
+{
+    if (d->warned_gso)
+        return;
+    fprintf(stderr, "linkemu: %s delivers a TSO/GSO frame of %u octets that %s; such frames are "
+                    "dropped as oversize. Turn segmentation offload off on the hosts' interfaces "
+                    "(ethtool -K IF tso off gso off)\n", d->rx_if, frame, why);
+    d->warned_gso = 1;
+}
+
+/* A frame the sender's segmentation offload left whole (received in pkt and, past the buffer,
+ * in spill) goes on as the frames a NIC would have sent, each through the model on its own. */
+static void take_gso(struct dir *d, const struct le_pkt *pkt, const uint8_t *spill, uint32_t frame, int64_t now)
+{
+    const struct virtio_net_hdr *vh = (const struct virtio_net_hdr *)pkt->data;
+    size_t head = d->pool.buf - VNET_HDR;
+    memcpy(d->gso_buf, pkt->data + VNET_HDR, frame < head ? frame : head);
+    if (frame > head)
+        memcpy(d->gso_buf + head, spill, frame - head);
+    struct le_gso g;
+    if (le_gso_parse(d->gso_buf, frame, vh->gso_type, vh->gso_size, vh->csum_start, &g) < 0) {
+        warn_gso(d, frame, "linkemu cannot split (not TCP or UDP over IPv4 or plain IPv6)");
+        d->model.count.rx_packets++;
+        d->model.count.rx_bytes += frame;
+        d->model.count.drop_oversize++;
+        return;
+    }
+    d->fwd.gso_frames++;
+    for (uint32_t i = 0; i < g.segments; i++) {
+        uint32_t len = le_gso_segment_len(&g, i);
+        int64_t release;
+        if (le_admit(&d->model, now, len, &release) != LE_PASS)
+            continue;
+        /* A segment that passed fits the MTU, so it fits a pool buffer. */
+        struct le_pkt *seg = pool_get(&d->pool);
+        if (!seg) {
+            d->model.count.drop_nomem++;
+            continue;
+        }
+        le_gso_segment(d->gso_buf, &g, i, seg->data + VNET_HDR);
+        if (enqueue(d, seg, VNET_HDR + len, release) < 0) {
+            pool_put(&d->pool, seg);
+            d->model.count.drop_nomem++;
+        }
+    }
+}
+
+/* Hands the frame received into *slot (and spill, past the buffer) to the model. A frame that
+ * passes is queued and *slot gets a fresh buffer; otherwise the buffer is reused as it is. */
+static void take_frame(struct dir *d, struct le_pkt **slot, const uint8_t *spill, uint32_t got, int truncated,
+                       int64_t now)
 {
     struct le_pkt *pkt = *slot;
     const struct virtio_net_hdr *vh = (const struct virtio_net_hdr *)pkt->data;
     uint32_t frame = got > VNET_HDR ? got - VNET_HDR : 0;
-    if (vh->gso_type != VIRTIO_NET_HDR_GSO_NONE && !d->warned_gso) {
-        fprintf(stderr, "linkemu: %s delivers TSO/GSO frames of %u octets; they are dropped as "
-                        "oversize. Turn segmentation offload off on the hosts' interfaces "
-                        "(ethtool -K IF tso off gso off)\n", d->rx_if, frame);
-        d->warned_gso = 1;
+    if (vh->gso_type != VIRTIO_NET_HDR_GSO_NONE) {
+        if (!truncated) {
+            take_gso(d, pkt, spill, frame, now);
+            return;
+        }
+        warn_gso(d, frame, "exceeds linkemu's receive buffer");
     }
     int64_t release;
     enum le_verdict v = le_admit(&d->model, now, frame, &release);
@@ -179,17 +243,15 @@ static void take_frame(struct dir *d, struct le_pkt **slot, uint32_t got, int tr
         d->model.count.drop_oversize++;
         return;
     }
+    /* A frame that passed fits the MTU, so none of it lies in spill. */
     if ((vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) &&
         le_csum_complete(pkt->data + VNET_HDR, frame, vh->csum_start, vh->csum_offset) < 0) {
         d->fwd.send_errors++;
         return;
     }
-    pkt->release_ns = release;
-    pkt->seq = d->seq++;
-    pkt->len = got;
     /* The frame keeps its buffer only if another can take its place in the receive batch. */
     struct le_pkt *spare = pool_get(&d->pool);
-    if (!spare || le_pq_push(&d->queue, pkt) < 0) {
+    if (!spare || enqueue(d, pkt, got, release) < 0) {
         if (spare)
             pool_put(&d->pool, spare);
         d->model.count.drop_nomem++;
@@ -220,7 +282,7 @@ static int64_t arrival_ns(struct msghdr *msg, int64_t now, int64_t real_offset)
 static int receive(struct dir *d)
 {
     struct mmsghdr msgs[BATCH];
-    struct iovec iov[BATCH];
+    struct iovec iov[BATCH][2];
     int total = 0;
     union {
         char buf[CMSG_SPACE(sizeof(struct timespec))];
@@ -228,8 +290,9 @@ static int receive(struct dir *d)
     } ctl[BATCH];
     for (int round = 0; round < 4; round++) {
         for (int i = 0; i < BATCH; i++) {
-            iov[i] = (struct iovec){d->rx[i]->data, d->pool.buf};
-            msgs[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[i], .msg_iovlen = 1,
+            iov[i][0] = (struct iovec){d->rx[i]->data, d->pool.buf};
+            iov[i][1] = (struct iovec){d->spill + (size_t)i * SPILL, SPILL};
+            msgs[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = iov[i], .msg_iovlen = 2,
                                                    .msg_control = ctl[i].buf,
                                                    .msg_controllen = sizeof ctl[i].buf}};
         }
@@ -244,7 +307,8 @@ static int receive(struct dir *d)
         int64_t real_offset = real_ns() - now;
         for (int i = 0; i < n; i++) {
             int truncated = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
-            take_frame(d, &d->rx[i], msgs[i].msg_len, truncated, arrival_ns(&msgs[i].msg_hdr, now, real_offset));
+            take_frame(d, &d->rx[i], d->spill + (size_t)i * SPILL, msgs[i].msg_len, truncated,
+                       arrival_ns(&msgs[i].msg_hdr, now, real_offset));
         }
         total += n;
         if (n < BATCH)
@@ -429,6 +493,10 @@ static int dir_init(struct dir *d, const char *name, const struct le_opts *o, co
     d->pool.max = POOL_MAX_BYTES / d->pool.buf;
     if (le_dir_init(&d->model, cfg, o->framing, o->mtu, o->seed, stream) < 0)
         goto nomem;
+    d->spill = malloc((size_t)BATCH * SPILL);
+    d->gso_buf = malloc(d->pool.buf + SPILL);
+    if (!d->spill || !d->gso_buf)
+        goto nomem;
     for (int i = 0; i < BATCH; i++)
         if (!(d->rx[i] = pool_get(&d->pool)))
             goto nomem;
@@ -460,6 +528,8 @@ static void dir_free(struct dir *d)
             pool_put(&d->pool, d->rx[i]);
     le_pq_free(&d->queue);
     pool_free(&d->pool);
+    free(d->spill);
+    free(d->gso_buf);
     le_dir_free(&d->model);
 }
 

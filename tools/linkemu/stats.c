@@ -37,7 +37,7 @@ static void json_dir(FILE *out, const struct le_dir_report *r)
             "\"queued_packets\":%llu,\"queued_bytes\":%llu,\"queue_max_packets\":%llu,"
             "\"dropped_packets\":%llu,\"drop_queue\":%llu,\"drop_loss\":%llu,\"drop_cell_loss\":%llu,"
             "\"drop_bit_error\":%llu,\"drop_oversize\":%llu,\"drop_nomem\":%llu,"
-            "\"pending_packets\":%llu,\"socket_drops\":%llu,\"send_errors\":%llu,"
+            "\"pending_packets\":%llu,\"socket_drops\":%llu,\"send_errors\":%llu,\"gso_frames\":%llu,"
             "\"late_max_ns\":%llu,\"late_mean_ns\":%.1f,\"realtime_switches\":%llu}",
             c->rate_bps, (long long)c->delay_ns, (long long)c->jitter_ns, c->reorder ? "true" : "false",
             c->loss_pct, c->cell_loss_ratio, c->bit_error_ratio, (unsigned long long)c->queue_packets,
@@ -50,6 +50,7 @@ static void json_dir(FILE *out, const struct le_dir_report *r)
             (unsigned long long)n->drop_bit_error, (unsigned long long)n->drop_oversize,
             (unsigned long long)n->drop_nomem, (unsigned long long)f->pending_packets,
             (unsigned long long)f->socket_drops, (unsigned long long)f->send_errors,
+            (unsigned long long)f->gso_frames,
             (unsigned long long)f->late_max_ns,
             n->tx_packets ? (double)f->late_sum_ns / (double)n->tx_packets : 0.0,
             (unsigned long long)f->realtime_switches);

@@ -15,6 +15,7 @@ struct le_fwd_counters {
     uint64_t late_max_ns;     /* the latest a frame left after its scheduled time */
     uint64_t late_sum_ns;
     uint64_t send_errors;
+    uint64_t gso_frames;        /* frames a host's segmentation offload left whole, split here */
     uint64_t realtime_switches; /* times the thread went (back) to real-time priority */
 };
 

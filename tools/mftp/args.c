@@ -2,13 +2,12 @@
 
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mftpcore/blocks.h"
-#include "nrio.h"
-#include "units.h"
+#include "mftpcore/flags.h"
+#include "nrargs.h"
 
 #define DEFAULT_PORT 2121
 #define DEFAULT_BLOCK 32768
@@ -54,15 +53,6 @@ void mftp_usage(FILE *f)
         DEFAULT_PORT, MFTP_MAX_CONNS, MFTP_MAX_CONNS, DEFAULT_BLOCK, DEFAULT_RTT_SAMPLES);
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 int mftp_parse_rate(const char *s, double *bps)
 {
     static const struct { const char *unit; double mult; } units[] = {
@@ -81,15 +71,15 @@ int mftp_parse_rate(const char *s, double *bps)
     return -1;
 }
 
-enum { OPT_STACK = 256, OPT_USER, OPT_PASS, OPT_GET, OPT_PUT, OPT_REMOTE, OPT_DEST, OPT_RATE,
-       OPT_WINDOW, OPT_BLOCK, OPT_PLAIN, OPT_RTT, OPT_SAMPLES, OPT_REPEAT, OPT_PAUSE,
-       OPT_TIMEOUT };
+enum { OPT_USER = 256, OPT_PASS, OPT_GET, OPT_PUT, OPT_REMOTE, OPT_DEST, OPT_RATE, OPT_PLAIN,
+       OPT_RTT, OPT_SAMPLES };
 
 int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_t errlen)
 {
+    /* In enum mftp_rtt_method's order. */
+    static const char *const rtt_methods[] = {"auto", "icmp", "tcp", NULL};
     static const struct option longopts[] = {
-        {"stack", required_argument, 0, OPT_STACK},
-        {"port", required_argument, 0, 'p'},
+        /* mftp's own flags, then the shared ones (common/nrargs.h, mftpcore/flags.h). */
         {"user", required_argument, 0, OPT_USER},
         {"pass", required_argument, 0, OPT_PASS},
         {"get", required_argument, 0, OPT_GET},
@@ -98,15 +88,12 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         {"dest", required_argument, 0, OPT_DEST},
         {"connections", required_argument, 0, 'n'},
         {"target-rate", required_argument, 0, OPT_RATE},
-        {"window", required_argument, 0, OPT_WINDOW},
-        {"block", required_argument, 0, OPT_BLOCK},
         {"plain", no_argument, 0, OPT_PLAIN},
         {"rtt-method", required_argument, 0, OPT_RTT},
         {"rtt-samples", required_argument, 0, OPT_SAMPLES},
-        {"repeat", required_argument, 0, OPT_REPEAT},
-        {"pause", required_argument, 0, OPT_PAUSE},
-        {"timeout", required_argument, 0, OPT_TIMEOUT},
-        {"help", no_argument, 0, 'h'},
+        NR_ARG_LONGOPT_KSTACK, NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_REPEAT, NR_ARG_LONGOPT_PAUSE,
+        NR_ARG_LONGOPT_TIMEOUT, NR_ARG_LONGOPT_HELP,
+        MFTP_XFER_LONGOPTS,
         {0, 0, 0, 0},
     };
     memset(a, 0, sizeof *a);
@@ -122,25 +109,17 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
     a->repeat = 1;
     a->pause_ns = DEFAULT_PAUSE_NS;
     a->timeout_ns = DEFAULT_TIMEOUT_NS;
+    const struct nr_common_flags common = {
+        .tool = "mftp", .time_example = "5s", .kernel_stack = &a->stack, .port = &a->port,
+        .repeat = &a->repeat, .pause_ns = &a->pause_ns, .timeout_ns = &a->timeout_ns,
+    };
     long long v;
-    int64_t t;
     int c;
     opterr = 0;
     optind = 0;
     while ((c = getopt_long(argc, argv, "+p:n:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'h': return 1;
-        case OPT_STACK:
-            if (strcmp(optarg, "kernel") != 0)
-                return fail(err, errlen, "--stack %s: unknown stack; the only one today is kernel",
-                            optarg);
-            a->stack = optarg;
-            break;
-        case 'p':
-            if (nr_parse_count(optarg, 65535, &v) || v < 1)
-                return fail(err, errlen, "--port %s: give a port from 1 to 65535", optarg);
-            a->port = (int)v;
-            break;
         case OPT_USER: a->user = optarg; break;
         case OPT_PASS: a->pass = optarg; break;
         case OPT_GET: a->get = optarg; break;
@@ -149,76 +128,51 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         case OPT_DEST: a->dest = optarg; break;
         case OPT_PLAIN: a->plain = 1; break;
         case 'n':
-            if (nr_parse_count(optarg, MFTP_MAX_CONNS, &v) || v < 1)
-                return fail(err, errlen, "-n %s: give 1 to %d connections", optarg,
-                            MFTP_MAX_CONNS);
+            if (nr_arg_int("-n", optarg, 1, MFTP_MAX_CONNS, "a number of connections", &v, err,
+                           errlen))
+                return -1;
             a->connections = (int)v;
             break;
         case OPT_RATE:
             if (mftp_parse_rate(optarg, &a->target_bps))
-                return fail(err, errlen, "--target-rate %s: give a rate with a unit, e.g. "
-                            "50Mbit (bit, kbit, Mbit, Gbit)", optarg);
+                return nr_arg_fail(err, errlen, "--target-rate %s: give a rate with a unit, e.g. "
+                                   "50Mbit (bit, kbit, Mbit, Gbit)", optarg);
             break;
-        case OPT_WINDOW:
-            if (nr_parse_size(optarg, &v) || v < 0 || v > (1 << 29))
-                return fail(err, errlen, "--window %s: give a size from 0 to 512M, e.g. 24K",
-                            optarg);
-            a->window = (long)v;
-            break;
-        case OPT_BLOCK:
-            if (nr_parse_size(optarg, &v) || v < 1 || v > MFTP_MAX_BLOCK)
-                return fail(err, errlen, "--block %s: give a size from 1B to 16M, e.g. 32K",
-                            optarg);
-            a->block = (long)v;
+        case MFTP_OPT_WINDOW:
+        case MFTP_OPT_BLOCK:
+            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, err, errlen))
+                return -1;
             break;
         case OPT_RTT:
-            if (strcmp(optarg, "auto") == 0)
-                a->rtt_method = MFTP_RTT_AUTO;
-            else if (strcmp(optarg, "icmp") == 0)
-                a->rtt_method = MFTP_RTT_ICMP;
-            else if (strcmp(optarg, "tcp") == 0)
-                a->rtt_method = MFTP_RTT_TCP;
-            else
-                return fail(err, errlen, "--rtt-method %s: give auto, icmp or tcp", optarg);
+            if (nr_arg_choice("--rtt-method", optarg, rtt_methods, &a->rtt_method, err, errlen))
+                return -1;
             break;
         case OPT_SAMPLES:
-            if (nr_parse_count(optarg, 1000, &v))
-                return fail(err, errlen, "--rtt-samples %s: give 0 to 1000", optarg);
+            if (nr_arg_int("--rtt-samples", optarg, 0, 1000, "a number of probes", &v, err, errlen))
+                return -1;
             a->rtt_samples = (int)v;
             break;
-        case OPT_REPEAT:
-            if (nr_parse_count(optarg, 1000000, &v) || v < 1)
-                return fail(err, errlen, "--repeat %s: give a positive count", optarg);
-            a->repeat = (int)v;
-            break;
-        case OPT_PAUSE:
-        case OPT_TIMEOUT:
-            if (nr_parse_time_ns(optarg, &t) || t < 0 || (c == OPT_TIMEOUT && t == 0))
-                return fail(err, errlen, "--%s %s: give a time, e.g. 5s",
-                            c == OPT_PAUSE ? "pause" : "timeout", optarg);
-            *(c == OPT_PAUSE ? &a->pause_ns : &a->timeout_ns) = t;
-            break;
         default:
-            return fail(err, errlen, "%s: unknown option or missing value; see mftp --help",
-                        argv[optind - 1]);
+            if (nr_arg_common(&common, c, optarg, argv[optind - 1], err, errlen))
+                return -1;
         }
     }
     if (optind != argc - 1)
-        return fail(err, errlen, "give exactly one HOST (the server's IPv4 address)");
+        return nr_arg_fail(err, errlen, "give exactly one HOST (the server's IPv4 address)");
     a->host = argv[optind];
-    struct nrio_addr probe;
-    if (nrio_parse_addr(a->host, (uint16_t)a->port, &probe))
-        return fail(err, errlen, "%s: not a dotted IPv4 address", a->host);
+    if (nr_arg_ipv4(NULL, a->host, err, errlen))
+        return -1;
     if (!a->get == !a->put)
-        return fail(err, errlen, "give one of --get NAME (retrieve) or --put FILE (send)");
+        return nr_arg_fail(err, errlen, "give one of --get NAME (retrieve) or --put FILE (send)");
     if (a->plain && (a->connections > 1 || a->target_bps > 0))
-        return fail(err, errlen, "--plain uses one connection; drop -n or --target-rate");
+        return nr_arg_fail(err, errlen, "--plain uses one connection; drop -n or --target-rate");
     if (a->target_bps > 0 && !a->connections && a->window == 0)
-        return fail(err, errlen, "--target-rate needs --window: W in Tm = N*W/D is the "
-                    "per-connection window");
+        return nr_arg_fail(err, errlen, "--target-rate needs --window: W in Tm = N*W/D is the "
+                           "per-connection window");
     if (a->target_bps > 0 && !a->connections && a->rtt_samples == 0)
-        return fail(err, errlen, "--target-rate needs an RTT: --rtt-samples must be at least 1");
+        return nr_arg_fail(err, errlen,
+                           "--target-rate needs an RTT: --rtt-samples must be at least 1");
     if (a->timeout_ns <= a->pause_ns)
-        return fail(err, errlen, "--timeout must be longer than --pause");
+        return nr_arg_fail(err, errlen, "--timeout must be longer than --pause");
     return 0;
 }

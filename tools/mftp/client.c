@@ -11,6 +11,7 @@
 #include "json.h"
 #include "mftpcore/conncount.h"
 #include "mftpcore/crc32.h"
+#include "mftpcore/errors.h"
 #include "mftpcore/ftp.h"
 #include "mftpcore/xfer.h"
 #include "rtt_icmp.h"
@@ -68,19 +69,10 @@ static void failf(struct client *c, const char *fmt, ...)
 {
     if (c->failed)
         return;
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    mftp_verror(c->out, "mftp", c->a->stack, c->index, fmt, ap);
     va_end(ap);
-    struct nr_json j;
-    nr_json_begin(&j, "error");
-    nr_json_str(&j, "tool", "mftp");
-    nr_json_str(&j, "stack", c->a->stack);
-    nr_json_int(&j, "index", c->index);
-    nr_json_str(&j, "error", msg);
-    nr_json_emit(&j, c->out);
-    fprintf(stderr, "mftp: %s\n", msg);
     c->failed = 1;
     c->status = 1;
     nrio_stop(c->io);

@@ -6,22 +6,17 @@
 
 #include "args.h"
 #include "client.h"
+#include "nrargs.h"
 #include "nrio.h"
 
 int main(int argc, char **argv)
 {
     struct mftp_args a;
     char err[256];
-    int rc = mftp_parse_args(argc, argv, &a, err, sizeof err);
-    if (rc == 1) {
-        mftp_usage(stdout);
-        return 0;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "mftp: %s\n", err);
-        mftp_usage(stderr);
-        return 2;
-    }
+    int rc = nr_args_status(mftp_parse_args(argc, argv, &a, err, sizeof err), "mftp", err,
+                            mftp_usage);
+    if (rc >= 0)
+        return rc;
     nrio *io = nrio_kernel_new();
     if (!io) {
         fprintf(stderr, "mftp: starting the kernel stack (epoll, timerfd) failed: %s\n",

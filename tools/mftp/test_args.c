@@ -52,6 +52,22 @@ static void test_refusals(void)
         {{"mftp", "--get", "a", "--plain", "-n", "4", "10.0.0.1"}, "--plain"},
         {{"mftp", "--get", "a", "--rtt-method", "udp", "10.0.0.1"}, "--rtt-method"},
         {{"mftp", "--get", "a", "--window", "24", "10.0.0.1"}, "--window"},
+        /* The whole message of the shared checks (common/nrargs.h), which name the flag,
+         * the text and what is accepted. */
+        {{"mftp", "--get", "a", "-n", "17", "10.0.0.1"},
+         "-n 17: give a number of connections from 1 to 16"},
+        {{"mftp", "--get", "a", "--window", "24", "10.0.0.1"},
+         "--window 24: give a size from 0B to 512M, e.g. 24K"},
+        {{"mftp", "--get", "a", "--block", "0B", "10.0.0.1"},
+         "--block 0B: give a size from 1B to 16M, e.g. 32K"},
+        {{"mftp", "--get", "a", "--rtt-method", "udp", "10.0.0.1"},
+         "--rtt-method udp: give auto, icmp or tcp"},
+        {{"mftp", "--get", "a", "--rtt-samples", "1001", "10.0.0.1"},
+         "--rtt-samples 1001: give a number of probes from 0 to 1000"},
+        {{"mftp", "--get", "a", "--stack", "tahoe", "10.0.0.1"},
+         "--stack tahoe: unknown stack; the only one today is kernel"},
+        {{"mftp", "--get", "a", "--timeout", "0ms", "10.0.0.1"},
+         "--timeout 0ms: give a time above 0, e.g. 5s"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct mftp_args a;

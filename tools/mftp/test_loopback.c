@@ -2,119 +2,48 @@
  * intact; N picked by the formula; a plain FTP client (written here, RFC 959 only) fetches
  * the file in stream mode; a server that never answers ends in a timeout. */
 #include <arpa/inet.h>
-#include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "client.h"
 #include "mftpcore/crc32.h"
 #include "mftpcore/ftp.h"
 #include "nrtest.h"
+#include "nrtest_proc.h"
 
 #define FILE_SIZE (2 * 1024 * 1024 + 12345) /* not a multiple of any block size */
 #define DEADLINE_S 12
 
-static char dir[PATH_MAX], src[PATH_MAX + 16], port[8], out_path[PATH_MAX + 16],
-    srv_path[PATH_MAX + 16];
+static char src[PATH_MAX], port[8];
 static uint32_t src_crc;
 
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof sin;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
-        getsockname(fd, (struct sockaddr *)&sin, &len) != 0) {
-        perror("test_loopback: finding a free port");
-        exit(1);
-    }
-    close(fd);
-    return ntohs(sin.sin_port);
-}
-
+/* A control connection to the server on port p, or -1. */
 static int connect_to(int p)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        nrt_die("opening a TCP socket");
     struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)p),
                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     struct timeval tv = {5, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0)
+        nrt_die("setting a receive timeout");
     if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
-        close(fd);
+        if (close(fd) != 0)
+            nrt_die("closing a socket that did not connect");
         return -1;
     }
     return fd;
 }
 
-static int reap(pid_t pid, time_t deadline)
+/* Runs bin/mftp in a child with stdout to the scratch file mftp.out; returns its exit status. */
+static int run_mftp(const char *const *argv)
 {
-    int st;
-    while (time(NULL) < deadline) {
-        if (waitpid(pid, &st, WNOHANG) == pid)
-            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-        usleep(10000);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, &st, 0);
-    fprintf(stderr, "test_loopback: child %d hung and was killed\n", (int)pid);
-    return -1;
-}
-
-/* Runs mftp in a child with stdout to out; returns its exit status. */
-static int run_mftp(const char *const *argv, const char *out)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen(out, "w", stdout))
-            _exit(99);
-        int argc = 0;
-        while (argv[argc])
-            argc++;
-        struct mftp_args a;
-        char err[256];
-        if (mftp_parse_args(argc, (char **)argv, &a, err, sizeof err) != 0) {
-            fprintf(stderr, "test_loopback: %s\n", err);
-            _exit(98);
-        }
-        nrio *io = nrio_kernel_new();
-        if (!io)
-            _exit(97);
-        int rc = mftp_run(io, &a, stdout);
-        nrio_destroy(io);
-        fflush(stdout);
-        _exit(rc);
-    }
-    return reap(pid, time(NULL) + DEADLINE_S);
-}
-
-static const char *slurp(const char *path)
-{
-    static char buf[1 << 16];
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = 0;
-    return buf;
-}
-
-static long long field(const char *text, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *k = strstr(text, pat);
-    return k ? strtoll(k + strlen(pat), NULL, 10) : -1;
+    return nrt_reap(nrt_start(argv, "mftp.out"), time(NULL) + DEADLINE_S);
 }
 
 static uint32_t crc_of(const char *path)
@@ -147,11 +76,11 @@ static void check_transfer(const char *out, int n, const char *file)
 {
     int cnt;
     NRT_CHECK(strstr(out, "\"record\":\"transfer\"") != NULL);
-    NRT_EQ_INT(field(out, "connections"), n);
-    NRT_EQ_INT(field(out, "bytes"), FILE_SIZE);
+    NRT_EQ_INT(nrt_field(out, "connections"), n);
+    NRT_EQ_INT(nrt_field(out, "bytes"), FILE_SIZE);
     NRT_EQ_INT(conn_bytes_sum(out, &cnt), FILE_SIZE);
     NRT_EQ_INT(cnt, n);
-    NRT_CHECK(field(out, "throughput_bps") > 0);
+    NRT_CHECK(nrt_field(out, "throughput_bps") > 0);
     NRT_EQ_INT(crc_of(file), src_crc);
 }
 
@@ -162,16 +91,16 @@ static void check_transfer(const char *out, int n, const char *file)
  * record shows must have been set back. */
 static void check_window(const char *out)
 {
-    long long start = field(out, "window_start"), end = field(out, "window_end");
-    long long max = field(out, "window_max"), rcvbuf = field(out, "rcvbuf");
-    NRT_EQ_INT(field(out, "window_requested"), 65536);
+    long long start = nrt_field(out, "window_start"), end = nrt_field(out, "window_end");
+    long long max = nrt_field(out, "window_max"), rcvbuf = nrt_field(out, "rcvbuf");
+    NRT_EQ_INT(nrt_field(out, "window_requested"), 65536);
     NRT_EQ_INT(start, 65536);
-    NRT_EQ_INT(field(out, "window_peer"), 65536);
-    NRT_EQ_INT(field(out, "window_peer_max"), 65536);
+    NRT_EQ_INT(nrt_field(out, "window_peer"), 65536);
+    NRT_EQ_INT(nrt_field(out, "window_peer_max"), 65536);
     NRT_CHECK(max >= start && max >= end && end > 0);
     NRT_CHECK(max <= rcvbuf);
     if (max > start)
-        NRT_CHECK(field(out, "window_reasserts") > 0);
+        NRT_CHECK(nrt_field(out, "window_reasserts") > 0);
 }
 
 static void test_get(void)
@@ -179,11 +108,11 @@ static void test_get(void)
     static const char *const ns[] = {"1", "4", "16"};
     for (int i = 0; i < 3; i++) {
         char dest[PATH_MAX + 32];
-        snprintf(dest, sizeof dest, "%s/get%s.bin", dir, ns[i]);
+        snprintf(dest, sizeof dest, "%s/get%s.bin", nrt_scratch_dir(), ns[i]);
         const char *argv[] = {"mftp", "-p", port, "--get", "src.bin", "--dest", dest, "-n", ns[i],
                               "--window", "64K", "--timeout", "5s", "127.0.0.1", NULL};
-        NRT_EQ_INT(run_mftp(argv, out_path), 0);
-        const char *out = slurp(out_path);
+        NRT_EQ_INT(run_mftp(argv), 0);
+        const char *out = nrt_read("mftp.out");
         check_transfer(out, atoi(ns[i]), dest);
         NRT_CHECK(strstr(out, "\"connections_chosen_by\":\"override\"") != NULL);
         check_window(out);
@@ -196,14 +125,14 @@ static void test_put(void)
     for (int i = 0; i < 3; i++) {
         char name[32], path[PATH_MAX + 32];
         snprintf(name, sizeof name, "put%s.bin", ns[i]);
-        snprintf(path, sizeof path, "%s/%s", dir, name);
+        snprintf(path, sizeof path, "%s/%s", nrt_scratch_dir(), name);
         const char *argv[] = {"mftp", "-p", port, "--put", src, "--remote-name", name, "-n", ns[i],
                               "--rtt-method", "tcp", "--timeout", "5s", "127.0.0.1", NULL};
-        NRT_EQ_INT(run_mftp(argv, out_path), 0);
-        const char *out = slurp(out_path);
+        NRT_EQ_INT(run_mftp(argv), 0);
+        const char *out = nrt_read("mftp.out");
         check_transfer(out, atoi(ns[i]), path);
         NRT_CHECK(strstr(out, "\"rtt_method\":\"tcp_connect\"") != NULL);
-        NRT_CHECK(field(out, "rtt_ns") > 0);
+        NRT_CHECK(nrt_field(out, "rtt_ns") > 0);
     }
 }
 
@@ -214,15 +143,15 @@ static void test_formula(void)
     const char *argv[] = {"mftp", "-p", port, "--get", "src.bin", "--target-rate", "1Gbit",
                           "--window", "256K", "--repeat", "2", "--pause", "10ms", "127.0.0.1",
                           NULL};
-    NRT_EQ_INT(run_mftp(argv, out_path), 0);
-    const char *out = slurp(out_path);
+    NRT_EQ_INT(run_mftp(argv), 0);
+    const char *out = nrt_read("mftp.out");
     NRT_CHECK(strstr(out, "\"connections_chosen_by\":\"formula\"") != NULL);
-    long long n = field(out, "connections");
+    long long n = nrt_field(out, "connections");
     NRT_CHECK(n >= 1 && n <= 16);
     NRT_CHECK(strstr(out, "\"rtt_method\":\"icmp\"") || strstr(out, "\"rtt_method\":\"tcp_connect\""));
     const char *second = strstr(out, "\"index\":1");
     NRT_CHECK(second != NULL);
-    NRT_EQ_INT(second ? field(second, "bytes") : -1, FILE_SIZE);
+    NRT_EQ_INT(second ? nrt_field(second, "bytes") : -1, FILE_SIZE);
 }
 
 /* Reads one reply; returns its code. */
@@ -302,48 +231,35 @@ static void test_silent_server(void)
     snprintf(p, sizeof p, "%d", ntohs(sin.sin_port));
     const char *argv[] = {"mftp", "-p", p, "--get", "x", "--rtt-method", "tcp", "--timeout",
                           "300ms", "--pause", "0s", "127.0.0.1", NULL};
-    NRT_EQ_INT(run_mftp(argv, out_path), 1);
-    const char *out = slurp(out_path);
+    NRT_EQ_INT(run_mftp(argv), 1);
+    const char *out = nrt_read("mftp.out");
     NRT_CHECK(strstr(out, "\"record\":\"error\"") && strstr(out, "timeout"));
     close(l);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-    (void)argc;
-    snprintf(dir, sizeof dir, "/tmp/mftp_test.%d", (int)getpid());
-    snprintf(src, sizeof src, "%s/src.bin", dir);
-    snprintf(out_path, sizeof out_path, "%s/mftp.out", dir);
-    snprintf(srv_path, sizeof srv_path, "%s/mftpd.out", dir);
-    if (mkdir(dir, 0755) != 0) {
-        perror("test_loopback: mkdir");
-        return 1;
-    }
+    nrt_setup("mftp");
+    snprintf(src, sizeof src, "%s", nrt_scratch("src.bin"));
     FILE *f = fopen(src, "w");
+    if (!f)
+        nrt_die("creating the file to transfer");
     srand(7);
     for (int i = 0; i < FILE_SIZE; i++)
         fputc(rand() & 0xff, f);
-    fclose(f);
+    if (fclose(f) != 0)
+        nrt_die("writing the file to transfer");
     src_crc = crc_of(src);
-    snprintf(port, sizeof port, "%d", free_port());
+    snprintf(port, sizeof port, "%d", nrt_free_port(SOCK_STREAM));
 
-    char self[PATH_MAX], server[PATH_MAX + 32];
-    snprintf(self, sizeof self, "%s", argv[0]);
-    snprintf(server, sizeof server, "%s/../../bin/mftpd", dirname(self));
-    fflush(NULL);
-    pid_t srv = fork();
-    if (srv == 0) {
-        if (!freopen(srv_path, "w", stdout))
-            _exit(99);
-        execl(server, "mftpd", "-p", port, "--bind", "127.0.0.1", "--root", dir, "--sessions",
-              "8", "--timeout", "5s", "--idle-exit", "10s", (char *)NULL);
-        fprintf(stderr, "test_loopback: cannot run %s: %s\n", server, strerror(errno));
-        _exit(96);
-    }
+    const char *server[] = {"mftpd", "-p", port, "--bind", "127.0.0.1", "--root", nrt_scratch_dir(),
+                            "--sessions", "8", "--timeout", "5s", "--idle-exit", "10s", NULL};
+    pid_t srv = nrt_spawn(nrt_tool_path("mftpd"), server, nrt_scratch("mftpd.out"));
     for (int i = 0; i < 300; i++) {
         int fd = connect_to(atoi(port));
         if (fd >= 0) {
-            close(fd);
+            if (close(fd) != 0)
+                nrt_die("closing the probe connection to mftpd");
             break;
         }
         usleep(10000);
@@ -354,14 +270,11 @@ int main(int argc, char **argv)
     NRT_RUN(test_plain_client);
     NRT_RUN(test_silent_server);
     /* 8 logged-in sessions: 3 gets, 3 puts, the formula and the plain client. */
-    int st = reap(srv, time(NULL) + DEADLINE_S);
+    int st = nrt_reap(srv, time(NULL) + DEADLINE_S);
     NRT_EQ_INT(st, 0);
-    const char *log = slurp(srv_path);
+    const char *log = nrt_read("mftpd.out");
     NRT_CHECK(strstr(log, "\"mode\":\"stream\"") != NULL);
     NRT_CHECK(strstr(log, "\"record\":\"error\"") == NULL);
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "test_loopback: could not remove %s\n", dir);
+    nrt_scratch_remove();
     return nrt_summary("mftp/test_loopback");
 }

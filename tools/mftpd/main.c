@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "nrargs.h"
 #include "nrio.h"
 #include "server.h"
 
@@ -12,16 +13,10 @@ int main(int argc, char **argv)
 {
     struct mftpd_args a;
     char err[256];
-    int rc = mftpd_parse_args(argc, argv, &a, err, sizeof err);
-    if (rc == 1) {
-        mftpd_usage(stdout);
-        return 0;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "mftpd: %s\n", err);
-        mftpd_usage(stderr);
-        return 2;
-    }
+    int rc = nr_args_status(mftpd_parse_args(argc, argv, &a, err, sizeof err), "mftpd", err,
+                            mftpd_usage);
+    if (rc >= 0)
+        return rc;
     nrio *io = nrio_kernel_new();
     if (!io) {
         fprintf(stderr, "mftpd: starting the kernel stack (epoll, timerfd) failed: %s\n",

@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mftpcore/blocks.h"
 #include "mftpcore/crc32.h"
+#include "mftpcore/errors.h"
 #include "mftpcore/ftp.h"
 #include "json.h"
 #include "units.h"
@@ -61,18 +63,10 @@ struct mftpd {
 
 static void emit_error(struct mftpd *d, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    mftp_verror(d->out, "mftpd", d->a->stack, -1, fmt, ap);
     va_end(ap);
-    struct nr_json j;
-    nr_json_begin(&j, "error");
-    nr_json_str(&j, "tool", "mftpd");
-    nr_json_str(&j, "stack", d->a->stack);
-    nr_json_str(&j, "error", msg);
-    nr_json_emit(&j, d->out);
-    fprintf(stderr, "mftpd: %s\n", msg);
 }
 
 static void stop(struct mftpd *d, int status)
@@ -547,7 +541,7 @@ static void command(struct session *s, const char *line)
         char *end;
         n = strtoll(arg, &end, 10);
         if (end == arg || n < 0 || n > MFTP_MAX_CONNS ||
-            (*end && (w = strtoll(end, &end, 10), *end || w < 0 || w > (1 << 29)))) {
+            (*end && (w = strtoll(end, &end, 10), *end || w < 0 || w > MFTP_MAX_WINDOW))) {
             reply(s, "501 Usage: MCON <connections 0-%d> [<window octets>]", MFTP_MAX_CONNS);
             return;
         }

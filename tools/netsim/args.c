@@ -1,30 +1,40 @@
 #include "args.h"
 
 #include <getopt.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "linkemu/cli.h"
+#include "linkemu/linkopt.h"
 #include "nrio.h"
-#include "units.h"
 
 /* ASSUMPTION: one iteration of an empty busy loop takes one cycle of a 25 MHz CPU. */
 #define DEFAULT_SPIN_PS 40000
-#define DEFAULT_QUEUE_PACKETS 50
-#define MAX_TTCP_ARGS 64
+#define MAX_APP_ARGS 64
+
+static const char *const app_names[] = {[NS_APP_TTCP] = "ttcp", [NS_APP_PINGX] = "pingx"};
+
+const char *ns_app_name(enum ns_app app) { return app_names[app]; }
 
 void ns_usage(FILE *out)
 {
     fprintf(out,
         "usage: netsim --rate RATE [options] -- TTCP_TRANSMITTER_ARGS -- TTCP_RECEIVER_ARGS\n"
-        "Runs ttcp in virtual time: the transmitter on host a (" NS_ADDR_A "), the receiver on\n"
-        "host b (" NS_ADDR_B "), each on its own 4.3BSD-Tahoe stack with a host model, joined\n"
-        "by linkemu's link model in both directions. The ttcp arguments are ttcp's own, e.g.\n"
+        "       netsim --app pingx --rate RATE [options] -- PINGX_ARGS -- ECHOD_ARGS\n"
+        "Runs an application in virtual time: ttcp's transmitter, or pingx, on host a\n"
+        "(" NS_ADDR_A "), ttcp's receiver, or echod, on host b (" NS_ADDR_B "), each on its own\n"
+        "4.3BSD-Tahoe stack with a host model, joined by linkemu's link model in both\n"
+        "directions. The arguments after each '--' are the program's own, e.g.\n"
         "  netsim --rate 100Mbit --framing aal5-vc-mux --mtu 9188B -- \\\n"
         "    -t --sndbuf 16K --bytes 1M " NS_ADDR_B " -- -r --rcvbuf 24K\n"
-        "Writes ttcp's JSON records (both ends, one per transfer each, in virtual-time order),\n"
-        "then one {\"record\":\"sim\",...} with event counts, times and both hosts' tcpstat.\n"
+        "  netsim --app pingx --rate 10Mbit --delay 1ms --pcap a.pcap -- \\\n"
+        "    --mode udp --sizes 512B,8K --count 5 --interval 100ms -- --proto udp\n"
+        "pingx's --host defaults to host b here; pingx's and echod's stack flags (--stack,\n"
+        "--if, ...) are refused, as both hosts run the simulated stack.\n"
+        "Writes the applications' JSON records in virtual-time order: ttcp's (both ends, one\n"
+        "per transfer each), or pingx's (meta, then one message record per echo, as on a real\n"
+        "stack) and echod's summary. echod ends as on SIGTERM: once pingx has returned, netsim\n"
+        "sets echod's stop flag, which echod reads every 100 ms of virtual time. Records name\n"
+        "the stack \"" NS_STACK "\" and pingx's clock \"" NS_CLOCK "\". Last comes one\n"
+        "{\"record\":\"sim\",...} with event counts, times and both hosts' tcpstat.\n"
         "The same arguments give byte-identical output, but for the wall-clock fields of the\n"
         "sim record (wall_ns, events_per_s, speedup), which --no-wall leaves out.\n"
         "\n"
@@ -32,7 +42,7 @@ void ns_usage(FILE *out)
         "  --rate RATE                line rate, e.g. 10Mbit, 100Mbit (required)\n"
         "  --framing NAME             ethernet, aal5-llc-snap, aal5-vc-mux or none (default ethernet)\n"
         "  --mtu SIZE                 interface MTU of both hosts and largest packet the link\n"
-        "                             carries, e.g. 1500B, 9188B (default 1500B)\n"
+        "                             carries, e.g. 1500B, 9188B (default %dB)\n"
         "  --delay TIME               one-way propagation delay (default 0ms)\n"
         "  --jitter TIME              added delay varies uniformly by +-TIME (default 0ms)\n"
         "  --reorder                  let jitter reorder packets (default: keep order)\n"
@@ -40,18 +50,13 @@ void ns_usage(FILE *out)
         "  --cell-loss-ratio R        ATM cell loss ratio (default 0)\n"
         "  --bit-error-ratio R        bit error ratio (default 0)\n"
         "  --queue-packets N          drop-tail queue limit in packets, 0 = none (default %d)\n"
-        "  --queue-bytes SIZE         drop-tail queue limit in octets, 0 = none (default 0)\n"
-        "  --reverse-rate RATE        the b->a direction's rate (default: as --rate)\n"
-        "  --reverse-delay TIME       (default: as --delay)\n"
-        "  --reverse-jitter TIME      (default: as --jitter)\n"
-        "  --reverse-reorder          (default: as --reorder)\n"
-        "  --reverse-loss-pct PCT     (default: as --loss-pct)\n"
-        "  --reverse-cell-loss-ratio R (default: as --cell-loss-ratio)\n"
-        "  --reverse-bit-error-ratio R (default: as --bit-error-ratio)\n"
-        "  --reverse-queue-packets N  (default: as --queue-packets)\n"
-        "  --reverse-queue-bytes SIZE (default: as --queue-bytes)\n"
+        "  --queue-bytes SIZE         drop-tail queue limit in octets, 0 = none (default 0)\n",
+        LE_DEFAULT_MTU, LE_DEFAULT_QUEUE_PACKETS);
+    le_link_usage_reverse(out);
+    fprintf(out,
         "Hosts and run:\n"
-        "  --app NAME                 the application: ttcp (default ttcp)\n"
+        "  --app NAME                 the application: ttcp (transmitter on a, receiver on b)\n"
+        "                             or pingx (pingx on a, echod on b) (default ttcp)\n"
         "  --host-model-a FILE        host a's processing costs, configs/hosts/*.yaml\n"
         "                             (default: none, a host that costs no time)\n"
         "  --host-model-b FILE        host b's (default: none)\n"
@@ -62,133 +67,158 @@ void ns_usage(FILE *out)
         "  --tcp-space SIZE           both hosts' default TCP send and receive buffers, which\n"
         "                             also start each connection's cwnd (default: SunOS's\n"
         "                             choice by MTU, 16K above MTU 1500, else 4.3BSD's 4K)\n"
-        "  --spin-ps N                CPU time of one busy-loop iteration (ttcp --cool-spin), in\n"
-        "                             picoseconds (default %d)\n"
+        "  --spin-ps N                CPU time of one busy-loop iteration, in picoseconds: of\n"
+        "                             ttcp --cool-spin, pingx --cool-iterations, and of the\n"
+        "                             busy-wait of pingx --cool-gap, which needs N > 0\n"
+        "                             (default %d)\n"
         "  --seed N                   seed of the link's loss and jitter draws and of --boot-b\n"
-        "                             (default 1)\n"
+        "                             (default 1); pingx's --seed, its shuffled order, is apart\n"
         "  --no-wall                  leave the wall-clock fields out of the sim record\n"
         "                             (default: written)\n"
         "  --trace                    also write a {\"record\":\"segment\",...} for every TCP\n"
         "                             segment a host sends, with the rule that sent it\n"
         "                             (default off)\n"
+        "  --pcap FILE                write every IP packet at host a's interface to FILE, as\n"
+        "                             tcpdump there would: classic pcap, raw IP (link type 101),\n"
+        "                             nanosecond virtual timestamps from host a's boot; a sent\n"
+        "                             packet when a hands it to the link, a received one when\n"
+        "                             it arrives; the sim record's capture_packets counts them\n"
+        "                             (default: no capture)\n"
         "  --help                     print this and exit\n"
         "Units: rates bit|Kbit|Mbit|Gbit (powers of 1000), times ns|us|ms|s, sizes B|K|M\n"
-        "(K = 1024 octets). Exit status: 0 ok, 1 a transfer or the simulation failed,\n"
+        "(K = 1024 octets). Exit status: 0 ok, 1 an application or the simulation failed,\n"
         "2 bad arguments.\n",
-        DEFAULT_QUEUE_PACKETS, DEFAULT_SPIN_PS);
+        DEFAULT_SPIN_PS);
 }
 
 enum {
-    OPT_RATE = 256, OPT_DELAY, OPT_JITTER, OPT_REORDER, OPT_LOSS, OPT_CLR, OPT_BER, OPT_QPKT,
-    OPT_QBYTES,
-    OPT_REVERSE = 512, /* OPT_REVERSE + a per-direction option: the same for b->a */
-    OPT_FRAMING = 1024, OPT_MTU, OPT_APP, OPT_HOST_A, OPT_HOST_B, OPT_BOOT_B, OPT_SPIN, OPT_TCP_SPACE, OPT_SEED,
-    OPT_NO_WALL, OPT_TRACE, OPT_HELP,
+    OPT_APP = 256, OPT_HOST_A, OPT_HOST_B, OPT_BOOT_B, OPT_SPIN, OPT_TCP_SPACE, OPT_SEED,
+    OPT_NO_WALL, OPT_TRACE, OPT_PCAP, OPT_HELP,
 };
-#define NDIR (OPT_QBYTES - OPT_RATE + 1)
 
-static int parse_number(const char *text, double lo, double hi, double *value)
+/* args[] gets an application's command line as its own main would: its name, then pre (what
+ * netsim presets; the user's arguments come after, so they override it), then argv[0..n-1].
+ * Returns the count, or -1 with the reason printed to err. */
+static int app_argv(char **args, const char *prog, char **pre, int npre, char **argv, int n,
+                    const char *which, FILE *err)
 {
-    char *end;
-    double number = strtod(text, &end);
-    if (end == text || *end || !(number >= lo && number <= hi))
+    if (npre + n > MAX_APP_ARGS) {
+        fprintf(err, "netsim: more than %d %s arguments\n", MAX_APP_ARGS - npre, which);
         return -1;
-    *value = number;
-    return 0;
-}
-
-static int parse_whole(const char *text, double hi, uint64_t *value)
-{
-    double number;
-    if (parse_number(text, 0, hi, &number) < 0 || number != floor(number))
-        return -1;
-    *value = (uint64_t)number;
-    return 0;
-}
-
-/* One per-direction flag into c; returns 0 or -1 on a bad value. */
-static int set_dir(struct le_dir_cfg *c, int opt, const char *arg)
-{
-    uint64_t v;
-    switch (opt) {
-    case OPT_RATE:
-        return le_parse_rate(arg, &c->rate_bps) < 0 || c->rate_bps <= 0 ? -1 : 0;
-    case OPT_DELAY:
-        return le_parse_time(arg, &c->delay_ns);
-    case OPT_JITTER:
-        return le_parse_time(arg, &c->jitter_ns);
-    case OPT_REORDER:
-        c->reorder = true;
-        return 0;
-    case OPT_LOSS:
-        return parse_number(arg, 0, 100, &c->loss_pct);
-    case OPT_CLR:
-        return parse_number(arg, 0, 1, &c->cell_loss_ratio);
-    case OPT_BER:
-        return parse_number(arg, 0, 1, &c->bit_error_ratio);
-    case OPT_QPKT:
-        if (parse_whole(arg, 1e9, &v) < 0)
-            return -1;
-        c->queue_packets = v;
-        return 0;
-    case OPT_QBYTES:
-        return le_parse_size(arg, &c->queue_bytes);
     }
-    return -1;
+    int argc = 0;
+    args[argc++] = (char *)prog;
+    for (int i = 0; i < npre; i++)
+        args[argc++] = pre[i];
+    for (int i = 0; i < n; i++)
+        args[argc++] = argv[i];
+    args[argc] = NULL;
+    return argc;
 }
 
-/* Copies each per-direction value given for the reverse direction over the forward one. */
-static void merge_reverse(struct le_dir_cfg *o, const struct le_dir_cfg *r, const bool *set)
+static void app_error(FILE *err, const char *which, const char *prog, int rc, const char *msg)
 {
-    if (set[OPT_RATE - OPT_RATE]) o->rate_bps = r->rate_bps;
-    if (set[OPT_DELAY - OPT_RATE]) o->delay_ns = r->delay_ns;
-    if (set[OPT_JITTER - OPT_RATE]) o->jitter_ns = r->jitter_ns;
-    if (set[OPT_REORDER - OPT_RATE]) o->reorder = r->reorder;
-    if (set[OPT_LOSS - OPT_RATE]) o->loss_pct = r->loss_pct;
-    if (set[OPT_CLR - OPT_RATE]) o->cell_loss_ratio = r->cell_loss_ratio;
-    if (set[OPT_BER - OPT_RATE]) o->bit_error_ratio = r->bit_error_ratio;
-    if (set[OPT_QPKT - OPT_RATE]) o->queue_packets = r->queue_packets;
-    if (set[OPT_QBYTES - OPT_RATE]) o->queue_bytes = r->queue_bytes;
+    if (rc == 1)
+        fprintf(err, "netsim: the %s arguments: --help is not a run; see %s --help\n", which,
+                prog);
+    else
+        fprintf(err, "netsim: the %s arguments: %s\n", which, msg);
 }
 
 /* Parses one ttcp command line (argv[0..n-1], without a program name) into t. */
 static int parse_ttcp(char **argv, int n, struct ttcp_args *t, const char *which, FILE *err)
 {
-    char *args[MAX_TTCP_ARGS + 2];
-    if (n > MAX_TTCP_ARGS) {
-        fprintf(err, "netsim: more than %d %s arguments\n", MAX_TTCP_ARGS, which);
+    char *args[MAX_APP_ARGS + 2];
+    int argc = app_argv(args, "ttcp", NULL, 0, argv, n, which, err);
+    if (argc < 0)
         return -1;
-    }
-    args[0] = "ttcp";
-    for (int i = 0; i < n; i++)
-        args[i + 1] = argv[i];
-    args[n + 1] = NULL;
     char msg[256];
-    int rc = ttcp_parse_args(n + 1, args, t, msg, sizeof msg);
+    int rc = ttcp_parse_args(argc, args, t, msg, sizeof msg);
     if (rc != 0) {
-        fprintf(err, "netsim: the %s arguments: %s\n",
-                which, rc == 1 ? "--help is not a transfer; see ttcp --help" : msg);
+        app_error(err, which, "ttcp", rc, msg);
         return -1;
     }
     /* The records say which stack moved the data. */
-    t->stack = "tahoe-sim";
+    t->stack = NS_STACK;
     return 0;
 }
 
-static int check_pair(const struct ns_args *a, FILE *err)
+/* The stack flags choose a real stack, which the simulator replaces with its own. They are
+ * refused before the program's parser sees them, which would ask for the rest of them. */
+static int refuse_stack_flags(char **argv, int n, const char *which, FILE *err)
 {
-    struct nrio_addr to, b, bind;
+    static const struct option stack[] = {NR_STACK_LONGOPTS, {0, 0, 0, 0}};
+    for (int i = 0; i < n; i++) {
+        if (strncmp(argv[i], "--", 2) != 0)
+            continue;
+        const char *name = argv[i] + 2;
+        size_t len = strcspn(name, "=");
+        for (const struct option *o = stack; o->name; o++) {
+            if (strlen(o->name) == len && strncmp(name, o->name, len) == 0) {
+                fprintf(err, "netsim: the %s arguments: drop %s: both hosts run the simulated "
+                             "Tahoe stack, set with netsim's --mtu, --tcp-space and "
+                             "--host-model-a/-b\n", which, argv[i]);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int parse_pingx(char **argv, int n, struct pingx_args *p, FILE *err)
+{
+    char *pre[] = {"--host", NS_ADDR_B};
+    char *args[MAX_APP_ARGS + 2];
+    int argc = app_argv(args, "pingx", pre, 2, argv, n, "pingx", err);
+    if (argc < 0 || refuse_stack_flags(argv, n, "pingx", err) < 0)
+        return -1;
+    char msg[256];
+    int rc = pingx_parse_args(argc, args, p, msg, sizeof msg);
+    if (rc != 0) {
+        app_error(err, "pingx", "pingx", rc, msg);
+        return -1;
+    }
+    p->stack = NS_STACK;
+    p->clock = NS_CLOCK;
+    return 0;
+}
+
+static int parse_echod(char **argv, int n, struct echod_args *e, FILE *err)
+{
+    char *args[MAX_APP_ARGS + 2];
+    int argc = app_argv(args, "echod", NULL, 0, argv, n, "echod", err);
+    if (argc < 0 || refuse_stack_flags(argv, n, "echod", err) < 0)
+        return -1;
+    char msg[256];
+    int rc = echod_parse_args(argc, args, e, msg, sizeof msg);
+    if (rc != 0) {
+        app_error(err, "echod", "echod", rc, msg);
+        return -1;
+    }
+    e->stack = NS_STACK;
+    return 0;
+}
+
+/* Whether ip is host b's address, or with any_ok 0.0.0.0 too. */
+static int is_host_b(const char *ip, int any_ok)
+{
+    struct nrio_addr addr, b;
     nrio_parse_addr(NS_ADDR_B, 0, &b);
+    return nrio_parse_addr(ip, 0, &addr) == 0 && (addr.ip == b.ip || (any_ok && addr.ip == 0));
+}
+
+static int check_ttcp(const struct ns_args *a, FILE *err)
+{
     if (!a->tx.transmit || a->rx.transmit) {
         fprintf(err, "netsim: give the transmitter (-t) first and the receiver (-r) second\n");
         return -1;
     }
-    if (nrio_parse_addr(a->tx.host, 0, &to) < 0 || to.ip != b.ip) {
+    if (!is_host_b(a->tx.host, 0)) {
         fprintf(err, "netsim: the transmitter sends to %s, but the receiver is host b, %s\n",
                 a->tx.host, NS_ADDR_B);
         return -1;
     }
-    if (nrio_parse_addr(a->rx.bind_ip, 0, &bind) < 0 || (bind.ip != 0 && bind.ip != b.ip)) {
+    if (!is_host_b(a->rx.bind_ip, 1)) {
         fprintf(err, "netsim: the receiver binds %s; use 0.0.0.0 or %s\n", a->rx.bind_ip,
                 NS_ADDR_B);
         return -1;
@@ -201,29 +231,43 @@ static int check_pair(const struct ns_args *a, FILE *err)
     return 0;
 }
 
+static int check_pingx(const struct ns_args *a, FILE *err)
+{
+    const struct pingx_args *p = &a->ping;
+    const struct echod_args *e = &a->echo;
+    if (!is_host_b(p->host, 0)) {
+        fprintf(err, "netsim: pingx sends to --host %s, but echod runs on host b, %s; drop "
+                     "--host or give --host %s\n", p->host, NS_ADDR_B, NS_ADDR_B);
+        return -1;
+    }
+    if (!is_host_b(e->bind_ip, 1)) {
+        fprintf(err, "netsim: echod binds %s; use 0.0.0.0 or %s\n", e->bind_ip, NS_ADDR_B);
+        return -1;
+    }
+    if (p->port != e->port) {
+        fprintf(err, "netsim: pingx uses --port %d but echod --port %d; give both the same port\n",
+                p->port, e->port);
+        return -1;
+    }
+    int udp = pingx_is_udp(p->mode);
+    if (!(udp ? e->udp : e->tcp)) {
+        fprintf(err, "netsim: pingx --mode %s needs echod to serve %s; give echod --proto %s or "
+                     "both\n", pingx_mode_name(p->mode), udp ? "UDP" : "TCP", udp ? "udp" : "tcp");
+        return -1;
+    }
+    /* The busy-wait advances only by what its iterations cost: at 0 it would never end. */
+    if (p->cool_gap_ns > 0 && a->spin_ps == 0) {
+        fprintf(err, "netsim: pingx --cool-gap busy-waits, which takes forever with --spin-ps 0; "
+                     "give --spin-ps above 0\n");
+        return -1;
+    }
+    return 0;
+}
+
 int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
-        {"rate", required_argument, 0, OPT_RATE},
-        {"delay", required_argument, 0, OPT_DELAY},
-        {"jitter", required_argument, 0, OPT_JITTER},
-        {"reorder", no_argument, 0, OPT_REORDER},
-        {"loss-pct", required_argument, 0, OPT_LOSS},
-        {"cell-loss-ratio", required_argument, 0, OPT_CLR},
-        {"bit-error-ratio", required_argument, 0, OPT_BER},
-        {"queue-packets", required_argument, 0, OPT_QPKT},
-        {"queue-bytes", required_argument, 0, OPT_QBYTES},
-        {"reverse-rate", required_argument, 0, OPT_REVERSE + OPT_RATE},
-        {"reverse-delay", required_argument, 0, OPT_REVERSE + OPT_DELAY},
-        {"reverse-jitter", required_argument, 0, OPT_REVERSE + OPT_JITTER},
-        {"reverse-reorder", no_argument, 0, OPT_REVERSE + OPT_REORDER},
-        {"reverse-loss-pct", required_argument, 0, OPT_REVERSE + OPT_LOSS},
-        {"reverse-cell-loss-ratio", required_argument, 0, OPT_REVERSE + OPT_CLR},
-        {"reverse-bit-error-ratio", required_argument, 0, OPT_REVERSE + OPT_BER},
-        {"reverse-queue-packets", required_argument, 0, OPT_REVERSE + OPT_QPKT},
-        {"reverse-queue-bytes", required_argument, 0, OPT_REVERSE + OPT_QBYTES},
-        {"framing", required_argument, 0, OPT_FRAMING},
-        {"mtu", required_argument, 0, OPT_MTU},
+        LE_LINK_LONGOPTS,
         {"app", required_argument, 0, OPT_APP},
         {"host-model-a", required_argument, 0, OPT_HOST_A},
         {"host-model-b", required_argument, 0, OPT_HOST_B},
@@ -233,15 +277,14 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
         {"seed", required_argument, 0, OPT_SEED},
         {"no-wall", no_argument, 0, OPT_NO_WALL},
         {"trace", no_argument, 0, OPT_TRACE},
+        {"pcap", required_argument, 0, OPT_PCAP},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
-    *a = (struct ns_args){.framing = LE_FRAMING_ETHERNET, .mtu = 1500, .seed = 1,
-                          .boot_b_ns = -1, .spin_ps = DEFAULT_SPIN_PS,
-                          .forward = {.queue_packets = DEFAULT_QUEUE_PACKETS}};
-    struct le_dir_cfg rev = {0};
-    bool rev_set[NDIR] = {false};
-    bool rate_set = false;
+    *a = (struct ns_args){.app = NS_APP_TTCP, .seed = 1, .boot_b_ns = -1,
+                          .spin_ps = DEFAULT_SPIN_PS};
+    struct le_link_opts link;
+    le_link_init(&link);
     uint64_t v;
     int opt, index = 0;
     optind = 0; /* getopt keeps state across calls; 0 resets it fully (glibc) */
@@ -251,20 +294,13 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
         const char *flag = longopts[index].name;
         int bad = 0;
         switch (opt) {
-        case OPT_FRAMING:
-            if (le_parse_framing(optarg, &a->framing) < 0) {
-                fprintf(err, "netsim: unknown --framing '%s'; use ethernet, aal5-llc-snap, "
-                             "aal5-vc-mux or none\n", optarg);
-                return -1;
-            }
-            break;
-        case OPT_MTU:
-            bad = le_parse_size(optarg, &v) < 0 || v < 68 || v > 65535;
-            a->mtu = (uint32_t)v;
-            break;
         case OPT_APP:
-            if (strcmp(optarg, "ttcp") != 0) {
-                fprintf(err, "netsim: --app %s: the only application today is ttcp\n", optarg);
+            if (strcmp(optarg, app_names[NS_APP_TTCP]) == 0) {
+                a->app = NS_APP_TTCP;
+            } else if (strcmp(optarg, app_names[NS_APP_PINGX]) == 0) {
+                a->app = NS_APP_PINGX;
+            } else {
+                fprintf(err, "netsim: unknown --app '%s'; give ttcp or pingx\n", optarg);
                 return -1;
             }
             break;
@@ -276,7 +312,7 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
             bad = le_parse_time(optarg, &a->boot_b_ns) < 0;
             break;
         case OPT_SPIN:
-            bad = parse_whole(optarg, 1e12, &v) < 0;
+            bad = le_parse_whole(optarg, 1e12, &v) < 0;
             a->spin_ps = (int64_t)v;
             break;
         case OPT_TCP_SPACE:
@@ -284,13 +320,17 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
             a->tcp_space = (int)v;
             break;
         case OPT_SEED:
-            bad = parse_whole(optarg, 9007199254740992.0, &a->seed) < 0;
+            bad = le_parse_whole(optarg, 9007199254740992.0, &a->seed) < 0;
             break;
         case OPT_NO_WALL:
             a->no_wall = true;
             break;
         case OPT_TRACE:
             a->trace = true;
+            break;
+        case OPT_PCAP:
+            bad = !*optarg;
+            a->pcap_path = optarg;
             break;
         case OPT_HELP:
             ns_usage(out);
@@ -300,13 +340,8 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
                     argv[optind - 1]);
             return -1;
         default:
-            if (opt >= OPT_REVERSE) {
-                bad = set_dir(&rev, opt - OPT_REVERSE, optarg) < 0;
-                rev_set[opt - OPT_REVERSE - OPT_RATE] = true;
-            } else {
-                bad = set_dir(&a->forward, opt, optarg) < 0;
-                rate_set |= opt == OPT_RATE;
-            }
+            if (le_link_opt(&link, opt, optarg, "netsim", err) < 0)
+                return -1;
         }
         if (bad) {
             fprintf(err, "netsim: bad value '%s' for --%s; see --help for its unit and range\n",
@@ -314,16 +349,19 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
             return -1;
         }
     }
-    if (!rate_set) {
-        fprintf(err, "netsim: --rate is required, e.g. --rate 100Mbit\n");
+    if (le_link_finish(&link, "netsim", err) < 0)
         return -1;
-    }
-    a->reverse = a->forward;
-    merge_reverse(&a->reverse, &rev, rev_set);
+    a->framing = link.framing;
+    a->mtu = link.mtu;
+    a->forward = link.forward;
+    a->reverse = link.reverse;
 
-    /* getopt stopped just after the first "--"; the second splits the two ttcp lines. */
+    int ttcp = a->app == NS_APP_TTCP;
+    const char *first = ttcp ? "transmitter" : "pingx", *second = ttcp ? "receiver" : "echod";
+    /* getopt stopped just after the first "--"; the second splits the two command lines. */
     if (optind < 1 || strcmp(argv[optind - 1], "--") != 0) {
-        fprintf(err, "netsim: give the ttcp arguments after '--': -- TRANSMITTER -- RECEIVER\n");
+        fprintf(err, "netsim: give the %s arguments after '--': %s\n", ns_app_name(a->app),
+                ttcp ? "-- TRANSMITTER -- RECEIVER" : "-- PINGX_ARGS -- ECHOD_ARGS");
         return -1;
     }
     int split = -1;
@@ -331,12 +369,15 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
         if (strcmp(argv[i], "--") == 0)
             split = i;
     if (split < 0) {
-        fprintf(err, "netsim: give a second '--' between the transmitter's and the receiver's "
-                     "ttcp arguments\n");
+        fprintf(err, "netsim: give a second '--' between the %s's and the %s's arguments\n",
+                first, second);
         return -1;
     }
-    if (parse_ttcp(argv + optind, split - optind, &a->tx, "transmitter", err) < 0 ||
-        parse_ttcp(argv + split + 1, argc - split - 1, &a->rx, "receiver", err) < 0)
-        return -1;
-    return check_pair(a, err);
+    char **argv1 = argv + optind, **argv2 = argv + split + 1;
+    int n1 = split - optind, n2 = argc - split - 1;
+    if (ttcp)
+        return parse_ttcp(argv1, n1, &a->tx, first, err) < 0 ||
+               parse_ttcp(argv2, n2, &a->rx, second, err) < 0 ? -1 : check_ttcp(a, err);
+    return parse_pingx(argv1, n1, &a->ping, err) < 0 ||
+           parse_echod(argv2, n2, &a->echo, err) < 0 ? -1 : check_pingx(a, err);
 }

@@ -1,5 +1,6 @@
-/* netsim's command line: the link (linkemu's flags and units), the hosts, the seed, and the
- * two ttcp command lines. */
+/* netsim's command line: the link (linkemu's flags and units), the hosts, the seed, the
+ * application, and its two command lines: ttcp's transmitter and receiver, or pingx's and
+ * echod's. */
 #ifndef NETSIM_ARGS_H
 #define NETSIM_ARGS_H
 
@@ -7,13 +8,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "echod/args.h"
 #include "linkemu/model.h"
+#include "pingx/args.h"
 #include "ttcp/args.h"
 
 #define NS_ADDR_A "10.0.0.1"
 #define NS_ADDR_B "10.0.0.2"
 
+/* What the records name the stack and the clock of a simulated run. */
+#define NS_STACK "tahoe-sim"
+#define NS_CLOCK "virtual"
+
+enum ns_app { NS_APP_TTCP, NS_APP_PINGX };
+
 struct ns_args {
+    enum ns_app app;
     enum le_framing framing;
     uint32_t mtu;
     struct le_dir_cfg forward; /* a -> b */
@@ -25,8 +35,13 @@ struct ns_args {
     int tcp_space;             /* both hosts' default TCP buffers; 0: by the MTU */
     bool no_wall;
     bool trace;                /* a record per TCP segment sent */
-    struct ttcp_args tx, rx;   /* ttcp on host a (-t) and on host b (-r) */
+    const char *pcap_path;     /* where to capture host a's packets; NULL: nowhere */
+    struct ttcp_args tx, rx;   /* NS_APP_TTCP: ttcp on host a (-t) and on host b (-r) */
+    struct pingx_args ping;    /* NS_APP_PINGX: pingx on host a */
+    struct echod_args echo;    /*               and echod on host b */
 };
+
+const char *ns_app_name(enum ns_app app);
 
 /* Parses argv. Returns 0, 1 when --help was given (usage printed to out), or -1 on a bad
  * command line (the reason printed to err). */

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* The stacks and the ttcp code on them use a few kilobytes; this leaves a wide margin. */
+/* The stacks and the applications on them use a few kilobytes; this leaves a wide margin. */
 #define CORO_STACK (512 * 1024)
 
 static struct ns_coro *starting;

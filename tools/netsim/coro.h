@@ -1,7 +1,7 @@
 /* Coroutines on ucontext: each simulated host's application runs on its own stack, so that
- * ttcp's blocking nrio_run() loop can pause inside the backend's wait() while the scheduler
- * runs the other host. Only one runs at a time, and the scheduler decides which, so runs are
- * deterministic. */
+ * the application's blocking nrio_run() loop (ttcp's, pingx's, echod's) can pause inside the
+ * backend's wait() while the scheduler runs the other host. Only one runs at a time, and the
+ * scheduler decides which, so runs are deterministic. */
 #ifndef NETSIM_CORO_H
 #define NETSIM_CORO_H
 

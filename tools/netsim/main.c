@@ -1,4 +1,4 @@
-/* netsim: ttcp on two Tahoe stacks and an emulated link, in virtual time. */
+/* netsim: ttcp, or pingx and echod, on two Tahoe stacks and an emulated link, in virtual time. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -73,7 +73,7 @@ void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
     struct nr_json j;
     nr_json_begin(&j, "sim");
     nr_json_str(&j, "tool", "netsim");
-    nr_json_str(&j, "app", "ttcp");
+    nr_json_str(&j, "app", ns_app_name(s->args->app));
     nr_json_int(&j, "seed", (int64_t)s->args->seed);
     nr_json_int(&j, "boot_b_ns", s->boot_b_ns);
     nr_json_int(&j, "events", (int64_t)s->events);
@@ -81,6 +81,8 @@ void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
     nr_json_int(&j, "virtual_ns", s->now_ns);
     nr_json_int(&j, "status_a", s->host[0].status);
     nr_json_int(&j, "status_b", s->host[1].status);
+    if (s->args->pcap_path)
+        nr_json_int(&j, "capture_packets", (int64_t)s->pcap.packets);
     if (wall_ns >= 0) {
         double wall_s = wall_ns > 0 ? wall_ns / 1e9 : 1e-9;
         nr_json_int(&j, "wall_ns", wall_ns);

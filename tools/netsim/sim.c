@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "echod/server.h"
 #include "json.h"
 #include "linkemu/rng.h"
+#include "pingx/client.h"
 #include "stackopt.h"
 #include "tahoe/nrio_tahoe.h"
 #include "tahoe/tcp_var.h"
@@ -60,6 +62,14 @@ static int host_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns)
         at_ns = h->last_out_ns;
     h->last_out_ns = at_ns;
     s->packets++;
+    /* The capture sees what leaves host a's interface, whatever the link then does with it. */
+    if (h->idx == 0 && s->pcap.f) {
+        int rc = ns_pcap_sent(&s->pcap, at_ns, pkt, len);
+        if (rc < 0) {
+            s->error = rc;
+            return -ENOBUFS;
+        }
+    }
     int64_t release;
     if (le_admit(&s->link[h->idx], at_ns, (uint32_t)(len + LE_ETH_HEADER), &release) != LE_PASS)
         return 0;
@@ -101,7 +111,17 @@ static void host_trace(void *ctx, const struct tahoe_seg_trace *ev)
 static void host_main(void *arg)
 {
     struct ns_host *h = arg;
-    h->status = ttcp_run(h->io, h->ttcp, h->sim->out);
+    struct ns_sim *s = h->sim;
+    const struct ns_args *a = s->args;
+    if (a->app == NS_APP_TTCP) {
+        h->status = ttcp_run(h->io, h->idx == 0 ? &a->tx : &a->rx, s->out);
+    } else if (h->idx == 0) {
+        h->status = pingx_run(h->io, &a->ping, s->out, stderr);
+        /* As the scripts do on a real host: pingx is done, so echod gets its SIGTERM. */
+        s->stop_echod = 1;
+    } else {
+        h->status = echod_run(h->io, &a->echo, &s->stop_echod, s->out, stderr, 0);
+    }
 }
 
 static int host_init(struct ns_sim *s, int idx, FILE *err)
@@ -111,7 +131,6 @@ static int host_init(struct ns_sim *s, int idx, FILE *err)
     h->sim = s;
     h->idx = idx;
     h->status = 1;
-    h->ttcp = idx == 0 ? &a->tx : &a->rx;
     struct tahoe_config cfg;
     tahoe_config_defaults(&cfg);
     struct nrio_addr addr;
@@ -179,6 +198,8 @@ int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err)
     for (int i = 0; i < 2; i++)
         if (host_init(s, i, err) < 0)
             return -1;
+    if (a->pcap_path && ns_pcap_open(&s->pcap, a->pcap_path, err) < 0)
+        return -1;
     return 0;
 }
 
@@ -203,13 +224,20 @@ static int handle(struct ns_sim *s, struct ns_ev *ev)
         return host_run(h);
     }
     le_sent(&s->link[1 - ev->host], (uint32_t)(ev->pkt->len + LE_ETH_HEADER));
+    if (ev->host == 0 && s->pcap.f) {
+        int rc = ns_pcap_received(&s->pcap, s->now_ns, ev->pkt->data, ev->pkt->len);
+        if (rc < 0) {
+            free(ev->pkt);
+            return rc;
+        }
+    }
     nrio_tahoe_input(h->io, ev->pkt->data, ev->pkt->len);
     free(ev->pkt);
     ev->pkt = NULL;
     return host_run(h);
 }
 
-int ns_sim_run(struct ns_sim *s)
+static int run_events(struct ns_sim *s)
 {
     /* The receiver starts first so that it listens when the first SYN arrives. */
     for (int i = 1; i >= 0 && !s->error; i--) {
@@ -230,8 +258,16 @@ int ns_sim_run(struct ns_sim *s)
     return s->error;
 }
 
+int ns_sim_run(struct ns_sim *s)
+{
+    int rc = run_events(s);
+    int capture = ns_pcap_close(&s->pcap);
+    return rc < 0 ? rc : capture;
+}
+
 void ns_sim_free(struct ns_sim *s)
 {
+    ns_pcap_close(&s->pcap); /* only open when the run never started; a failure is told */
     for (int i = 0; i < 2; i++) {
         if (s->host[i].io)
             nrio_destroy(s->host[i].io);

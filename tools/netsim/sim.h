@@ -1,9 +1,11 @@
 /* The simulator: two hosts, each a Tahoe stack behind the nrio backend with its own virtual
- * clock view and a coroutine running the application, joined by one linkemu link model per
- * direction; a scheduler takes events (packet arrivals, host wake-ups) in time order. */
+ * clock view and a coroutine running its application (ttcp's two ends, or pingx on host a and
+ * echod on host b), joined by one linkemu link model per direction; a scheduler takes events
+ * (packet arrivals, host wake-ups) in time order. */
 #ifndef NETSIM_SIM_H
 #define NETSIM_SIM_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -12,6 +14,7 @@
 #include "evq.h"
 #include "linkemu/model.h"
 #include "nrio.h"
+#include "pcap.h"
 
 struct ns_sim;
 
@@ -23,7 +26,6 @@ struct ns_host {
     uint64_t gen;     /* the wake-up the host waits for; older ones are stale */
     int64_t last_out_ns; /* packets enter the link in the order the CPU finished them */
     int status;       /* the application's exit status once it returned */
-    const struct ttcp_args *ttcp;
 };
 
 struct ns_sim {
@@ -37,12 +39,15 @@ struct ns_sim {
     uint64_t events;   /* events the scheduler handled */
     uint64_t packets;  /* packets handed to the link */
     int error;         /* a negative errno that stopped the simulation */
+    struct ns_pcap pcap; /* with --pcap: host a's packets */
+    volatile sig_atomic_t stop_echod; /* echod's stop flag, which SIGTERM sets on a real host */
 };
 
 /* Builds both hosts and the link. Returns 0, or -1 with the reason printed to err. */
 int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err);
-/* Runs until both applications have returned. Returns 0, or a negative errno when the
- * simulation itself failed (the applications' statuses are in host[].status). */
+/* Runs until both applications have returned, then completes and closes the capture.
+ * Returns 0, or a negative errno when the simulation itself failed (the applications'
+ * statuses are in host[].status). */
 int ns_sim_run(struct ns_sim *s);
 void ns_sim_free(struct ns_sim *s);
 

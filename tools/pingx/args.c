@@ -118,6 +118,7 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
     memset(a, 0, sizeof *a);
     a->mode = -1;
     nr_stack_opts_init(&a->net);
+    a->clock = "CLOCK_MONOTONIC";
     a->host = "127.0.0.1";
     a->port = DEFAULT_PORT;
     a->count = DEFAULT_COUNT;

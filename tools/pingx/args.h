@@ -15,7 +15,8 @@ enum px_mode { PX_TCP_PER_MESSAGE, PX_TCP, PX_TCP_NODELAY, PX_UDP, PX_UDP_COOLED
 
 struct pingx_args {
     int mode;
-    const char *stack;    /* net.name */
+    const char *stack;    /* what records name the stack: net.name, or the simulator's */
+    const char *clock;    /* the clock records' times come from */
     struct nr_stack_opts net;
     const char *host;
     int port;

@@ -74,7 +74,7 @@ static void emit_record(struct px_client *c)
     nr_json_begin(&j, "message");
     nr_json_str(&j, "tool", "pingx");
     nr_json_str(&j, "mode", pingx_mode_name(c->a.mode));
-    nr_json_str(&j, "stack", c->io->ops->name);
+    nr_json_str(&j, "stack", c->a.stack);
     nr_json_int(&j, "index", m->index);
     nr_json_int(&j, "size", m->size);
     nr_json_int(&j, "seq", m->seq);
@@ -475,7 +475,7 @@ static void write_meta(struct px_client *c)
     nr_json_str(&j, "tool", "pingx");
     nr_json_str(&j, "version", PINGX_VERSION);
     nr_json_str(&j, "mode", pingx_mode_name(a->mode));
-    nr_json_str(&j, "stack", c->io->ops->name);
+    nr_json_str(&j, "stack", c->a.stack);
     nr_json_str(&j, "host", a->host);
     nr_json_int(&j, "port", a->port);
     nr_json_int_array(&j, "sizes", sizes, (size_t)a->nsizes);
@@ -524,7 +524,7 @@ static void write_meta(struct px_client *c)
         nr_json_null(&j, "calib_iterations");
         nr_json_null(&j, "calib_rounds");
     }
-    nr_json_str(&j, "clock", "CLOCK_MONOTONIC");
+    nr_json_str(&j, "clock", a->clock);
     nr_json_int(&j, "t0_ns", c->t0);
     int rc = nr_json_emit(&j, c->out);
     if (rc < 0)
@@ -636,4 +636,23 @@ void px_free(struct px_client *c)
     free(c->msg);
     free(c->echo);
     free(c->seen);
+}
+
+int pingx_run(nrio *io, const struct pingx_args *a, FILE *out, FILE *err)
+{
+    struct px_client c;
+    if (px_start(&c, io, a, out) == 0) {
+        int rc = nrio_run(io);
+        if (rc < 0 && !c.failed) {
+            snprintf(c.what, sizeof c.what, "the event loop failed: %s", strerror(-rc));
+            snprintf(c.hint, sizeof c.hint, "this should not happen; report it");
+            c.failed = 1;
+        }
+    }
+    if (c.failed) {
+        fprintf(err, "pingx: %s; %s\n", c.what, c.hint);
+        nr_json_error(out, "pingx", c.what, c.hint);
+    }
+    px_free(&c);
+    return c.failed ? 1 : 0;
 }

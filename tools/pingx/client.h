@@ -51,8 +51,14 @@ struct px_client {
     char what[256], hint[200];
 };
 
-/* Prepares the run and writes the meta record; the caller then runs the nrio loop, which
- * stops when the run is over or failed. Returns 0, or -1 with c->what and c->hint set. */
+/* Runs all of pingx on io: the meta record and one record per message on out, or an error
+ * record when the run failed, which err also tells. Returns the exit status: 0, or 1 when the
+ * run failed. The same on every nrio backend, netsim's included. */
+int pingx_run(nrio *io, const struct pingx_args *a, FILE *out, FILE *err);
+
+/* The parts of pingx_run. Prepares the run and writes the meta record; the caller then runs
+ * the nrio loop, which stops when the run is over or failed. Returns 0, or -1 with c->what and
+ * c->hint set. */
 int px_start(struct px_client *c, nrio *io, const struct pingx_args *a, FILE *out);
 void px_free(struct px_client *c);
 

@@ -1,7 +1,5 @@
 /* pingx: the extended ping of liu95db and liu95cool. See args.c for the command line. */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "args.h"
 #include "client.h"
@@ -29,20 +27,7 @@ int main(int argc, char **argv)
         nr_json_error(stdout, "pingx", err, hint);
         return 1;
     }
-    struct px_client c;
-    if (px_start(&c, io, &a, stdout) == 0) {
-        rc = nrio_run(io);
-        if (rc < 0 && !c.failed) {
-            snprintf(c.what, sizeof c.what, "the event loop failed: %s", strerror(-rc));
-            snprintf(c.hint, sizeof c.hint, "this should not happen; report it");
-            c.failed = 1;
-        }
-    }
-    if (c.failed) {
-        fprintf(stderr, "pingx: %s; %s\n", c.what, c.hint);
-        nr_json_error(stdout, "pingx", c.what, c.hint);
-    }
-    px_free(&c);
+    rc = pingx_run(io, &a, stdout, stderr);
     nrio_destroy(io);
-    return c.failed ? 1 : 0;
+    return rc;
 }

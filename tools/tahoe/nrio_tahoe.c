@@ -48,6 +48,23 @@ static void to_tahoe(const struct nrio_addr *a, struct tahoe_addr *out)
     out->port = a->port;
 }
 
+/* Applies the non-zero fields of o; tcp says whether the TCP ones apply. */
+static int apply_opts(struct tahoe_stack *st, int s, int tcp, const struct nrio_sockopts *o)
+{
+    int err = 0;
+    if (!err && o->sndbuf)
+        err = tahoe_setsockopt(st, s, TAHOE_SO_SNDBUF, o->sndbuf);
+    if (!err && o->rcvbuf)
+        err = tahoe_setsockopt(st, s, TAHOE_SO_RCVBUF, o->rcvbuf);
+    if (!err && o->reuseaddr)
+        err = tahoe_setsockopt(st, s, TAHOE_SO_REUSEADDR, 1);
+    if (!err && o->nodelay && tcp)
+        err = tahoe_setsockopt(st, s, TAHOE_TCP_NODELAY, 1);
+    if (!err && o->window_clamp && tcp)
+        err = tahoe_setsockopt(st, s, TAHOE_TCP_WINDOW_CLAMP, o->window_clamp);
+    return err;
+}
+
 static int nt_open(nrio *io, int proto, const struct nrio_sockopts *o)
 {
     struct tahoe_stack *st = NT(io)->st;
@@ -57,17 +74,7 @@ static int nt_open(nrio *io, int proto, const struct nrio_sockopts *o)
     int s = tahoe_socket(st, type);
     if (s < 0 || !o)
         return s;
-    int err = 0;
-    if (!err && o->sndbuf)
-        err = tahoe_setsockopt(st, s, TAHOE_SO_SNDBUF, o->sndbuf);
-    if (!err && o->rcvbuf)
-        err = tahoe_setsockopt(st, s, TAHOE_SO_RCVBUF, o->rcvbuf);
-    if (!err && o->reuseaddr)
-        err = tahoe_setsockopt(st, s, TAHOE_SO_REUSEADDR, 1);
-    if (!err && o->nodelay && type == TAHOE_SOCK_STREAM)
-        err = tahoe_setsockopt(st, s, TAHOE_TCP_NODELAY, 1);
-    if (!err && o->window_clamp && type == TAHOE_SOCK_STREAM)
-        err = tahoe_setsockopt(st, s, TAHOE_TCP_WINDOW_CLAMP, o->window_clamp);
+    int err = apply_opts(st, s, type == TAHOE_SOCK_STREAM, o);
     if (err) {
         tahoe_close(st, s);
         return err;
@@ -161,6 +168,15 @@ static int nt_getopts(nrio *io, int s, struct nrio_sockopts *o)
     tahoe_getsockopt(st, s, TAHOE_TCP_NODELAY, &o->nodelay);
     tahoe_getsockopt(st, s, TAHOE_TCP_WINDOW_CLAMP, &o->window_clamp);
     return 0;
+}
+
+/* On an open socket, e.g. TCP_NODELAY on an accepted connection (echod does that when
+ * pingx asks). The stack refuses a TCP option on a UDP socket (-ENOPROTOOPT). */
+static int nt_setopts(nrio *io, int s, const struct nrio_sockopts *o)
+{
+    if (!o)
+        return -EINVAL;
+    return apply_opts(NT(io)->st, s, 1, o);
 }
 
 static int nt_local_addr(nrio *io, int s, struct nrio_addr *out)
@@ -327,6 +343,7 @@ static const struct nrio_ops nt_ops = {
     .run = nt_run,
     .stop = nt_stop,
     .destroy = nt_destroy,
+    .setopts = nt_setopts,
 };
 
 nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env *env)

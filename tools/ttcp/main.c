@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "nrargs.h"
 #include "tahoe/if_packet.h"
 #include "nrio.h"
 #include "ttcp.h"
@@ -12,16 +13,10 @@ int main(int argc, char **argv)
 {
     struct ttcp_args a;
     char err[256];
-    int rc = ttcp_parse_args(argc, argv, &a, err, sizeof err);
-    if (rc == 1) {
-        ttcp_usage(stdout);
-        return 0;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "ttcp: %s\n", err);
-        ttcp_usage(stderr);
-        return 2;
-    }
+    int rc = nr_args_status(ttcp_parse_args(argc, argv, &a, err, sizeof err), "ttcp", err,
+                            ttcp_usage);
+    if (rc >= 0)
+        return rc;
     char what[256], hint[256];
     nrio *io = nr_stack_new(&a.net, what, sizeof what, hint, sizeof hint);
     if (!io) {

@@ -83,6 +83,25 @@ static void test_refusals(void)
         {{"ttcp", "-t", "--repeat", "0", "1.2.3.4"}, "--repeat"},
         {{"ttcp", "-t", "host.example"}, "IPv4"},
         {{"ttcp", "-t", "--frobnicate", "1.2.3.4"}, "unknown"},
+        /* The whole message of the shared checks (common/nrargs.h), which name the flag,
+         * the text and what is accepted. */
+        {{"ttcp", "-t", "-p", "0", "1.2.3.4"}, "--port 0: give a port from 1 to 65535"},
+        {{"ttcp", "-t", "-n", "0", "1.2.3.4"},
+         "-n 0: give a number of writes from 1 to 1099511627776"},
+        {{"ttcp", "-t", "--end-markers", "101", "1.2.3.4"},
+         "--end-markers 101: give a number of markers from 1 to 100"},
+        {{"ttcp", "-t", "-l", "2048M", "1.2.3.4"},
+         "-l 2048M: give a write size from 1B to 1024M, e.g. 8K"},
+        {{"ttcp", "-t", "--sndbuf", "16", "1.2.3.4"},
+         "--sndbuf 16: give a size from 0B to 1024M, e.g. 16K"},
+        {{"ttcp", "-t", "--bytes", "0B", "1.2.3.4"},
+         "--bytes 0B: give a size of at least 1B, e.g. 4M"},
+        {{"ttcp", "-t", "--timeout", "0s", "1.2.3.4"},
+         "--timeout 0s: give a time above 0, e.g. 5s"},
+        {{"ttcp", "-t", "--pause", "1", "1.2.3.4"}, "--pause 1: give a time, e.g. 5s"},
+        {{"ttcp", "-t", "1.2.3"}, "1.2.3: not a dotted IPv4 address"},
+        {{"ttcp", "-t", "--frobnicate", "1.2.3.4"},
+         "--frobnicate: unknown option or missing value; see ttcp --help"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct ttcp_args a;

@@ -10,3 +10,16 @@ rule aggregate_results:
         "logs/{paper}/{experiment}/aggregate_results.log",
     run:
         run_logged(params.argv, log[0])
+
+
+rule extract_trace:
+    input:
+        provenance=get_trial_provenance,
+    output:
+        trace="results/{paper}/{experiment}/trace.csv",
+    params:
+        argv=get_trace_argv,
+    log:
+        "logs/{paper}/{experiment}/extract_trace.log",
+    run:
+        run_logged(params.argv, log[0])

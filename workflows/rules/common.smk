@@ -5,6 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, workflow.basedir)
 
+from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import run_logged  # noqa: E402
 from netrepro.spec import SpecError, load_spec  # noqa: E402
 
@@ -30,13 +31,18 @@ def get_loaded_spec():
 SPEC = get_loaded_spec()
 PAPER = SPEC.paper
 PROFILE = SPEC.profile
+for _experiment in SPEC.experiments.values():
+    if _experiment.backend_note:
+        print(f"netrepro: {_experiment.id}: {_experiment.backend_note}", file=sys.stderr)
 
 
 wildcard_constraints:
     paper=PAPER,
     experiment="|".join(SPEC.experiments),
     profile="quick|paper|smoke",
+    backend="htb|linkemu|netem|sim",
     trial=r"[1-9][0-9]*",
+    send=r"[1-9][0-9]*",
 
 
 def get_python():
@@ -48,20 +54,41 @@ def get_experiment_hash(wildcards):
     return hashlib.sha256(repr(SPEC.experiments[wildcards.experiment]).encode()).hexdigest()[:16]
 
 
+def get_backend_name(experiment):
+    """The backend an experiment's runs use: `auto` resolved on this machine."""
+    return resolve_backend_name(SPEC.experiments[experiment].backend)
+
+
+def get_run_dir(experiment):
+    return f"results/{PAPER}/{experiment}/runs/{PROFILE}/{get_backend_name(experiment)}"
+
+
 def get_trial_dirs(wildcards):
-    trials = SPEC.experiments[wildcards.experiment].trials
-    return [
-        f"results/{PAPER}/{wildcards.experiment}/runs/{PROFILE}/trial-{n}"
-        for n in range(1, trials + 1)
-    ]
+    """The folders of one experiment's runs: a trial each, or for ttcp a send buffer of each
+    trial (one job per send buffer, so a part killed half way costs little)."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    base = get_run_dir(wildcards.experiment)
+    trials = [f"{base}/trial-{n}" for n in range(1, experiment.trials + 1)]
+    if experiment.ttcp is None:
+        return trials
+    return [f"{trial}/send-{send}" for trial in trials for send in experiment.ttcp.send_buffers]
 
 
 def get_trial_provenance(wildcards):
     return [f"{d}/provenance.json" for d in get_trial_dirs(wildcards)]
 
 
+def get_netlab(wildcards):
+    """Emulated runs hold the one network lab of the machine; virtual-time runs need none."""
+    return 0 if wildcards.backend == "sim" else 1
+
+
 def get_experiment_results(wildcards):
     return [f"results/{PAPER}/{exp}/results.csv" for exp in SPEC.experiments]
+
+
+def get_experiment_traces(wildcards):
+    return [f"results/{PAPER}/{exp}/trace.csv" for exp, e in SPEC.experiments.items() if e.trace]
 
 
 def get_report_targets():
@@ -75,10 +102,11 @@ def get_tools_path(name):
 
 def get_measure_argv(wildcards, output):
     backend = ["--backend", config["backend"]] if "backend" in config else []
+    send = ["--send-buffer", wildcards.send] if "send" in wildcards.keys() else []
     return [
         get_python(), "-m", "netrepro.measure", "--spec", str(get_spec_path()),
         "--experiment", wildcards.experiment, "--trial", wildcards.trial,
-        "--profile", wildcards.profile, "--out", str(Path(output.records).parent), *backend,
+        "--profile", wildcards.profile, "--out", str(Path(output.records).parent), *backend, *send,
     ]
 
 
@@ -87,6 +115,12 @@ def get_aggregate_argv(wildcards, output):
         get_python(), "-m", "netrepro.aggregate", "--spec", str(get_spec_path()),
         "--experiment", wildcards.experiment, "--profile", PROFILE,
         "--out", str(Path(output.results).parent), *get_trial_dirs(wildcards),
+    ]
+
+
+def get_trace_argv(wildcards, output):
+    return [
+        get_python(), "-m", "netrepro.trace", "--out", output.trace, *get_trial_dirs(wildcards),
     ]
 
 

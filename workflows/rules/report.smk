@@ -1,6 +1,7 @@
 rule render_report:
     input:
         results=get_experiment_results,
+        traces=get_experiment_traces,
         report=get_report_source(),
         helpers=get_report_helpers(),
         reference=get_report_reference(),

@@ -17,7 +17,7 @@ echo_rows <- function(mode, bytes, rtt, datagrams = 0, returned = datagrams,
                       trial = 1, echo = seq_along(rtt), experiment = "exp") {
   tibble::tibble(
     paper = "p", experiment = experiment, mirrors = "Fig 1", link = "l",
-    stack = "kernel", backend = "b", mode = mode, message_set = "sizes",
+    stack = "kernel", backend = "b", host = NA_character_, mode = mode, message_set = "sizes",
     message_name = paste0(bytes, "B"), message_bytes = bytes, trial = trial,
     echo = echo, rtt_ms = rtt, datagrams = datagrams,
     datagrams_returned = returned, complete = returned == datagrams,

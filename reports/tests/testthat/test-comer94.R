@@ -105,7 +105,7 @@ test_that("cell claims are judged per setup, and read no data without cells", {
 
 test_that("the comer94 reference files are complete and consistent", {
   ref <- function(f) file.path(reports_dir, "reference", f)
-  table1 <- read_table1_reference(ref("comer94-table1.csv"))
+  table1 <- read_matrix_reference(ref("comer94-table1.csv"))
   expect_equal(nrow(table1), 100)
   expect_equal(nrow(dplyr::distinct(table1, send_buffer, recv_buffer)), 100)
   expect_equal(sum(table1$shaded), 14)
@@ -124,17 +124,36 @@ test_that("the comer94 reference files are complete and consistent", {
   expect_equal(fix$send_min_bytes, mechanism_value(mechanism, "fix_send_buffer_mss") * 9148)
 })
 
-test_that("a packet trace becomes segments and ACK edges from the first octet", {
+test_that("a packet trace becomes segments and ACK edges from each backend's first octet", {
   trace <- tibble::tibble(
-    t_ms = c(0, 1, 2), direction = c("data", "data", "ack"), seq = c(1001, 5097, 0),
-    len = c(4096, 100, 0), ack = c(0, 0, 5197), win = c(0, 0, 1000), rule = c("S2", "S1", "R2")
+    backend = c("sim", "sim", "sim", "linkemu", "linkemu"),
+    t_ms = c(0, 1, 2, 0, 1), direction = c("data", "data", "ack", "data", "ack"),
+    seq = c(1001, 5097, 0, 7, 0), len = c(4096, 100, 0, 10, 0),
+    ack = c(0, 0, 5197, 0, 17), win = c(0, 0, 1000, 0, 5),
+    rule = c("S2", "S1", "R2", "not recorded", "not recorded")
   )
   shapes <- trace_shapes(trace)
-  expect_equal(shapes$data$from, c(0, 4096))
-  expect_equal(shapes$data$to, c(4096, 4196))
-  expect_equal(shapes$acks$acked, 4196)
-  expect_equal(shapes$acks$window_edge, 5196)
+  expect_equal(shapes$data$from, c(0, 4096, 0))
+  expect_equal(shapes$data$to, c(4096, 4196, 10))
+  expect_equal(shapes$acks$acked, c(4196, 10))
+  expect_equal(shapes$acks$window_edge, c(5196, 15))
   expect_s3_class(plot_trace(shapes, "t"), "ggplot")
+  summary <- trace_summary(trace)
+  expect_equal(summary$rules_recorded[summary$backend == "linkemu"], FALSE)
+})
+
+test_that("a trace without backend or rules reads as not recorded", {
+  dir <- withr::local_tempdir()
+  path <- file.path(dir, "comer94", "circular-wait")
+  dir.create(path, recursive = TRUE)
+  readr::write_csv(
+    tibble::tibble(t_ms = 0, direction = "DATA", seq = 1, len = 4, ack = 0, win = 0, rule = NA),
+    file.path(path, "trace.csv"), na = ""
+  )
+  trace <- read_trace(dir, "comer94", "circular-wait")
+  expect_equal(trace$backend, "not recorded")
+  expect_equal(trace$rule, "not recorded")
+  expect_equal(trace$direction, "data")
 })
 
 test_that("the matrix table marks abnormal and disagreeing cells", {
@@ -144,7 +163,7 @@ test_that("the matrix table marks abnormal and disagreeing cells", {
     send_buffer = 16384, recv_buffer = c(16384, 24576), throughput_mbit = c(15, 0.3),
     shaded = c(FALSE, TRUE)
   )
-  html <- matrix_pair_html(cells, table1, "s")
+  html <- matrix_pair_html(cells, table1, "s", "Published Table 1")
   expect_match(html, "class=\"normal disagree\">0.3", fixed = TRUE)
   expect_match(html, "class=\"abnormal\">0.3", fixed = TRUE)
   expect_match(html, "<th>24K</th>", fixed = TRUE)

@@ -139,7 +139,8 @@ test_that("ttcp metrics read the UDP levels and the TCP throughput", {
 
 test_that("ttcp transfers are summarised with pooled loss per cooling length", {
   transfers <- tibble::tibble(
-    setup = "s", experiment = "t", proto = "udp", cool_iterations = c(5, 5, 10),
+    setup = "s", link = "l", stack = "kernel", backend = "b", experiment = "t", proto = "udp",
+    cool_iterations = c(5, 5, 10),
     throughput_mbit = c(10, 20, 5), datagrams_sent = c(100, 100, 50),
     datagrams_received = c(100, 50, 50)
   )

@@ -109,3 +109,43 @@ test_that("comer94 with only the packet trace still renders and writes a no-data
   expect_match(html, "comer94/table1/results.csv", fixed = TRUE)
   expect_match(html, "11\\s+packets\\s+\\(5\\s+data\\s+segments")
 })
+
+test_that("liu95db renders both backends side by side, with missing experiments shown", {
+  results <- withr::local_tempdir()
+  out <- withr::local_tempdir()
+  make_synthetic_liu95db(
+    results,
+    list("atm-8k" = c("sim", "linkemu"), "ethernet-8k" = "sim", "atm-boundaries" = c("sim", "linkemu")),
+    table3_backends = c("sim", "linkemu"), echoes = 4, repeats = 1
+  )
+  make_synthetic_comer94(results, repeats = 1, backends = "sim", trace = FALSE)
+  run <- rscript(file.path(reports_dir, "render.R"), "liu95db", results, out)
+  expect_equal(run$status, 0, info = run$output)
+  expect_setequal(list.files(out), c("liu95db.html", "liu95db-scorecard.csv"))
+  html <- paste(readLines(file.path(out, "liu95db.html"), warn = FALSE), collapse = "\n")
+  expect_match(html, "SYNTHETIC DATA", fixed = TRUE)
+  expect_match(html, "liu95db/atm-nodelay/results.csv", fixed = TRUE)
+  expect_match(html, "liu95db/ethernet-nodelay/results.csv", fixed = TRUE)
+  expect_match(html, "<h2>Virtual time against emulation</h2>", fixed = TRUE)
+  expect_match(html, "Agree within 5 %", fixed = TRUE)
+  expect_match(html, "Buffer pairs where the backends differ", fixed = TRUE)
+  expect_false(grepl("<script[^>]+src=\"https?:", html, perl = TRUE))
+  headings <- regmatches(html, gregexpr("<h2>[^<]+</h2>", html, perl = TRUE))[[1]]
+  expect_equal(utils::tail(headings, 1), "<h2>Provenance</h2>")
+
+  card <- readr::read_csv(file.path(out, "liu95db-scorecard.csv"), show_col_types = FALSE)
+  claims <- read_claims(file.path(reports_dir, "reference", "liu95db-claims.csv"),
+    c(liu95db_echo_metrics, cell_metrics), liu95db_claim_columns
+  )
+  ids <- sub("@.*$", "", card$claim_id)
+  expect_setequal(unique(ids), claims$claim_id)
+  expect_true(all(card$verdict[startsWith(ids, "Y")] == "no data"))
+  expect_true(all(grepl("@tahoe/(sim|linkemu)/sparcstation-ipc$", card$claim_id[ids == "D01"])))
+  expect_true(all(grepl("@atm-taxi-100/tahoe/(sim|linkemu)/sparcstation-ipc$", card$claim_id[ids == "M01"])))
+  expect_true(all(card$verdict[ids == "B02"] != "no data"))
+  # Table 2 (comer94's Table 1) ran only in virtual time.
+  m07 <- card$verdict[ids == "M07"]
+  expect_equal(m07[grepl("/sim/", card$claim_id[ids == "M07"])], "reproduced")
+  expect_equal(m07[grepl("/linkemu/", card$claim_id[ids == "M07"])], "no data")
+  expect_true(all(card$verdict %in% verdict_levels))
+})

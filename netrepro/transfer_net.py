@@ -1,0 +1,109 @@
+"""ttcp transfers emulated in real time: h1 -- link -- h2 on Mininet, ttcp on the spec's stack,
+the transmitter on h1 and the receiver on h2."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from netrepro import stacks
+from netrepro.errors import RunError
+from netrepro.provenance import now_iso, read_sysctls
+from netrepro.spec import Experiment
+from netrepro.transfer import (RECEIVER_GRACE_S, TTCP_PORT, measure_pairs, parse_json_lines,
+                               receiver_args, stop_process, transfer_rows, transmitter_args)
+
+TTCP = Path(__file__).resolve().parent.parent / "tools" / "bin" / "ttcp"
+H1 = ("h1-eth0", "10.0.0.1/24")
+H2 = ("h2-eth0", "10.0.0.2/24")
+CAPTURE_READY_S = 10.0
+
+
+def start_capture(host: Any, iface: str, pcap: Path) -> Any:
+    """tcpdump on iface, headers only; returns once it is capturing."""
+    pcap.parent.mkdir(parents=True, exist_ok=True)
+    process = host.popen(["tcpdump", "-i", iface, "-n", "-U", "-s", "128", "-w", str(pcap), "tcp"],
+                         stdout=-1, stderr=-1, text=True)
+    deadline = time.monotonic() + CAPTURE_READY_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            _, errors = process.communicate()
+            raise RunError(f"tcpdump on {iface} exited at start: {errors.strip()[-300:]}")
+        if pcap.is_file() and pcap.stat().st_size > 0:
+            return process
+        time.sleep(0.05)
+    process.kill()
+    raise RunError(f"tcpdump on {iface} did not start capturing within {CAPTURE_READY_S:.0f} s")
+
+
+def stop_capture(process: Any) -> None:
+    process.terminate()
+    _, errors = process.communicate(timeout=30)
+    if process.returncode not in (0, -15):
+        raise RunError(f"tcpdump ended with status {process.returncode}: {errors.strip()[-300:]}")
+
+
+def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], send_buffer: int,
+             recv_buffer: int, pcap: Path | None) -> list[dict[str, Any]]:
+    """One buffer pair: the receiver on h2, then the transmitter on h1 (it retries a refused
+    connect, so it may find the receiver not yet listening); returns both ends' records."""
+    port = ["--port", str(TTCP_PORT)]
+    receiver = net.h2.popen([str(TTCP), *receiver_args(experiment, recv_buffer), *port, *tool_args["h2"]],
+                            stdout=-1, stderr=-1, text=True)
+    capture = start_capture(net.h1, H1[0], pcap) if pcap else None
+    try:
+        transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer), *port,
+                                    *tool_args["h1"], "10.0.0.2"], stdout=-1, stderr=-1, text=True)
+        tx_out, tx_err = transmitter.communicate()
+        timeout = experiment.ttcp.timeout_s + RECEIVER_GRACE_S if experiment.ttcp else RECEIVER_GRACE_S
+        rx_out, rx_err = stop_process(receiver, timeout, f"ttcp receiver ({send_buffer}/{recv_buffer})")
+    finally:
+        if receiver.poll() is None:
+            receiver.kill()
+        if capture is not None:
+            stop_capture(capture)
+    records = parse_json_lines(tx_out, "ttcp -t") + parse_json_lines(rx_out, "ttcp -r")
+    errors = [r for r in records if r.get("record") == "error"]
+    if transmitter.returncode != 0 or receiver.returncode != 0 or errors:
+        detail = errors[0].get("error") if errors else (tx_err or rx_err).strip()[-300:]
+        raise RunError(f"ttcp {send_buffer}/{recv_buffer} failed (transmitter exit {transmitter.returncode}, "
+                       f"receiver exit {receiver.returncode}): {detail}")
+    return records
+
+
+def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, out: Path) -> dict[str, Any]:
+    """Measures send_buffer with every receive buffer on one emulated network; returns the
+    part's provenance (the rows are in the pairs it lists)."""
+    from netrepro.backends import get_backend
+    from netrepro.linkcheck import check_link
+    from netrepro.topology import H2_IP, LinkNetwork
+
+    assert experiment.ttcp is not None
+    backend = get_backend(experiment.backend)
+    buffers = (max(experiment.ttcp.send_buffers), max(experiment.ttcp.receive_buffers))
+    with LinkNetwork(experiment.link, backend, out / "logs") as net:
+        link_check = check_link(net, experiment.link, H2_IP)
+        tool_args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], experiment.stack,
+                                       experiment.host_model, experiment.link.mtu, buffers)
+        sysctls = read_sysctls(net.h1)
+
+        def measure_one(recv_buffer: int) -> dict[str, Any]:
+            pcap = out / "capture.pcap" if experiment.trace else None
+            records = run_pair(net, experiment, tool_args, send_buffer, recv_buffer, pcap)
+            return {"rows": transfer_rows(experiment, trial, run_id, send_buffer, recv_buffer, records),
+                    "finished_at": now_iso()}
+
+        pairs, run_log = measure_pairs(experiment, trial, send_buffer, out, measure_one)
+        offloads = net.offloads
+        backend_settings = backend.settings()
+    return {
+        "pairs": pairs,
+        "run_log": run_log,
+        "backend": backend.name,
+        "link_check": link_check.as_dict(),
+        "link_counters": net.counters,
+        "backend_settings": backend_settings,
+        "sysctls": sysctls,
+        "offloads": offloads,
+        "tool_args": tool_args,
+    }

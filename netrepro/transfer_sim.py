@@ -1,0 +1,65 @@
+"""ttcp transfers in virtual time: tools/bin/netsim runs both ttcp ends on two Tahoe stacks and
+linkemu's link model in one process, one netsim run per buffer pair."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from netrepro.errors import RunError
+from netrepro.provenance import now_iso
+from netrepro.sim import SimError, run_netsim, ttcp_command
+from netrepro.spec import Experiment
+from netrepro.transfer import measure_pairs, pair_seed, transfer_rows
+
+
+# The Tahoe stack's counters of why it sent each segment, summed over a pair's transfers: the
+# transmitter's (host a) sender rules and the receiver's (host b) ACKs by rule or by the timer.
+PAIR_COUNTERS = {
+    "pair_segments_s1": "a_tcps_out_s1",
+    "pair_segments_s2": "a_tcps_out_s2",
+    "pair_segments_s3": "a_tcps_out_s3",
+    "pair_segments_nodelay": "a_tcps_out_nodelay",
+    "pair_acks_r1": "b_tcps_out_r1",
+    "pair_acks_r2": "b_tcps_out_r2",
+    "pair_acks_timer": "b_tcps_delack",
+}
+
+
+def pair_counts(sim: dict[str, Any]) -> dict[str, int]:
+    missing = [key for key in PAIR_COUNTERS.values() if key not in sim]
+    if missing:
+        raise RunError(f"netsim's sim record lacks {', '.join(missing)}; rebuild the tools (make build)")
+    return {column: int(sim[key]) for column, key in PAIR_COUNTERS.items()}
+
+
+def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, out: Path) -> dict[str, Any]:
+    """Measures send_buffer with every receive buffer; returns the part's provenance."""
+    assert experiment.ttcp is not None
+    plan = experiment.ttcp
+
+    def measure_one(recv_buffer: int) -> dict[str, Any]:
+        seed = pair_seed(experiment, trial, send_buffer, recv_buffer)
+        command = ttcp_command(
+            experiment.link, send_buffer, recv_buffer, experiment.transfer_bytes, experiment.transfers,
+            experiment.host_model, experiment.host_model, seed, nodelay=plan.nodelay,
+            write_size=plan.write_size, pause_s=plan.pause_s, timeout_s=plan.timeout_s,
+            pcap=out / "capture.pcap" if experiment.trace else None,
+        )
+        try:
+            result = run_netsim(command)
+        except SimError as exc:
+            raise RunError(f"ttcp {send_buffer}/{recv_buffer} in virtual time: {exc}") from exc
+        counts = pair_counts(result.sim)
+        rows = [{**row, **counts} for row in
+                transfer_rows(experiment, trial, run_id, send_buffer, recv_buffer, result.transfers)]
+        return {
+            "rows": rows,
+            "sim": result.sim,
+            "segments": result.segments,
+            "command": command,
+            "seed": seed,
+            "finished_at": now_iso(),
+        }
+
+    pairs, run_log = measure_pairs(experiment, trial, send_buffer, out, measure_one)
+    return {"pairs": pairs, "run_log": run_log, "backend": "sim"}

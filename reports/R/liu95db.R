@@ -1,0 +1,332 @@
+# liu95db, ATM half (Sec 3.2): echoed messages at sizes the delayed ACK makes
+# abnormal (Figs 12, 15, 16) and ttcp's buffer matrix with TCP_NODELAY
+# (Table 3, read with the buffer-matrix helpers of R/comer94.R).
+
+# The claims file has both kinds of claims: echo claims (modes and sizes)
+# and buffer-matrix claims (send and receive buffer bounds).
+liu95db_claim_columns <- do.call(readr::cols, c(
+  claim_columns$cols,
+  cell_claim_columns$cols[c("send_min_bytes", "send_max_bytes", "recv_min_bytes", "recv_max_bytes")]
+))
+
+# In the echo experiments the link is what the paper compares (ATM against
+# Ethernet), like the mode; a setup is the stack, backend and host model.
+echo_setup <- function(stack, backend, host) {
+  base <- paste(stack, backend, sep = " / ")
+  dplyr::if_else(is.na(host) | host == "", base, paste(base, host, sep = " / "))
+}
+
+# The echo experiments: read_results() with numeric socket buffers and the
+# echo setup.
+read_echo_results <- function(results_dir, paper, experiments) {
+  results <- read_results(results_dir, paper, experiments)
+  results$data <- results$data |>
+    dplyr::mutate(
+      dplyr::across(dplyr::any_of(c("send_buffer", "recv_buffer")), as.numeric),
+      setup = echo_setup(stack, backend, host)
+    )
+  results
+}
+
+# Network of a link by its name, as the formula table names it
+# (link_prefix: "atm-taxi-100" is ATM).
+link_network <- function(link, formula) {
+  purrr::map_chr(link, function(l) {
+    hit <- formula$network[startsWith(l, formula$link_prefix)]
+    if (length(hit) == 0) NA_character_ else hit[1]
+  })
+}
+
+read_formula <- function(path) {
+  readr::read_csv(path,
+    col_types = readr::cols(
+      offset_octets = "d", period_octets = "d", normal_octets = "d", .default = "c"
+    ),
+    progress = FALSE
+  )
+}
+
+# The class the paper's formula predicts for a message size on a network:
+# sizes up to the offset are normal; beyond it, each period starts with a
+# normal stretch of normal_octets + 1 sizes and the rest is abnormal. NA for
+# a network without a formula.
+formula_class <- function(bytes, network, formula) {
+  row <- match(network, formula$network)
+  offset <- formula$offset_octets[row]
+  phase <- (bytes - offset) %% formula$period_octets[row]
+  dplyr::case_when(
+    is.na(row) ~ NA_character_,
+    bytes <= offset | phase <= formula$normal_octets[row] ~ "normal",
+    TRUE ~ "abnormal"
+  )
+}
+
+# The formula's abnormal ranges on a network that overlap sizes lo to hi,
+# for shading a figure: one row per range (from, to in octets).
+formula_abnormal_ranges <- function(network, formula, lo, hi) {
+  row <- formula[formula$network == network, ]
+  if (nrow(row) == 0) {
+    return(tibble::tibble(network = character(), from = numeric(), to = numeric()))
+  }
+  periods <- seq(0, max(0, ceiling((hi - row$offset_octets) / row$period_octets)))
+  starts <- row$offset_octets + periods * row$period_octets + row$normal_octets + 1
+  tibble::tibble(
+    network = network,
+    from = starts,
+    to = starts + row$period_octets - row$normal_octets - 2
+  ) |>
+    dplyr::filter(from <= hi, to >= lo)
+}
+
+# Sizes as the paper writes them: 12K, 12K-1, 4K+1; octets otherwise.
+size_label <- function(bytes) {
+  k <- 1024
+  dplyr::case_when(
+    bytes %% k == 0 ~ paste0(bytes %/% k, "K"),
+    (bytes + 1) %% k == 0 ~ paste0((bytes + 1) %/% k, "K-1"),
+    (bytes - 1) %% k == 0 & bytes > k ~ paste0((bytes - 1) %/% k, "K+1"),
+    TRUE ~ paste(bytes, "octets")
+  )
+}
+
+# The classification of message sizes from the data. A size is abnormal when
+# its median RTT is at least `factor` times the lowest median RTT among the
+# sizes within `neighbourhood` octets of it (itself included): a message a
+# few octets longer than a normal one cannot legitimately take several times
+# as long. A size without a neighbour in reach is not classified (NA).
+classify_sizes <- function(sizes, factor, neighbourhood) {
+  sizes |>
+    dplyr::filter(!is.na(rtt_median)) |>
+    dplyr::group_by(setup, link, experiment, mode) |>
+    dplyr::mutate(
+      neighbours = purrr::map_int(message_bytes, function(b) {
+        sum(abs(message_bytes - b) <= neighbourhood) - 1L
+      }),
+      lowest_near_ms = purrr::map_dbl(message_bytes, function(b) {
+        min(rtt_median[abs(message_bytes - b) <= neighbourhood])
+      }),
+      ratio_to_near = rtt_median / lowest_near_ms,
+      abnormal = dplyr::if_else(neighbours > 0, ratio_to_near >= factor, NA)
+    ) |>
+    dplyr::ungroup()
+}
+
+# Classified sizes beside the formula's prediction for their link.
+predict_sizes <- function(classified, formula) {
+  dplyr::mutate(classified,
+    network = link_network(link, formula),
+    predicted = formula_class(message_bytes, network, formula),
+    measured = dplyr::if_else(abnormal, "abnormal", "normal"),
+    agree = measured == predicted
+  )
+}
+
+# How many sizes each factor would call abnormal, per setup and experiment:
+# shows how sharply the data split.
+size_class_sensitivity <- function(sizes, factors, neighbourhood) {
+  purrr::map(factors, function(f) {
+    classify_sizes(sizes, f, neighbourhood) |>
+      dplyr::group_by(setup, experiment, mode) |>
+      dplyr::summarise(factor = f, abnormal_sizes = sum(abnormal, na.rm = TRUE), .groups = "drop")
+  }) |>
+    dplyr::bind_rows()
+}
+
+# The change of RTT from each echo to the next one of the same trial, size
+# and mode (the saw-tooth of Fig 12); echoes without an RTT break the chain.
+echo_steps <- function(data) {
+  data |>
+    dplyr::filter(!is.na(rtt_ms)) |>
+    dplyr::group_by(setup, experiment, link, mode, message_bytes, trial) |>
+    dplyr::arrange(echo, .by_group = TRUE) |>
+    dplyr::mutate(step_ms = rtt_ms - dplyr::lag(rtt_ms), gap = echo - dplyr::lag(echo)) |>
+    dplyr::ungroup() |>
+    dplyr::filter(gap == 1) |>
+    dplyr::select(setup, experiment, link, mode, message_bytes, trial, echo, step_ms)
+}
+
+# Median RTT of one mode in experiment a over experiment b at each size both
+# measured.
+experiment_ratios <- function(sizes, mode, experiments) {
+  side <- function(e) {
+    dplyr::filter(sizes, experiment == e, mode == !!mode, !is.na(rtt_median)) |>
+      dplyr::select(message_bytes, rtt_median)
+  }
+  pairs <- dplyr::inner_join(side(experiments[1]), side(experiments[2]),
+    by = "message_bytes", suffix = c("_a", "_b")
+  )
+  pairs$rtt_median_a / pairs$rtt_median_b
+}
+
+# Metrics of the echo claims; each takes the claim's per-size rows, modes,
+# extra tables and experiments (see evaluate_claim()).
+liu95db_echo_metrics <- c(claim_metrics, list(
+  # Mean RTT (ms) over every echo of the first mode that came back.
+  rtt_mean = function(sizes, modes, ...) {
+    rows <- dplyr::filter(sizes, mode == modes[1], rtt_n > 0)
+    if (nrow(rows) == 0) NA_real_ else sum(rows$rtt_mean * rows$rtt_n) / sum(rows$rtt_n)
+  },
+  # Median RTT in the first experiment over that in the second, for the first
+  # mode; the largest ratio over the sizes both measured.
+  experiment_rtt_ratio_max = function(sizes, modes, experiments = character(), ...) {
+    if (length(experiments) < 2) {
+      return(NA_real_)
+    }
+    na_if_empty(experiment_ratios(sizes, modes[1], experiments), max)
+  },
+  # Median RTT of the smallest size in the range over that of the largest.
+  rtt_ratio_first_last = function(sizes, modes, ...) {
+    rows <- dplyr::filter(sizes, mode == modes[1], !is.na(rtt_median)) |>
+      dplyr::arrange(message_bytes)
+    if (nrow(rows) < 2) NA_real_ else rows$rtt_median[1] / rows$rtt_median[nrow(rows)]
+  },
+  # Median change of RTT (ms) from one echo to the next (echo_steps(), in
+  # extra$steps) over the first mode's sizes in the range.
+  sawtooth_step = function(sizes, modes, extra = list(), ...) {
+    if (is.null(extra$steps)) {
+      return(NA_real_)
+    }
+    steps <- dplyr::filter(extra$steps, mode == modes[1], message_bytes %in% sizes$message_bytes)
+    if (nrow(steps) < 3) NA_real_ else stats::median(steps$step_ms)
+  },
+  # Share (%) of the classified sizes of the first mode whose class from the
+  # data (classify_sizes() with extra$abnormal_factor and
+  # extra$neighbourhood_octets) is the formula's (extra$formula).
+  size_class_agreement = function(sizes, modes, extra = list(), ...) {
+    rows <- dplyr::filter(sizes, mode == modes[1])
+    if (nrow(rows) == 0 || is.null(extra$formula)) {
+      return(NA_real_)
+    }
+    classified <- classify_sizes(rows, extra$abnormal_factor, extra$neighbourhood_octets) |>
+      predict_sizes(extra$formula) |>
+      dplyr::filter(!is.na(agree))
+    if (nrow(classified) == 0) NA_real_ else 100 * mean(classified$agree)
+  }
+))
+
+# Evaluates both kinds of claims, each on its own setups (echo setups for
+# echo claims, buffer-matrix setups for cell claims), in the claims file's
+# order.
+evaluate_liu95db_claims <- function(claims, sizes, cells, extra) {
+  is_cell <- claims$metric %in% names(cell_metrics)
+  echo <- evaluate_claims(claims[!is_cell, ], sizes, extra, liu95db_echo_metrics)
+  matrix <- evaluate_cell_claims(claims[is_cell, ], cells)
+  dplyr::bind_rows(echo, matrix) |>
+    dplyr::arrange(match(claim_id, claims$claim_id)) |>
+    dplyr::mutate(verdict = factor(as.character(verdict), levels = verdict_levels))
+}
+
+# The change (%) of the published Table 3 over the published Table 2 across
+# the cells both tables call normal: the paper's side of claim M07.
+published_normal_change <- function(table3, table2) {
+  paired <- dplyr::inner_join(table3, table2,
+    by = c("send_buffer", "recv_buffer"), suffix = c("", "_t2")
+  ) |>
+    dplyr::transmute(
+      mean_mbit = throughput_mbit, abnormal = shaded,
+      baseline_mbit = throughput_mbit_t2, baseline_abnormal = shaded_t2
+    )
+  list(
+    change_pct = cell_metrics$normal_change_vs_baseline(paired),
+    cells = sum(!paired$abnormal & !paired$baseline_abnormal)
+  )
+}
+
+# Table 3 against Table 2, cell by cell, for the scatter plot: the published
+# pair of tables as one panel and each setup's measured pair as another.
+baseline_points <- function(cells, table3, table2) {
+  published <- dplyr::inner_join(table3, table2,
+    by = c("send_buffer", "recv_buffer"), suffix = c("", "_t2")
+  ) |>
+    dplyr::transmute(
+      panel = "Published (Table 3 against Table 2)", backend = "published",
+      send_buffer, recv_buffer,
+      with_nodelay = throughput_mbit, without = throughput_mbit_t2,
+      normal_in_both = !shaded & !shaded_t2
+    )
+  measured <- cells |>
+    dplyr::filter(!is.na(baseline_mbit)) |>
+    dplyr::transmute(
+      panel = paste("Measured:", setup), backend, send_buffer, recv_buffer,
+      with_nodelay = mean_mbit, without = baseline_mbit,
+      normal_in_both = !abnormal & !baseline_abnormal
+    )
+  dplyr::bind_rows(published, measured) |>
+    dplyr::mutate(
+      panel = factor(panel, levels = unique(panel)),
+      class = factor(
+        dplyr::if_else(normal_in_both, "normal in both", "abnormal in either"),
+        levels = c("normal in both", "abnormal in either")
+      )
+    )
+}
+
+# Sizes measured both in virtual time and in emulation (compare_backends()),
+# labelled for plot_backend_pairs(): x is the message size, one panel per
+# experiment (which names the link) and mode, and per stack and host model
+# when there are several.
+echo_comparison_labels <- function(comparison) {
+  testbed <- testbed_label(comparison$link, comparison$stack, comparison$host)
+  stack_host <- echo_setup(comparison$stack, "", comparison$host)
+  what <- paste0(comparison$experiment, ": ", label_modes(comparison$mode))
+  panel <- if (dplyr::n_distinct(stack_host) > 1) paste0(stack_host, ", ", what) else what
+  ordering <- order(testbed, comparison$experiment, comparison$mode)
+  dplyr::mutate(comparison,
+    testbed = testbed,
+    size = factor(
+      size_label(message_bytes),
+      levels = unique(size_label(sort(unique(message_bytes))))
+    ),
+    panel = factor(panel, levels = unique(panel[ordering]))
+  )
+}
+
+# Per setup, experiment, link, mode and size: how many echoes came back, the
+# mean, median and range of their RTTs, and the median change from one echo
+# to the next (echo_steps()) with the share of changes that are declines.
+sequence_summary <- function(data, steps) {
+  keys <- c("setup", "experiment", "link", "mode", "message_bytes")
+  rtt <- data |>
+    dplyr::filter(!is.na(rtt_ms)) |>
+    dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
+    dplyr::summarise(
+      echoes = dplyr::n(), mean_ms = mean(rtt_ms), median_ms = stats::median(rtt_ms),
+      min_ms = min(rtt_ms), max_ms = max(rtt_ms), .groups = "drop"
+    )
+  change <- steps |>
+    dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
+    dplyr::summarise(
+      median_step_ms = stats::median(step_ms), declining_pct = 100 * mean(step_ms < 0),
+      .groups = "drop"
+    )
+  dplyr::left_join(rtt, change, by = keys)
+}
+
+# Median RTT with and without TCP_NODELAY side by side, per setup, link and
+# size, with the formula's prediction for the size on that link.
+nodelay_table <- function(sizes, formula) {
+  sizes |>
+    dplyr::filter(mode %in% c("tcp", "tcp-nodelay")) |>
+    dplyr::transmute(
+      setup, link, experiment, message_bytes, rtt_median,
+      mode = factor(mode, levels = c("tcp", "tcp-nodelay"))
+    ) |>
+    tidyr::pivot_wider(names_from = mode, values_from = rtt_median, names_expand = TRUE) |>
+    dplyr::mutate(
+      network = link_network(link, formula),
+      predicted = formula_class(message_bytes, network, formula),
+      change_pct = 100 * (`tcp-nodelay` / tcp - 1)
+    )
+}
+
+# A claim's size range in the paper's notation, e.g. " (12K-1 to 12K)";
+# empty when unbounded.
+size_range_label <- function(size_min, size_max) {
+  dplyr::case_when(
+    is.na(size_min) & is.na(size_max) ~ "",
+    size_min == size_max ~ paste0(" (", size_label(size_min), ")"),
+    is.na(size_max) ~ paste0(" (from ", size_label(size_min), ")"),
+    is.na(size_min) ~ paste0(" (up to ", size_label(size_max), ")"),
+    TRUE ~ paste0(" (", size_label(size_min), " to ", size_label(size_max), ")")
+  )
+}
