@@ -19,8 +19,9 @@ void mftp_usage(FILE *f)
 {
     fprintf(f,
         "usage: mftp [options] (--get NAME | --put FILE) HOST\n"
-        "  an FTP client that spreads a transfer over N parallel data connections (MFTP)\n"
-        "  --stack NAME        network stack: kernel (default kernel)\n"
+        "  an FTP client that spreads a transfer over N parallel data connections (MFTP)\n");
+    nr_stack_usage(f, 22);
+    fprintf(f,
         "  -p, --port N        server's control port (default %d)\n"
         "  --user NAME         login name (default anonymous)\n"
         "  --pass WORD         password (default mftp@)\n"
@@ -35,11 +36,14 @@ void mftp_usage(FILE *f)
         "  --window SIZE       per-connection window: TCP_WINDOW_CLAMP with a buffer twice as\n"
         "                      large, at both ends, set back whenever the kernel moves it; the\n"
         "                      record gives window_start, window_end, window_max and\n"
-        "                      window_reasserts (default 0: the stack's default)\n"
+        "                      window_reasserts; on --stack tahoe at most 25K, as a buffer\n"
+        "                      may not exceed SunOS's sb_max of 52428 octets (default 0: the\n"
+        "                      stack's default)\n"
         "  --block SIZE        block size when sending (default %d)\n"
         "  --plain             plain FTP: one data connection in stream mode, no MCON\n"
-        "  --rtt-method M      auto, icmp or tcp: ICMP echo (raw socket), or the time a TCP\n"
-        "                      connect to the control port takes; auto tries ICMP first\n"
+        "  --rtt-method M      auto, icmp or tcp: ICMP echo (a raw socket, kernel stack\n"
+        "                      only), or the time a TCP connect to the control port takes;\n"
+        "                      auto tries ICMP first on the kernel stack, else uses tcp\n"
         "                      (default auto)\n"
         "  --rtt-samples N     RTT probes; the smallest counts; 0 skips the measurement\n"
         "                      (default %d)\n"
@@ -79,7 +83,8 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
     /* In enum mftp_rtt_method's order. */
     static const char *const rtt_methods[] = {"auto", "icmp", "tcp", NULL};
     static const struct option longopts[] = {
-        /* mftp's own flags, then the shared ones (common/nrargs.h, mftpcore/flags.h). */
+        /* mftp's own flags, then the shared ones (common/stackopt.h, common/nrargs.h,
+         * mftpcore/flags.h). */
         {"user", required_argument, 0, OPT_USER},
         {"pass", required_argument, 0, OPT_PASS},
         {"get", required_argument, 0, OPT_GET},
@@ -91,13 +96,14 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         {"plain", no_argument, 0, OPT_PLAIN},
         {"rtt-method", required_argument, 0, OPT_RTT},
         {"rtt-samples", required_argument, 0, OPT_SAMPLES},
-        NR_ARG_LONGOPT_KSTACK, NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_REPEAT, NR_ARG_LONGOPT_PAUSE,
-        NR_ARG_LONGOPT_TIMEOUT, NR_ARG_LONGOPT_HELP,
+        NR_STACK_LONGOPTS,
+        NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_REPEAT, NR_ARG_LONGOPT_PAUSE, NR_ARG_LONGOPT_TIMEOUT,
+        NR_ARG_LONGOPT_HELP,
         MFTP_XFER_LONGOPTS,
         {0, 0, 0, 0},
     };
     memset(a, 0, sizeof *a);
-    a->stack = "kernel";
+    nr_stack_opts_init(&a->net);
     a->port = DEFAULT_PORT;
     a->user = "anonymous";
     a->pass = "mftp@";
@@ -110,8 +116,8 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
     a->pause_ns = DEFAULT_PAUSE_NS;
     a->timeout_ns = DEFAULT_TIMEOUT_NS;
     const struct nr_common_flags common = {
-        .tool = "mftp", .time_example = "5s", .kernel_stack = &a->stack, .port = &a->port,
-        .repeat = &a->repeat, .pause_ns = &a->pause_ns, .timeout_ns = &a->timeout_ns,
+        .tool = "mftp", .time_example = "5s", .port = &a->port, .repeat = &a->repeat,
+        .pause_ns = &a->pause_ns, .timeout_ns = &a->timeout_ns,
     };
     long long v;
     int c;
@@ -127,6 +133,11 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         case OPT_REMOTE: a->remote_name = optarg; break;
         case OPT_DEST: a->dest = optarg; break;
         case OPT_PLAIN: a->plain = 1; break;
+        case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR: case NR_OPT_HOST_MODEL:
+        case NR_OPT_MTU: case NR_OPT_SENDSPACE: case NR_OPT_RECVSPACE:
+            if (nr_stack_opt(&a->net, c, optarg, err, errlen))
+                return -1;
+            break;
         case 'n':
             if (nr_arg_int("-n", optarg, 1, MFTP_MAX_CONNS, "a number of connections", &v, err,
                            errlen))
@@ -157,6 +168,15 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
                 return -1;
         }
     }
+    a->stack = a->net.name;
+    if (nr_stack_check(&a->net, err, errlen))
+        return -1;
+    /* nrio offers no raw socket, so only the kernel stack can send an ICMP echo. */
+    if (a->rtt_method == MFTP_RTT_ICMP && a->rtt_samples > 0 &&
+        strcmp(a->net.name, "kernel") != 0)
+        return nr_arg_fail(err, errlen, "--rtt-method icmp needs the kernel stack's raw socket; "
+                           "on --stack %s give --rtt-method tcp (auto uses it there), or "
+                           "--rtt-samples 0 to skip the RTT", a->net.name);
     if (optind != argc - 1)
         return nr_arg_fail(err, errlen, "give exactly one HOST (the server's IPv4 address)");
     a->host = argv[optind];

@@ -5,10 +5,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stackopt.h"
+
 enum mftp_rtt_method { MFTP_RTT_AUTO, MFTP_RTT_ICMP, MFTP_RTT_TCP };
 
 struct mftp_args {
-    const char *stack;
+    const char *stack;       /* what the records call the stack: net.name, or netsim's */
+    struct nr_stack_opts net;
     const char *host;
     int port;
     const char *user, *pass;

@@ -347,7 +347,9 @@ static void open_data(struct client *c, uint16_t port)
     for (int i = 0; i < c->nconns; i++) {
         int s = nrio_open(c->io, NRIO_TCP, &o);
         if (s < 0) {
-            failf(c, "opening data connection %d failed: %s", i, strerror(-s));
+            failf(c, "opening data connection %d failed: %s%s", i, strerror(-s),
+                  s == -ENOBUFS && c->a->window > 0 ? "; --window asks for buffers of twice the "
+                  "window, more than this stack allows: give a smaller --window" : "");
             return;
         }
         c->data[c->ndata++] = s;
@@ -659,7 +661,15 @@ static void measure_rtt(struct client *c)
         choose_connections(c);
         return;
     }
-    if (a->rtt_method != MFTP_RTT_TCP && strcmp(a->stack, "kernel") == 0) {
+    /* The backend, not the stack's name in the records, says whether a raw socket reaches the
+     * network this run uses: on the Tahoe stack or in netsim it would not. */
+    int kernel = strcmp(c->io->ops->name, "kernel") == 0;
+    if (a->rtt_method == MFTP_RTT_ICMP && !kernel) {
+        failf(c, "--rtt-method icmp needs the kernel stack's raw socket; on the %s stack give "
+              "--rtt-method tcp", c->io->ops->name);
+        return;
+    }
+    if (a->rtt_method != MFTP_RTT_TCP && kernel) {
         int rc = mftp_icmp_rtt(c->io, c->server.ip, a->rtt_samples, a->timeout_ns, &c->rtt_ns);
         if (rc == 0) {
             c->rtt_method = "icmp";

@@ -1,13 +1,12 @@
 /* mftp: the client side of ishikura's MFTP, an FTP client that spreads a transfer over N
- * parallel data connections and picks N from the measured RTT. */
-#include <errno.h>
+ * parallel data connections and picks N from the measured RTT, on any nrio stack. */
 #include <stdio.h>
-#include <string.h>
 
 #include "args.h"
 #include "client.h"
 #include "nrargs.h"
 #include "nrio.h"
+#include "tahoe/if_packet.h"
 
 int main(int argc, char **argv)
 {
@@ -17,10 +16,10 @@ int main(int argc, char **argv)
                             mftp_usage);
     if (rc >= 0)
         return rc;
-    nrio *io = nrio_kernel_new();
+    char what[256], hint[256];
+    nrio *io = nr_stack_new(&a.net, what, sizeof what, hint, sizeof hint);
     if (!io) {
-        fprintf(stderr, "mftp: starting the kernel stack (epoll, timerfd) failed: %s\n",
-                strerror(errno));
+        fprintf(stderr, "mftp: %s; %s\n", what, hint);
         return 1;
     }
     rc = mftp_run(io, &a, stdout);

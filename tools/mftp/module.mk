@@ -1,1 +1,2 @@
-mftp_DEPS := mftpcore
+# --stack tahoe runs the tool on the Tahoe stack (tahoe/if_packet.h).
+mftp_DEPS := mftpcore tahoe

@@ -1,7 +1,8 @@
 /* RTT by ICMP echo, as ishikura's parameter collection did. It needs a raw socket, which
  * nrio does not offer, so it works only on the kernel stack and runs before the event loop,
- * waiting at most timeout_ns per probe; on other stacks (and without CAP_NET_RAW) mftp
- * measures the TCP connect time instead. */
+ * waiting at most timeout_ns per probe. On other stacks (Tahoe, netsim) --rtt-method auto
+ * measures the TCP connect time instead and --rtt-method icmp is refused; on the kernel stack
+ * without CAP_NET_RAW, auto falls back to the TCP connect time too. */
 #ifndef MFTP_RTT_ICMP_H
 #define MFTP_RTT_ICMP_H
 

@@ -13,15 +13,17 @@
 void mftpd_usage(FILE *f)
 {
     fprintf(f,
-        "usage: mftpd [options]   an FTP server with MFTP's parallel data connections (MCON)\n"
-        "  --stack NAME      network stack: kernel (default kernel)\n"
+        "usage: mftpd [options]   an FTP server with MFTP's parallel data connections (MCON)\n");
+    nr_stack_usage(f, 20);
+    fprintf(f,
         "  --bind IP         address to listen on (default 0.0.0.0)\n"
         "  -p, --port N      control port (default %d)\n"
         "  --root DIR        directory RETR and STOR names are resolved in; STOR /dev/null\n"
         "                    discards (default .)\n"
         "  --window SIZE     per-connection window of data connections (TCP_WINDOW_CLAMP with a\n"
-        "                    buffer twice as large); a client's MCON may set its own (default 0:\n"
-        "                    the stack's default)\n"
+        "                    buffer twice as large); a client's MCON may set its own; on\n"
+        "                    --stack tahoe at most 25K, as a buffer may not exceed SunOS's\n"
+        "                    sb_max of 52428 octets (default 0: the stack's default)\n"
         "  --block SIZE      block size when sending in block mode (default %d)\n"
         "  --sessions N      exit after N logged-in sessions (default 0: serve forever)\n"
         "  --timeout TIME    close a session that is silent this long (default 60s)\n"
@@ -38,25 +40,26 @@ enum { OPT_ROOT = 256, OPT_SESSIONS, OPT_IDLE };
 int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, size_t errlen)
 {
     static const struct option longopts[] = {
-        /* mftpd's own flags, then the shared ones (common/nrargs.h, mftpcore/flags.h). */
+        /* mftpd's own flags, then the shared ones (common/stackopt.h, common/nrargs.h,
+         * mftpcore/flags.h). */
         {"root", required_argument, 0, OPT_ROOT},
         {"sessions", required_argument, 0, OPT_SESSIONS},
         {"idle-exit", required_argument, 0, OPT_IDLE},
-        NR_ARG_LONGOPT_KSTACK, NR_ARG_LONGOPT_BIND, NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_TIMEOUT,
-        NR_ARG_LONGOPT_HELP,
+        NR_STACK_LONGOPTS,
+        NR_ARG_LONGOPT_BIND, NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_TIMEOUT, NR_ARG_LONGOPT_HELP,
         MFTP_XFER_LONGOPTS,
         {0, 0, 0, 0},
     };
     memset(a, 0, sizeof *a);
-    a->stack = "kernel";
+    nr_stack_opts_init(&a->net);
     a->bind_ip = "0.0.0.0";
     a->port = DEFAULT_PORT;
     a->root = ".";
     a->block = DEFAULT_BLOCK;
     a->timeout_ns = DEFAULT_TIMEOUT_NS;
     const struct nr_common_flags common = {
-        .tool = "mftpd", .time_example = "30s", .kernel_stack = &a->stack, .port = &a->port,
-        .bind = &a->bind_ip, .timeout_ns = &a->timeout_ns,
+        .tool = "mftpd", .time_example = "30s", .port = &a->port, .bind = &a->bind_ip,
+        .timeout_ns = &a->timeout_ns,
     };
     long long v;
     int c;
@@ -66,6 +69,11 @@ int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, siz
         switch (c) {
         case 'h': return 1;
         case OPT_ROOT: a->root = optarg; break;
+        case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR: case NR_OPT_HOST_MODEL:
+        case NR_OPT_MTU: case NR_OPT_SENDSPACE: case NR_OPT_RECVSPACE:
+            if (nr_stack_opt(&a->net, c, optarg, err, errlen))
+                return -1;
+            break;
         case MFTP_OPT_WINDOW:
         case MFTP_OPT_BLOCK:
             if (mftp_xfer_opt(c, optarg, &a->window, &a->block, err, errlen))
@@ -85,6 +93,9 @@ int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, siz
                 return -1;
         }
     }
+    a->stack = a->net.name;
+    if (nr_stack_check(&a->net, err, errlen))
+        return -1;
     if (optind != argc)
         return nr_arg_fail(err, errlen, "%s: mftpd takes no operands", argv[optind]);
     return nr_arg_ipv4("--bind", a->bind_ip, err, errlen);

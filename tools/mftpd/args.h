@@ -5,8 +5,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stackopt.h"
+
 struct mftpd_args {
-    const char *stack;
+    const char *stack;    /* what the records call the stack: net.name, or netsim's */
+    struct nr_stack_opts net;
     const char *bind_ip;
     int port;
     const char *root;     /* RETR and STOR names are resolved under it */

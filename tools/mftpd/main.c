@@ -1,13 +1,12 @@
 /* mftpd: the server side of ishikura's MFTP, an FTP server that also spreads a transfer over
- * N parallel data connections negotiated with MCON. */
-#include <errno.h>
+ * N parallel data connections negotiated with MCON, on any nrio stack. */
 #include <stdio.h>
-#include <string.h>
 
 #include "args.h"
 #include "nrargs.h"
 #include "nrio.h"
 #include "server.h"
+#include "tahoe/if_packet.h"
 
 int main(int argc, char **argv)
 {
@@ -17,10 +16,10 @@ int main(int argc, char **argv)
                             mftpd_usage);
     if (rc >= 0)
         return rc;
-    nrio *io = nrio_kernel_new();
+    char what[256], hint[256];
+    nrio *io = nr_stack_new(&a.net, what, sizeof what, hint, sizeof hint);
     if (!io) {
-        fprintf(stderr, "mftpd: starting the kernel stack (epoll, timerfd) failed: %s\n",
-                strerror(errno));
+        fprintf(stderr, "mftpd: %s; %s\n", what, hint);
         return 1;
     }
     rc = mftpd_run(io, &a, stdout);

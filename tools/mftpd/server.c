@@ -369,8 +369,7 @@ static void on_port_connected(void *arg, int sock, int events)
     try_start(s);
 }
 
-/* Resolves a client's file name under --root; /dev/null stands for itself. */
-static int resolve(struct session *s, const char *name, char *out, size_t len)
+int mftpd_resolve(const char *root, const char *name, char *out, size_t len)
 {
     if (strcmp(name, "/dev/null") == 0) {
         snprintf(out, len, "/dev/null");
@@ -387,7 +386,7 @@ static int resolve(struct session *s, const char *name, char *out, size_t len)
             return -1;
         p += n + (e ? 1 : 0);
     }
-    int n = snprintf(out, len, "%s/%s", s->d->a->root, name);
+    int n = snprintf(out, len, "%s/%s", root, name);
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
@@ -397,7 +396,7 @@ static void start_data_command(struct session *s, char which, const char *name)
         reply(s, "425 Use PASV or PORT first");
         return;
     }
-    if (resolve(s, name, s->path, sizeof s->path) < 0) {
+    if (mftpd_resolve(s->d->a->root, name, s->path, sizeof s->path) < 0) {
         reply(s, "553 %s: names may not be empty or contain ..", name);
         return;
     }
@@ -468,7 +467,12 @@ static void cmd_pasv(struct session *s)
     if (rc < 0) {
         if (l >= 0)
             nrio_close(s->d->io, l);
-        reply(s, "425 Cannot open a passive port: %s", strerror(-rc));
+        if (rc == -ENOBUFS && s->window > 0)
+            reply(s, "425 Cannot open a passive port: window %ld needs buffers of %ld octets, "
+                  "more than this stack allows; ask for a smaller window", s->window,
+                  2 * s->window);
+        else
+            reply(s, "425 Cannot open a passive port: %s", strerror(-rc));
         return;
     }
     s->pasv = l;
@@ -558,7 +562,7 @@ static void command(struct session *s, const char *line)
         reply(s, "200 ALLO %lld octets", v);
     } else if (strcmp(verb, "SIZE") == 0) {
         char path[PATH_MAX];
-        if (resolve(s, arg, path, sizeof path) < 0 || stat(path, &st) != 0 ||
+        if (mftpd_resolve(s->d->a->root, arg, path, sizeof path) < 0 || stat(path, &st) != 0 ||
             !S_ISREG(st.st_mode))
             reply(s, "550 %s: no such plain file", arg);
         else

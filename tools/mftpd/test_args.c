@@ -3,6 +3,7 @@
 
 #include "args.h"
 #include "nrtest.h"
+#include "server.h"
 
 static void test_server_args(void)
 {
@@ -16,6 +17,7 @@ static void test_server_args(void)
     NRT_EQ_INT(a.sessions, 3);
     NRT_EQ_INT(a.idle_exit_ns, 30000000000LL);
     NRT_EQ_STR(a.root, ".");
+    NRT_EQ_STR(a.stack, "kernel");
     const char *bad[] = {"mftpd", "--block", "0B", NULL};
     NRT_EQ_INT(mftpd_parse_args(3, (char **)bad, &a, err, sizeof err), -1);
     NRT_CHECK(strstr(err, "--block") != NULL);
@@ -48,9 +50,50 @@ static void test_messages(void)
     }
 }
 
+/* The Tahoe stack's flags reach the args; Tahoe flags without --stack tahoe are refused. */
+static void test_tahoe(void)
+{
+    struct mftpd_args a;
+    char err[256] = "";
+    const char *ok[] = {"mftpd", "--stack", "tahoe", "--if", "h2-eth0", "--addr", "10.0.0.2/24",
+                        "--host-model", "ss20.yaml", "--mtu", "9188B", "--bind", "10.0.0.2",
+                        "--sessions", "1", NULL};
+    NRT_EQ_INT(mftpd_parse_args(15, (char **)ok, &a, err, sizeof err), 0);
+    NRT_EQ_STR(a.stack, "tahoe");
+    NRT_EQ_STR(a.net.ifname, "h2-eth0");
+    NRT_EQ_INT(a.net.mtu, 9188);
+    NRT_EQ_STR(a.bind_ip, "10.0.0.2");
+    const char *no_model[] = {"mftpd", "--stack", "tahoe", "--if", "h2-eth0", "--addr",
+                              "10.0.0.2/24", NULL};
+    NRT_EQ_INT(mftpd_parse_args(7, (char **)no_model, &a, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "--host-model FILE") != NULL);
+    const char *kernel_if[] = {"mftpd", "--if", "h2-eth0", NULL};
+    NRT_EQ_INT(mftpd_parse_args(3, (char **)kernel_if, &a, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "apply to --stack tahoe only") != NULL);
+    const char *other[] = {"mftpd", "--stack", "sim", NULL};
+    NRT_EQ_INT(mftpd_parse_args(3, (char **)other, &a, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "--stack sim: give kernel (Linux) or tahoe") != NULL);
+}
+
+/* Names resolve under the root as RETR, STOR and SIZE see them; ".." cannot leave it. */
+static void test_resolve(void)
+{
+    char path[64];
+    NRT_EQ_INT(mftpd_resolve("/srv", "/a/b.bin", path, sizeof path), 0);
+    NRT_EQ_STR(path, "/srv/a/b.bin");
+    NRT_EQ_INT(mftpd_resolve("/srv", "/dev/null", path, sizeof path), 0);
+    NRT_EQ_STR(path, "/dev/null");
+    NRT_EQ_INT(mftpd_resolve("/srv", "a/../b", path, sizeof path), -1);
+    NRT_EQ_INT(mftpd_resolve("/srv", "///", path, sizeof path), -1);
+    NRT_EQ_INT(mftpd_resolve("/srv", "a..b", path, sizeof path), 0);
+    NRT_EQ_INT(mftpd_resolve("/a-long-root", "name", path, 8), -1);
+}
+
 int main(void)
 {
     NRT_RUN(test_server_args);
     NRT_RUN(test_messages);
+    NRT_RUN(test_tahoe);
+    NRT_RUN(test_resolve);
     return nrt_summary("mftpd/test_args");
 }

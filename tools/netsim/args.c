@@ -4,13 +4,15 @@
 #include <string.h>
 
 #include "linkemu/linkopt.h"
+#include "mftpd/server.h"
 #include "nrio.h"
 
 /* ASSUMPTION: one iteration of an empty busy loop takes one cycle of a 25 MHz CPU. */
 #define DEFAULT_SPIN_PS 40000
 #define MAX_APP_ARGS 64
 
-static const char *const app_names[] = {[NS_APP_TTCP] = "ttcp", [NS_APP_PINGX] = "pingx"};
+static const char *const app_names[] = {[NS_APP_TTCP] = "ttcp", [NS_APP_PINGX] = "pingx",
+                                        [NS_APP_MFTP] = "mftp"};
 
 const char *ns_app_name(enum ns_app app) { return app_names[app]; }
 
@@ -19,24 +21,35 @@ void ns_usage(FILE *out)
     fprintf(out,
         "usage: netsim --rate RATE [options] -- TTCP_TRANSMITTER_ARGS -- TTCP_RECEIVER_ARGS\n"
         "       netsim --app pingx --rate RATE [options] -- PINGX_ARGS -- ECHOD_ARGS\n"
-        "Runs an application in virtual time: ttcp's transmitter, or pingx, on host a\n"
-        "(" NS_ADDR_A "), ttcp's receiver, or echod, on host b (" NS_ADDR_B "), each on its own\n"
-        "4.3BSD-Tahoe stack with a host model, joined by linkemu's link model in both\n"
+        "       netsim --app mftp --rate RATE [options] -- MFTP_ARGS -- MFTPD_ARGS\n"
+        "Runs an application in virtual time: ttcp's transmitter, pingx or mftp on host a\n"
+        "(" NS_ADDR_A "), ttcp's receiver, echod or mftpd on host b (" NS_ADDR_B "), each on its\n"
+        "own 4.3BSD-Tahoe stack with a host model, joined by linkemu's link model in both\n"
         "directions. The arguments after each '--' are the program's own, e.g.\n"
         "  netsim --rate 100Mbit --framing aal5-vc-mux --mtu 9188B -- \\\n"
         "    -t --sndbuf 16K --bytes 1M " NS_ADDR_B " -- -r --rcvbuf 24K\n"
         "  netsim --app pingx --rate 10Mbit --delay 1ms --pcap a.pcap -- \\\n"
         "    --mode udp --sizes 512B,8K --count 5 --interval 100ms -- --proto udp\n"
-        "pingx's --host defaults to host b here; pingx's and echod's stack flags (--stack,\n"
-        "--if, ...) are refused, as both hosts run the simulated stack.\n"
+        "  netsim --app mftp --rate 140Mbit --framing aal5-vc-mux --mtu 9188B --delay 100ms \\\n"
+        "    --file-size 1M -- -n 4 --window 24K --get src.bin --dest got.bin " NS_ADDR_B " -- \\\n"
+        "    --root .\n"
+        "pingx's --host defaults to host b here; mftp's HOST, like ttcp's, must be host b. The\n"
+        "stack flags of pingx, echod, mftp and mftpd (--stack, --if, ...) are refused, as both\n"
+        "hosts run the simulated stack, and so is mftp's --rtt-method icmp (the stack has no\n"
+        "raw socket; auto times a TCP connect). mftpd gets --sessions 1: it serves mftp's one\n"
+        "session (mftp's --repeat transfers) and returns. Both hosts share this machine's\n"
+        "files: mftpd reads and writes under its --root, mftp its --dest and --put FILE.\n"
         "Writes the applications' JSON records in virtual-time order: ttcp's (both ends, one\n"
-        "per transfer each), or pingx's (meta, then one message record per echo, as on a real\n"
-        "stack) and echod's summary. echod ends as on SIGTERM: once pingx has returned, netsim\n"
-        "sets echod's stop flag, which echod reads every 100 ms of virtual time. Records name\n"
-        "the stack \"" NS_STACK "\" and pingx's clock \"" NS_CLOCK "\". Last comes one\n"
+        "per transfer each), pingx's (meta, then one message record per echo, as on a real\n"
+        "stack) and echod's summary, or mftp's and mftpd's (one transfer record per transfer\n"
+        "each, or an error record). echod ends as on SIGTERM: once pingx has returned, netsim\n"
+        "sets echod's stop flag, which echod reads every 100 ms of virtual time; mftpd, should\n"
+        "mftp return before mftpd has served the session, is stopped at once and fails. Records\n"
+        "name the stack \"" NS_STACK "\" and pingx's clock \"" NS_CLOCK "\". Last comes one\n"
         "{\"record\":\"sim\",...} with event counts, times and both hosts' tcpstat.\n"
-        "The same arguments give byte-identical output, but for the wall-clock fields of the\n"
-        "sim record (wall_ns, events_per_s, speedup), which --no-wall leaves out.\n"
+        "The same arguments give byte-identical output (for mftp, with --file-size or the same\n"
+        "source file), but for the wall-clock fields of the sim record (wall_ns, events_per_s,\n"
+        "speedup), which --no-wall leaves out.\n"
         "\n"
         "Link (as linkemu; forward is a->b):\n"
         "  --rate RATE                line rate, e.g. 10Mbit, 100Mbit (required)\n"
@@ -55,8 +68,13 @@ void ns_usage(FILE *out)
     le_link_usage_reverse(out);
     fprintf(out,
         "Hosts and run:\n"
-        "  --app NAME                 the application: ttcp (transmitter on a, receiver on b)\n"
-        "                             or pingx (pingx on a, echod on b) (default ttcp)\n"
+        "  --app NAME                 the application: ttcp (transmitter on a, receiver on b),\n"
+        "                             pingx (pingx on a, echod on b) or mftp (mftp on a, mftpd\n"
+        "                             on b) (default ttcp)\n"
+        "  --file-size SIZE           mftp: before the run, write SIZE octets drawn from --seed\n"
+        "                             to the file the transfer reads, replacing it: mftpd's\n"
+        "                             --root/NAME for mftp --get NAME, FILE for mftp --put FILE\n"
+        "                             (default: none written; the file is sent as it is)\n"
         "  --host-model-a FILE        host a's processing costs, configs/hosts/*.yaml\n"
         "                             (default: none, a host that costs no time)\n"
         "  --host-model-b FILE        host b's (default: none)\n"
@@ -71,8 +89,9 @@ void ns_usage(FILE *out)
         "                             ttcp --cool-spin, pingx --cool-iterations, and of the\n"
         "                             busy-wait of pingx --cool-gap, which needs N > 0\n"
         "                             (default %d)\n"
-        "  --seed N                   seed of the link's loss and jitter draws and of --boot-b\n"
-        "                             (default 1); pingx's --seed, its shuffled order, is apart\n"
+        "  --seed N                   seed of the link's loss and jitter draws, of --boot-b and\n"
+        "                             of --file-size's data (default 1); pingx's --seed, its\n"
+        "                             shuffled order, is apart\n"
         "  --no-wall                  leave the wall-clock fields out of the sim record\n"
         "                             (default: written)\n"
         "  --trace                    also write a {\"record\":\"segment\",...} for every TCP\n"
@@ -93,7 +112,7 @@ void ns_usage(FILE *out)
 
 enum {
     OPT_APP = 256, OPT_HOST_A, OPT_HOST_B, OPT_BOOT_B, OPT_SPIN, OPT_TCP_SPACE, OPT_SEED,
-    OPT_NO_WALL, OPT_TRACE, OPT_PCAP, OPT_HELP,
+    OPT_NO_WALL, OPT_TRACE, OPT_PCAP, OPT_FILE_SIZE, OPT_HELP,
 };
 
 /* args[] gets an application's command line as its own main would: its name, then pre (what
@@ -199,6 +218,40 @@ static int parse_echod(char **argv, int n, struct echod_args *e, FILE *err)
     return 0;
 }
 
+static int parse_mftp(char **argv, int n, struct mftp_args *m, FILE *err)
+{
+    char *args[MAX_APP_ARGS + 2];
+    int argc = app_argv(args, "mftp", NULL, 0, argv, n, "mftp", err);
+    if (argc < 0 || refuse_stack_flags(argv, n, "mftp", err) < 0)
+        return -1;
+    char msg[256];
+    int rc = mftp_parse_args(argc, args, m, msg, sizeof msg);
+    if (rc != 0) {
+        app_error(err, "mftp", "mftp", rc, msg);
+        return -1;
+    }
+    m->stack = NS_STACK;
+    return 0;
+}
+
+static int parse_mftpd(char **argv, int n, struct mftpd_args *d, FILE *err)
+{
+    /* mftpd serves forever by default; here it ends with mftp's session. */
+    char *pre[] = {"--sessions", "1"};
+    char *args[MAX_APP_ARGS + 2];
+    int argc = app_argv(args, "mftpd", pre, 2, argv, n, "mftpd", err);
+    if (argc < 0 || refuse_stack_flags(argv, n, "mftpd", err) < 0)
+        return -1;
+    char msg[256];
+    int rc = mftpd_parse_args(argc, args, d, msg, sizeof msg);
+    if (rc != 0) {
+        app_error(err, "mftpd", "mftpd", rc, msg);
+        return -1;
+    }
+    d->stack = NS_STACK;
+    return 0;
+}
+
 /* Whether ip is host b's address, or with any_ok 0.0.0.0 too. */
 static int is_host_b(const char *ip, int any_ok)
 {
@@ -264,6 +317,60 @@ static int check_pingx(const struct ns_args *a, FILE *err)
     return 0;
 }
 
+/* Where mftpd finds name under root, into out (PATH_MAX); -1 with the reason when it would
+ * refuse the name. */
+static int served_path(const struct ns_args *a, const char *name, const char *flag, char *out,
+                       FILE *err)
+{
+    if (mftpd_resolve(a->mftpd.root, name, out, PATH_MAX) < 0) {
+        fprintf(err, "netsim: mftp %s %s: mftpd refuses names that are empty or hold '..'; "
+                     "give a name under mftpd's --root\n", flag, name);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_mftp(struct ns_args *a, FILE *err)
+{
+    const struct mftp_args *m = &a->mftp;
+    const struct mftpd_args *d = &a->mftpd;
+    if (!is_host_b(m->host, 0)) {
+        fprintf(err, "netsim: mftp connects to %s, but mftpd runs on host b; give HOST %s\n",
+                m->host, NS_ADDR_B);
+        return -1;
+    }
+    if (!is_host_b(d->bind_ip, 1)) {
+        fprintf(err, "netsim: mftpd binds %s; use 0.0.0.0 or %s\n", d->bind_ip, NS_ADDR_B);
+        return -1;
+    }
+    if (m->port != d->port) {
+        fprintf(err, "netsim: mftp uses -p %d but mftpd -p %d; give both the same port\n",
+                m->port, d->port);
+        return -1;
+    }
+    if (d->sessions != 1) {
+        fprintf(err, "netsim: mftpd --sessions %d: netsim runs one mftp session; drop mftpd's "
+                     "--sessions (mftp's --repeat gives more transfers)\n", d->sessions);
+        return -1;
+    }
+    /* An echo from a raw socket would leave this machine instead of crossing the link. */
+    if (m->rtt_method == MFTP_RTT_ICMP && m->rtt_samples > 0) {
+        fprintf(err, "netsim: mftp --rtt-method icmp needs a raw socket, which the simulated "
+                     "stack lacks; give --rtt-method tcp (auto uses it here)\n");
+        return -1;
+    }
+    if (m->get) {
+        if (served_path(a, m->get, "--get", a->source, err) < 0)
+            return -1;
+        snprintf(a->sink, sizeof a->sink, "%s", m->dest);
+    } else {
+        snprintf(a->source, sizeof a->source, "%s", m->put);
+        if (served_path(a, m->remote_name, "--remote-name", a->sink, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
@@ -278,11 +385,12 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
         {"no-wall", no_argument, 0, OPT_NO_WALL},
         {"trace", no_argument, 0, OPT_TRACE},
         {"pcap", required_argument, 0, OPT_PCAP},
+        {"file-size", required_argument, 0, OPT_FILE_SIZE},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
     *a = (struct ns_args){.app = NS_APP_TTCP, .seed = 1, .boot_b_ns = -1,
-                          .spin_ps = DEFAULT_SPIN_PS};
+                          .spin_ps = DEFAULT_SPIN_PS, .file_size = -1};
     struct le_link_opts link;
     le_link_init(&link);
     uint64_t v;
@@ -299,10 +407,16 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
                 a->app = NS_APP_TTCP;
             } else if (strcmp(optarg, app_names[NS_APP_PINGX]) == 0) {
                 a->app = NS_APP_PINGX;
+            } else if (strcmp(optarg, app_names[NS_APP_MFTP]) == 0) {
+                a->app = NS_APP_MFTP;
             } else {
-                fprintf(err, "netsim: unknown --app '%s'; give ttcp or pingx\n", optarg);
+                fprintf(err, "netsim: unknown --app '%s'; give ttcp, pingx or mftp\n", optarg);
                 return -1;
             }
+            break;
+        case OPT_FILE_SIZE:
+            bad = le_parse_size(optarg, &v) < 0 || v > (uint64_t)LLONG_MAX;
+            a->file_size = (long long)v;
             break;
         case OPT_HOST_A:
         case OPT_HOST_B:
@@ -356,12 +470,22 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
     a->forward = link.forward;
     a->reverse = link.reverse;
 
-    int ttcp = a->app == NS_APP_TTCP;
-    const char *first = ttcp ? "transmitter" : "pingx", *second = ttcp ? "receiver" : "echod";
+    if (a->file_size >= 0 && a->app != NS_APP_MFTP) {
+        fprintf(err, "netsim: --file-size applies to --app mftp only\n");
+        return -1;
+    }
+    static const char *const firsts[] = {[NS_APP_TTCP] = "transmitter", [NS_APP_PINGX] = "pingx",
+                                         [NS_APP_MFTP] = "mftp"};
+    static const char *const seconds[] = {[NS_APP_TTCP] = "receiver", [NS_APP_PINGX] = "echod",
+                                          [NS_APP_MFTP] = "mftpd"};
+    static const char *const forms[] = {[NS_APP_TTCP] = "-- TRANSMITTER -- RECEIVER",
+                                        [NS_APP_PINGX] = "-- PINGX_ARGS -- ECHOD_ARGS",
+                                        [NS_APP_MFTP] = "-- MFTP_ARGS -- MFTPD_ARGS"};
+    const char *first = firsts[a->app], *second = seconds[a->app];
     /* getopt stopped just after the first "--"; the second splits the two command lines. */
     if (optind < 1 || strcmp(argv[optind - 1], "--") != 0) {
         fprintf(err, "netsim: give the %s arguments after '--': %s\n", ns_app_name(a->app),
-                ttcp ? "-- TRANSMITTER -- RECEIVER" : "-- PINGX_ARGS -- ECHOD_ARGS");
+                forms[a->app]);
         return -1;
     }
     int split = -1;
@@ -375,9 +499,12 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
     }
     char **argv1 = argv + optind, **argv2 = argv + split + 1;
     int n1 = split - optind, n2 = argc - split - 1;
-    if (ttcp)
+    if (a->app == NS_APP_TTCP)
         return parse_ttcp(argv1, n1, &a->tx, first, err) < 0 ||
                parse_ttcp(argv2, n2, &a->rx, second, err) < 0 ? -1 : check_ttcp(a, err);
-    return parse_pingx(argv1, n1, &a->ping, err) < 0 ||
-           parse_echod(argv2, n2, &a->echo, err) < 0 ? -1 : check_pingx(a, err);
+    if (a->app == NS_APP_PINGX)
+        return parse_pingx(argv1, n1, &a->ping, err) < 0 ||
+               parse_echod(argv2, n2, &a->echo, err) < 0 ? -1 : check_pingx(a, err);
+    return parse_mftp(argv1, n1, &a->mftp, err) < 0 ||
+           parse_mftpd(argv2, n2, &a->mftpd, err) < 0 ? -1 : check_mftp(a, err);
 }

@@ -1,15 +1,18 @@
 /* netsim's command line: the link (linkemu's flags and units), the hosts, the seed, the
- * application, and its two command lines: ttcp's transmitter and receiver, or pingx's and
- * echod's. */
+ * application, and its two command lines: ttcp's transmitter and receiver, pingx's and
+ * echod's, or mftp's and mftpd's. */
 #ifndef NETSIM_ARGS_H
 #define NETSIM_ARGS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "echod/args.h"
 #include "linkemu/model.h"
+#include "mftp/args.h"
+#include "mftpd/args.h"
 #include "pingx/args.h"
 #include "ttcp/args.h"
 
@@ -20,7 +23,7 @@
 #define NS_STACK "tahoe-sim"
 #define NS_CLOCK "virtual"
 
-enum ns_app { NS_APP_TTCP, NS_APP_PINGX };
+enum ns_app { NS_APP_TTCP, NS_APP_PINGX, NS_APP_MFTP };
 
 struct ns_args {
     enum ns_app app;
@@ -39,6 +42,11 @@ struct ns_args {
     struct ttcp_args tx, rx;   /* NS_APP_TTCP: ttcp on host a (-t) and on host b (-r) */
     struct pingx_args ping;    /* NS_APP_PINGX: pingx on host a */
     struct echod_args echo;    /*               and echod on host b */
+    struct mftp_args mftp;     /* NS_APP_MFTP: mftp on host a */
+    struct mftpd_args mftpd;   /*              and mftpd on host b */
+    long long file_size;       /* NS_APP_MFTP: octets of seeded data to write first; -1: none */
+    /* The file the transfer reads and the one it writes: both hosts see this machine's files. */
+    char source[PATH_MAX], sink[PATH_MAX];
 };
 
 const char *ns_app_name(enum ns_app app);

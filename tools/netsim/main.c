@@ -1,4 +1,5 @@
-/* netsim: ttcp, or pingx and echod, on two Tahoe stacks and an emulated link, in virtual time. */
+/* netsim: ttcp, pingx and echod, or mftp and mftpd, on two Tahoe stacks and an emulated link,
+ * in virtual time. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

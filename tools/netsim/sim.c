@@ -3,10 +3,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "datafile.h"
 #include "echod/server.h"
 #include "json.h"
 #include "linkemu/rng.h"
+#include "mftp/client.h"
+#include "mftpd/server.h"
 #include "pingx/client.h"
 #include "stackopt.h"
 #include "tahoe/nrio_tahoe.h"
@@ -108,6 +112,20 @@ static void host_trace(void *ctx, const struct tahoe_seg_trace *ev)
         h->sim->error = rc;
 }
 
+/* As a script stops the server once the client is done. Having served its one session,
+ * mftpd has returned before mftp reads the last reply; if mftp ended without that session,
+ * mftpd would wait for another forever, so its loop is stopped and it returns a failure. */
+static void stop_mftpd(struct ns_sim *s)
+{
+    struct ns_host *b = &s->host[1];
+    if (b->co.done)
+        return;
+    nrio_stop(b->io);
+    int rc = schedule_wake(b, s->now_ns);
+    if (rc < 0 && !s->error)
+        s->error = rc;
+}
+
 static void host_main(void *arg)
 {
     struct ns_host *h = arg;
@@ -115,6 +133,13 @@ static void host_main(void *arg)
     const struct ns_args *a = s->args;
     if (a->app == NS_APP_TTCP) {
         h->status = ttcp_run(h->io, h->idx == 0 ? &a->tx : &a->rx, s->out);
+    } else if (a->app == NS_APP_MFTP) {
+        if (h->idx == 1) {
+            h->status = mftpd_run(h->io, &a->mftpd, s->out);
+            return;
+        }
+        h->status = mftp_run(h->io, &a->mftp, s->out);
+        stop_mftpd(s);
     } else if (h->idx == 0) {
         h->status = pingx_run(h->io, &a->ping, s->out, stderr);
         /* As the scripts do on a real host: pingx is done, so echod gets its SIGTERM. */
@@ -179,11 +204,29 @@ static int host_init(struct ns_sim *s, int idx, FILE *err)
     return 0;
 }
 
+/* The transfer's source, written from the seed when asked; its sink must be another file, as
+ * both hosts see this machine's files and mftp truncates its --dest before the transfer. */
+static int prepare_mftp(const struct ns_args *a, FILE *err)
+{
+    if (a->file_size >= 0 && ns_write_data(a->source, a->file_size, a->seed, err) < 0)
+        return -1;
+    struct stat src, dst;
+    if (stat(a->source, &src) == 0 && S_ISREG(src.st_mode) && stat(a->sink, &dst) == 0 &&
+        src.st_dev == dst.st_dev && src.st_ino == dst.st_ino) {
+        fprintf(err, "netsim: the transfer would write %s, the file it reads; give mftp %s "
+                     "another path\n", a->sink, a->mftp.get ? "--dest" : "--remote-name");
+        return -1;
+    }
+    return 0;
+}
+
 int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err)
 {
     memset(s, 0, sizeof *s);
     s->args = a;
     s->out = out;
+    if (a->app == NS_APP_MFTP && prepare_mftp(a, err) < 0)
+        return -1;
     s->boot_b_ns = a->boot_b_ns;
     if (s->boot_b_ns < 0) {
         struct le_rng rng;

@@ -1,7 +1,7 @@
 /* The simulator: two hosts, each a Tahoe stack behind the nrio backend with its own virtual
- * clock view and a coroutine running its application (ttcp's two ends, or pingx on host a and
- * echod on host b), joined by one linkemu link model per direction; a scheduler takes events
- * (packet arrivals, host wake-ups) in time order. */
+ * clock view and a coroutine running its application (ttcp's two ends, pingx on host a and
+ * echod on host b, or mftp on host a and mftpd on host b), joined by one linkemu link model
+ * per direction; a scheduler takes events (packet arrivals, host wake-ups) in time order. */
 #ifndef NETSIM_SIM_H
 #define NETSIM_SIM_H
 
@@ -43,7 +43,8 @@ struct ns_sim {
     volatile sig_atomic_t stop_echod; /* echod's stop flag, which SIGTERM sets on a real host */
 };
 
-/* Builds both hosts and the link. Returns 0, or -1 with the reason printed to err. */
+/* Builds both hosts and the link, and for mftp writes the --file-size data. Returns 0, or -1
+ * with the reason printed to err. */
 int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err);
 /* Runs until both applications have returned, then completes and closes the capture.
  * Returns 0, or a negative errno when the simulation itself failed (the applications'
