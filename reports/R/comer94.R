@@ -189,6 +189,60 @@ shading_disagreements <- function(cells) {
   dplyr::filter(cells, !is.na(shaded), abnormal != shaded)
 }
 
+# The stack's counts of why each ACK left the receiver, per setup and buffer
+# pair: by R1, by R2 or by the 200 ms timer. The counts are summed over a
+# pair's transfers and repeated on each of its rows, so one row per run is
+# kept. Only virtual time records them; elsewhere the pair is absent.
+rule_counts <- function(transfers) {
+  counters <- c("pair_acks_r1", "pair_acks_r2", "pair_acks_timer")
+  if (!all(counters %in% names(transfers))) {
+    return(tibble::tibble(
+      setup = character(), send_buffer = numeric(), recv_buffer = numeric(),
+      acks_r1 = numeric(), acks_r2 = numeric(), acks_timer = numeric()
+    ))
+  }
+  transfers |>
+    dplyr::mutate(dplyr::across(dplyr::all_of(counters), as.numeric)) |>
+    dplyr::filter(!is.na(pair_acks_timer)) |>
+    dplyr::distinct(setup, send_buffer, recv_buffer, run_id, .keep_all = TRUE) |>
+    dplyr::group_by(setup, send_buffer, recv_buffer) |>
+    dplyr::summarise(
+      acks_r1 = sum(pair_acks_r1), acks_r2 = sum(pair_acks_r2),
+      acks_timer = sum(pair_acks_timer), .groups = "drop"
+    )
+}
+
+# For each cell that disagrees with the paper, which receiver rule decided it,
+# from the stack's own counts: the share of ACKs the 200 ms timer sent, and
+# the two thresholds a held batch failed (R1: 2*MSS with the buffer empty; R2:
+# 35 % of the receive buffer).
+disagreement_causes <- function(disagreements, counts, mss, r2_share = 0.35) {
+  disagreements |>
+    dplyr::left_join(counts, by = c("setup", "send_buffer", "recv_buffer")) |>
+    dplyr::mutate(
+      acks = acks_r1 + acks_r2 + acks_timer,
+      timer_share = acks_timer / acks,
+      r1_octets = 2 * mss,
+      r2_octets = ceiling(r2_share * recv_buffer),
+      cause = dplyr::case_when(
+        is.na(acks) | acks == 0 ~
+          "no rule counts for this setup (only virtual time records them)",
+        abnormal ~ paste0(
+          "receiver rule: ", fmt_num(100 * timer_share, 2), " % of ACKs waited for the ",
+          "200 ms timer (R1 ", acks_r1, ", R2 ", acks_r2, ", timer ", acks_timer,
+          "): batches held below both R1's ", r1_octets, " octets and R2's ",
+          r2_octets, " (35 % of ", recv_buffer, ") lock the pair"
+        ),
+        TRUE ~ paste0(
+          "receiver rule: only ", fmt_num(100 * timer_share, 2), " % of ACKs waited for the ",
+          "200 ms timer (R1 ", acks_r1, ", R2 ", acks_r2, ", timer ", acks_timer,
+          "): R1 (", r1_octets, " octets) or R2 (", r2_octets,
+          " octets) released the batches, so no lockstep formed"
+        )
+      )
+    )
+}
+
 # The per-setup agreement between measured classes and the paper's shading.
 shading_agreement_counts <- function(cells) {
   cells |>

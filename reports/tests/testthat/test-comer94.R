@@ -82,6 +82,27 @@ test_that("cell metrics answer from hand-made matrices", {
   expect_true(is.na(cell_metrics$lockstep_deviation(cells[1:2, ])))
 })
 
+test_that("a disagreeing cell is explained by the receiver rule its ACK counts show", {
+  transfers <- tibble::tibble(
+    setup = "s", send_buffer = 20480, recv_buffer = c(36864, 36864, 32768),
+    run_id = c("r1", "r1", "r2"), pair_acks_r1 = c("0", "0", "5"),
+    pair_acks_r2 = c("60", "60", "95"), pair_acks_timer = c("40", "40", "0")
+  )
+  counts <- rule_counts(transfers)
+  expect_equal(nrow(counts), 2)
+  expect_equal(counts$acks_timer[counts$recv_buffer == 36864], 40)
+  disagreements <- cell_rows(20480, c(36864, 32768), c(1.2, 20)) |>
+    dplyr::mutate(abnormal = c(TRUE, FALSE))
+  causes <- disagreement_causes(disagreements, counts, 9148)
+  expect_equal(causes$timer_share, c(0.4, 0))
+  expect_equal(causes$r2_octets, c(12903, 11469))
+  expect_match(causes$cause[1], "40 % of ACKs waited .* R1's 18296 octets and R2's 12903")
+  expect_match(causes$cause[2], "only 0 % of ACKs waited")
+  no_counts <- disagreement_causes(disagreements, counts[0, ], 9148)
+  expect_match(no_counts$cause, "no rule counts")
+  expect_equal(nrow(rule_counts(dplyr::select(transfers, -pair_acks_timer))), 0)
+})
+
 test_that("cell claims are judged per setup, and read no data without cells", {
   claim <- tibble::tibble(
     claim_id = "K", figure = "Table 1", source = "s", claim = "c", published = "p",
