@@ -16,6 +16,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -62,6 +63,21 @@ static int64_t mono_ns(void)
         abort();
     }
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A real host's kernel had ticked since it booted, at no fixed phase to a tool's start. So the
+ * stack boots up to BOOT_SPREAD_NS in the past, at random, and its 200 ms and 500 ms ticks fall
+ * at a random phase to the first packet, as netsim draws host b's. Booting at the tool's start
+ * would make the receiver's first delayed ACK wait nearly a whole tick in every run. */
+#define BOOT_SPREAD_NS 1000000000LL
+
+static int boot_offset_ns(int64_t *out)
+{
+    uint64_t r;
+    if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+        return -1;
+    *out = (int64_t)(r % (uint64_t)BOOT_SPREAD_NS);
+    return 0;
 }
 
 static int64_t rt_now(void *ctx)
@@ -474,7 +490,10 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     cfg.tcp_recvspace = o->tcp_recvspace ? o->tcp_recvspace : recv_model ? recv_model : space;
     cfg.addr = o->addr;
     cfg.netmask = o->netmask;
-    cfg.boot_ns = mono_ns();
+    int64_t boot_offset;
+    if (boot_offset_ns(&boot_offset) != 0)
+        FAIL("getrandom for the boot phase of the stack's ticks failed: %s", strerror(errno));
+    cfg.boot_ns = mono_ns() - boot_offset;
     cfg.if_output = rt_if_output;
     cfg.ctx = d;
     struct nrio_tahoe_env env = { rt_now, rt_wait, d, spin_ps_here(), rt_free };
