@@ -1,4 +1,4 @@
-"""Virtual-time runs: tools/bin/netsim runs the real ttcp on two Tahoe stacks joined by
+"""Virtual-time runs: tools/bin/netsim runs the real ttcp, pingx or mftp on two Tahoe stacks joined by
 linkemu's link model, in one process and in simulated time, so a run is deterministic for a
 given seed and far faster than real time.
 
@@ -95,6 +95,19 @@ def pingx_command(link: LinkParams, host_model: Path | None, seed: int, pingx_ar
     hosts = ["--host-model-a", str(host_model), "--host-model-b", str(host_model)] if host_model else []
     return [str(binary), "--app", "pingx", *link_args(link), *hosts, "--seed", str(seed), "--no-wall",
             "--", *pingx_args, "--", *echod_args]
+
+
+def mftp_command(link: LinkParams, host_model: Path | None, seed: int, file_bytes: int, root: Path,
+                 mftp_args: list[str], binary: Path = BINARY) -> list[str]:
+    """The netsim argument list for an MFTP GET of root/src.bin from mftpd on host b by mftp on
+    host a into root/got.bin, both hosts with host_model. netsim first writes file_bytes octets
+    drawn from the seed into src.bin. mftp_args are mftp's own options (-n, --window, ...)."""
+    if isinstance(file_bytes, bool) or not isinstance(file_bytes, int) or file_bytes < 1:
+        raise SimError(f"file_bytes must be a positive whole number, not {file_bytes!r}")
+    hosts = ["--host-model-a", str(host_model), "--host-model-b", str(host_model)] if host_model else []
+    return [str(binary), "--app", "mftp", *link_args(link), *hosts, "--seed", str(seed), "--no-wall",
+            "--file-size", f"{file_bytes}B", "--", *mftp_args, "--get", "src.bin",
+            "--dest", str(root / "got.bin"), ADDR_B, "--", "--root", str(root)]
 
 
 def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:

@@ -1,31 +1,19 @@
 """A reduced benchmarks/tools/bench_tools.py through Mininet: ttcp agrees with iperf3 on a
 10 Mb/s Ethernet, and mftp moves a file intact over 1 and 4 window-limited connections."""
-import importlib.util
-import sys
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from tests.conftest import REPO, needs_root_and_mininet
+from tests.conftest import REPO, load_script, needs_root_and_mininet
 
 pytestmark = needs_root_and_mininet()
 
 
-def load_bench() -> ModuleType:
-    path = REPO / "benchmarks" / "tools" / "bench_tools.py"
-    spec = importlib.util.spec_from_file_location("bench_tools", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return load_bench()
+    return load_script("benchmarks/tools/bench_tools.py", "bench_tools")
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,11 @@ import pytest
 import yaml
 
 from netrepro.linkspec import link_from_dict, with_direction
-from netrepro.sim import BINARY, SimError, run_netsim, run_ttcp_sim, ttcp_command
+from netrepro.sim import BINARY, SimError, mftp_command, run_netsim, run_ttcp_sim, ttcp_command
 
 REPO = Path(__file__).resolve().parent.parent
 IPC = REPO / "configs/hosts/sparcstation-ipc.yaml"
+SS20 = REPO / "configs/hosts/sparcstation-20.yaml"
 
 needs_netsim = pytest.mark.skipif(not BINARY.is_file(), reason="needs tools/bin/netsim (make -C tools)")
 
@@ -68,3 +69,36 @@ def test_failure_is_a_clear_error():
     args = ttcp_command(atm(), 49152, 49152, 64 * 1024, 1, IPC, REPO / "no-such-host.yaml", seed=1)
     with pytest.raises(SimError, match="no-such-host.yaml"):
         run_netsim(args)
+
+
+def wan():
+    return link_from_dict("atm-wan-emulator",
+                          yaml.safe_load((REPO / "configs/links/atm-wan-emulator.yaml").read_text()))
+
+
+def test_mftp_command_gets_src_from_host_b_into_the_root(tmp_path):
+    args = mftp_command(wan(), SS20, 3, 1 << 20, tmp_path, ["-n", "4", "--window", "24K"])
+    assert value(args, "--app") == "mftp" and value(args, "--delay") == "100000000ns"
+    assert value(args, "--file-size") == "1048576B" and value(args, "--seed") == "3"
+    first = args.index("--")
+    second = args.index("--", first + 1)
+    client, server = args[first + 1:second], args[second + 1:]
+    assert client[:4] == ["-n", "4", "--window", "24K"] and client[-1] == "10.0.0.2"
+    assert value(client, "--get") == "src.bin" and value(client, "--dest") == str(tmp_path / "got.bin")
+    assert server == ["--root", str(tmp_path)]
+    with pytest.raises(SimError, match="file_bytes"):
+        mftp_command(wan(), SS20, 3, 0, tmp_path, [])
+
+
+@needs_netsim
+def test_mftp_run_moves_the_file_intact_and_repeats_identically(tmp_path):
+    args = mftp_command(with_direction(wan(), cell_loss_ratio=1e-4), SS20, 5, 512 * 1024, tmp_path,
+                        ["-n", "2", "--window", "24K", "--timeout", "60s"])
+    first = run_netsim(args)
+    client = [r for r in first.transfers if r.get("tool") == "mftp"]
+    server = [r for r in first.transfers if r.get("tool") == "mftpd"]
+    assert len(client) == len(server) == 1
+    assert client[0]["bytes"] == server[0]["bytes"] == 512 * 1024
+    assert client[0]["crc32"] == server[0]["crc32"]
+    assert (tmp_path / "got.bin").read_bytes() == (tmp_path / "src.bin").read_bytes()
+    assert run_netsim(args).records == first.records

@@ -1,0 +1,99 @@
+"""benchmarks/crossval/bench_crossval.py: its comparisons on hand-made rows and records, and a
+reduced MFTP case on both backends (the emulated half needs root and Mininet)."""
+import json
+from dataclasses import asdict, replace
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.conftest import REPO, load_script, needs_root_and_mininet
+
+
+@pytest.fixture
+def bench(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    module = load_script("benchmarks/crossval/bench_crossval.py", "bench_crossval")
+    monkeypatch.setattr(module, "WORK", tmp_path / "work")
+    return module
+
+
+def transfer(send: int, recv: int, backend: str, mbit: float) -> dict[str, str]:
+    return {"send_buffer": str(send), "recv_buffer": str(recv), "backend": backend, "throughput_mbit": str(mbit)}
+
+
+def test_transfers_compare_per_pair_and_split_lockstep(bench: ModuleType) -> None:
+    rows = [transfer(16384, 16384, "sim", 20.0), transfer(16384, 16384, "linkemu", 19.5),
+            transfer(16384, 24576, "sim", 0.33), transfer(16384, 24576, "linkemu", 18.0),
+            transfer(20480, 20480, "sim", 21.0)]
+    report = bench.compare_transfers(rows)
+    assert report["pairs"] == 2  # 20K/20K ran on one backend only
+    normal, locked = report["cells"]
+    assert normal["within"] and normal["same_regime"]
+    assert normal["diff_pct"] == pytest.approx((20.0 - 19.5) / 19.5 * 100)
+    assert not locked["within"] and not locked["same_regime"]
+    assert locked["sim_lockstep_share"] == 1 and locked["emulated_lockstep_share"] == 0
+    assert report["pairs_same_regime_within"] == 1
+
+
+def test_echoes_compare_medians_and_udp_loss_bounds(bench: ModuleType) -> None:
+    def echo(backend: str, mode: str, rtt: str, sent: int, back: int) -> dict[str, str]:
+        return {"experiment": "atm-8k", "mode": mode, "message_bytes": "8192", "backend": backend,
+                "rtt_ms": rtt, "datagrams": str(sent), "datagrams_returned": str(back)}
+
+    rows = [echo("sim", "tcp", "200", 1, 1), echo("sim", "tcp", "210", 1, 1), echo("linkemu", "tcp", "205", 1, 1),
+            echo("sim", "udp", "3", 100, 99), echo("linkemu", "udp", "NA", 100, 60), echo("linkemu", "udp", "4", 100, 60)]
+    report = bench.compare_echoes(rows)
+    tcp, udp = report["rows"]
+    assert tcp["within"] and tcp["sim_median_ms"] == 205
+    assert not udp["within"] and not udp["loss_bounds_overlap"]
+    assert bench.wilson(0, 0) == (0.0, 1.0)
+
+
+def mftp_record(name: str, mbit: float, crc: str = "00c0ffee") -> dict:
+    client = {"throughput_bps": mbit * 1e6, "crc32": crc, "crc32_python": crc}
+    return {name: 1, "client": client, "server": {"crc32": crc}, "source_crc32": crc,
+            "data_packets": 500, "cell_loss_drops": 1}
+
+
+def test_mftp_compares_only_what_both_backends_measured_for_this_case(bench: ModuleType) -> None:
+    assert not bench.compare_mftp()["compared"]
+    bench.WORK.mkdir(parents=True)
+    case = asdict(bench.MFTP)
+    sim = {"case": case, "backend": "sim", "runs": [mftp_record("seed", 2.9), mftp_record("seed", 3.1)]}
+    emulated = {"case": case, "backend": "linkemu", "runs": [mftp_record("repeat", 2.8)],
+                "data_packets": 500, "cell_loss_drops": 2}
+    (bench.WORK / "mftp-sim.json").write_text(json.dumps(sim))
+    (bench.WORK / "mftp-emulated.json").write_text(json.dumps(emulated))
+    report = bench.compare_mftp()
+    assert report["compared"] and report["all_intact"] and report["loss_bounds_overlap"]
+    assert report["diff_pct"] == pytest.approx((3.0 - 2.8) / 2.8 * 100)
+    assert not report["within"]
+    assert report["sim_loss"]["drops"] == 2 and report["sim_loss"]["packets"] == 1000
+    assert "MFTP GET" in bench.markdown({"comer94/table1": {}, "liu95db/atm": {}, "mftp": report})
+    emulated["runs"][0]["client"]["crc32_python"] = "deadbeef"
+    (bench.WORK / "mftp-emulated.json").write_text(json.dumps(emulated))
+    assert not bench.compare_mftp()["all_intact"]
+    bench.MFTP = replace(bench.MFTP, repeats=3)
+    assert not bench.compare_mftp()["compared"]  # records of another case do not count
+
+
+@pytest.mark.skipif(not (REPO / "tools" / "bin" / "netsim").is_file(), reason="needs tools/bin (make build)")
+def test_mftp_sim_runs_move_the_file_intact(bench: ModuleType) -> None:
+    bench.MFTP = replace(bench.MFTP, file_bytes=512 << 10, repeats=2)
+    runs = bench.mftp_sim_runs()["runs"]
+    assert [r["seed"] for r in runs] == [1, 2]
+    for run in runs:
+        assert run["client"]["bytes"] == 512 << 10
+        assert run["client"]["crc32"] == run["server"]["crc32"]
+        assert run["data_packets"] > (512 << 10) // 9188
+
+
+@needs_root_and_mininet()
+def test_mftp_emulated_runs_move_the_file_intact_on_the_tahoe_stack(bench: ModuleType) -> None:
+    bench.MFTP = replace(bench.MFTP, file_bytes=512 << 10, repeats=1, cell_loss_ratio=0.0)
+    measured = bench.mftp_emulated_runs()
+    (run,) = measured["runs"]
+    assert run["client"]["stack"] == "tahoe" and run["client"]["bytes"] == 512 << 10
+    assert run["client"]["crc32"] == run["server"]["crc32"]
+    assert run["client"]["crc32_python"] == run["source_crc32"]
+    assert measured["data_packets"] > (512 << 10) // 9188 and measured["cell_loss_drops"] == 0
