@@ -54,7 +54,9 @@ bench-link: build
 bench-tools: build
 	$(PYTHON) benchmarks/tools/bench_tools.py
 
+# Installs ns-3 (envs/bench-packages.txt) to time the same transfer beside netsim.
 bench-sim: build
+	bash envs/setup.sh envs/bench-packages.txt
 	$(PYTHON) benchmarks/sim/bench_sim.py
 
 # Runs what is missing of the compared specs (emulation: about 40 minutes, root), then compares.

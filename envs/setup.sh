@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Installs what netrepro needs and is missing: Debian packages (envs/debian-packages.txt) and
-# a Python venv in .venv built on /usr/bin/python3 (which carries Mininet) from
-# envs/requirements.lock. Safe to run again: it only does what is not done yet.
+# Installs what netrepro needs and is missing: Debian packages (envs/debian-packages.txt, and
+# any further package lists given as arguments, e.g. envs/bench-packages.txt) and a Python venv
+# in .venv built on /usr/bin/python3 (which carries Mininet) from envs/requirements.lock.
+# Safe to run again: it only does what is not done yet.
+#   usage: envs/setup.sh [EXTRA_PACKAGE_LIST...]
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$repo/.venv"
-packages_file="$repo/envs/debian-packages.txt"
+package_files=("$repo/envs/debian-packages.txt" "$@")
 lock_file="$repo/envs/requirements.lock"
 
 say() { printf 'setup: %s\n' "$*"; }
 
-mapfile -t packages < <(grep -v -e '^#' -e '^[[:space:]]*$' "$packages_file")
+for file in "${package_files[@]}"; do
+    [[ -f "$file" ]] || { say "no package list $file"; exit 1; }
+done
+mapfile -t packages < <(cat "${package_files[@]}" | grep -v -e '^#' -e '^[[:space:]]*$')
 missing=()
 for package in "${packages[@]}"; do
     status="$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)"
