@@ -1,6 +1,6 @@
-"""Virtual-time runs: tools/bin/netsim runs the real ttcp, pingx or mftp on two Tahoe stacks joined by
-linkemu's link model, in one process and in simulated time, so a run is deterministic for a
-given seed and far faster than real time.
+"""Virtual-time runs: tools/bin/netsim runs the real ttcp, pingx or mftp on two Tahoe stacks
+joined by linkemu's link model, in one process and in simulated time, so a run is deterministic
+for a given seed and far faster than real time.
 
     link = link_from_dict("atm-taxi-100", yaml.safe_load(open("configs/links/atm-taxi-100.yaml")))
     records = run_ttcp_sim(link, 16384, 24576, 32 << 20, 50, IPC, IPC, seed=1)
@@ -88,13 +88,17 @@ def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: in
     ]
 
 
+def both_hosts(host_model: Path | None) -> list[str]:
+    """netsim's flags giving both hosts host_model; none for hosts whose work costs no time."""
+    return ["--host-model-a", str(host_model), "--host-model-b", str(host_model)] if host_model else []
+
+
 def pingx_command(link: LinkParams, host_model: Path | None, seed: int, pingx_args: list[str],
                   echod_args: list[str], binary: Path = BINARY) -> list[str]:
     """The netsim argument list for pingx on host a echoing off echod on host b, both hosts
     with host_model. The tools' own arguments carry no stack flags: netsim gives the stacks."""
-    hosts = ["--host-model-a", str(host_model), "--host-model-b", str(host_model)] if host_model else []
-    return [str(binary), "--app", "pingx", *link_args(link), *hosts, "--seed", str(seed), "--no-wall",
-            "--", *pingx_args, "--", *echod_args]
+    return [str(binary), "--app", "pingx", *link_args(link), *both_hosts(host_model), "--seed", str(seed),
+            "--no-wall", "--", *pingx_args, "--", *echod_args]
 
 
 def mftp_command(link: LinkParams, host_model: Path | None, seed: int, file_bytes: int, root: Path,
@@ -104,9 +108,8 @@ def mftp_command(link: LinkParams, host_model: Path | None, seed: int, file_byte
     drawn from the seed into src.bin. mftp_args are mftp's own options (-n, --window, ...)."""
     if isinstance(file_bytes, bool) or not isinstance(file_bytes, int) or file_bytes < 1:
         raise SimError(f"file_bytes must be a positive whole number, not {file_bytes!r}")
-    hosts = ["--host-model-a", str(host_model), "--host-model-b", str(host_model)] if host_model else []
-    return [str(binary), "--app", "mftp", *link_args(link), *hosts, "--seed", str(seed), "--no-wall",
-            "--file-size", f"{file_bytes}B", "--", *mftp_args, "--get", "src.bin",
+    return [str(binary), "--app", "mftp", *link_args(link), *both_hosts(host_model), "--seed", str(seed),
+            "--no-wall", "--file-size", f"{file_bytes}B", "--", *mftp_args, "--get", "src.bin",
             "--dest", str(root / "got.bin"), ADDR_B, "--", "--root", str(root)]
 
 

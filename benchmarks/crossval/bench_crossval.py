@@ -126,6 +126,7 @@ def mftp_emulated_runs() -> dict[str, Any]:
     from netrepro import stacks
     from netrepro.backends import get_backend
     from netrepro.topology import H2_IP, LinkNetwork
+    from netrepro.transfer_net import H1, H2
 
     setLogLevel("warning")
     link = mftp_link()
@@ -138,8 +139,7 @@ def mftp_emulated_runs() -> dict[str, Any]:
         crc = f"{zlib.crc32(source.read_bytes()):08x}"
         net = LinkNetwork(link, get_backend("linkemu"), WORK / "logs")
         with net:
-            args = stacks.setup_hosts([(net.h1, "h1-eth0", "10.0.0.1/24"), (net.h2, "h2-eth0", f"{H2_IP}/24")],
-                                      "tahoe", host_model(), link.mtu)
+            args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", host_model(), link.mtu)
             for repeat in range(1, MFTP.repeats + 1):
                 server = net.h2.popen([str(binaries / "mftpd"), *args["h2"], "-p", str(MFTP_PORT), "--root",
                                        str(root), "--sessions", "1", "--timeout", MFTP.timeout],

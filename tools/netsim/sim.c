@@ -19,7 +19,6 @@
 
 /* linkemu draws forward and reverse with streams 0 and 1; host b's boot phase uses its own. */
 #define STREAM_BOOT 2
-#define BOOT_SPREAD_NS 1000000000LL
 
 static int64_t host_now(void *ctx)
 {
@@ -231,7 +230,7 @@ int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err)
     if (s->boot_b_ns < 0) {
         struct le_rng rng;
         le_rng_seed(&rng, a->seed, STREAM_BOOT);
-        s->boot_b_ns = (int64_t)(le_rng_unit(&rng) * BOOT_SPREAD_NS);
+        s->boot_b_ns = (int64_t)(le_rng_unit(&rng) * TAHOE_BOOT_SPREAD_NS);
     }
     if (le_dir_init(&s->link[0], &a->forward, a->framing, a->mtu, a->seed, 0) < 0 ||
         le_dir_init(&s->link[1], &a->reverse, a->framing, a->mtu, a->seed, 1) < 0) {

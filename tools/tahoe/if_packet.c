@@ -65,18 +65,15 @@ static int64_t mono_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* A real host's kernel had ticked since it booted, at no fixed phase to a tool's start. So the
- * stack boots up to BOOT_SPREAD_NS in the past, at random, and its 200 ms and 500 ms ticks fall
- * at a random phase to the first packet, as netsim draws host b's. Booting at the tool's start
- * would make the receiver's first delayed ACK wait nearly a whole tick in every run. */
-#define BOOT_SPREAD_NS 1000000000LL
-
+/* How long before now the stack booted, drawn at random (TAHOE_BOOT_SPREAD_NS), as netsim draws
+ * host b's: booting at the tool's start would make the receiver's first delayed ACK wait nearly
+ * a whole tick in every run. */
 static int boot_offset_ns(int64_t *out)
 {
     uint64_t r;
     if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
         return -1;
-    *out = (int64_t)(r % (uint64_t)BOOT_SPREAD_NS);
+    *out = (int64_t)(r % (uint64_t)TAHOE_BOOT_SPREAD_NS);
     return 0;
 }
 

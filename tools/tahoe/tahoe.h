@@ -49,6 +49,10 @@ struct tahoe_seg_trace {
 };
 typedef void (*tahoe_trace_fn)(void *ctx, const struct tahoe_seg_trace *ev);
 
+/* A host of the era had been up long before a tool started, so its ticks stood at no fixed
+ * phase to the tool: a stack boots at a random time up to this long before it is first used. */
+#define TAHOE_BOOT_SPREAD_NS 1000000000LL
+
 struct tahoe_config {
     uint32_t addr;     /* our IPv4 address, network byte order */
     uint32_t netmask;  /* network byte order; peers off this net get MSS 512; 0: all local */
