@@ -59,7 +59,7 @@ bench-sim: build
 	bash envs/setup.sh envs/bench-packages.txt
 	$(PYTHON) benchmarks/sim/bench_sim.py
 
-# Runs what is missing of the compared specs (emulation: about 40 minutes, root), then compares.
+# Runs what is missing of the compared cases (emulation: about 30 minutes here, root), then compares.
 bench-crossval: build
 	$(PYTHON) benchmarks/crossval/bench_crossval.py --run
 
