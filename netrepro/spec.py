@@ -197,6 +197,7 @@ def _sizes(document: Document, where: _Where, keys: tuple, texts: list[str], sta
 
 def _ttcp_plan(document: Document, where: _Where, settings: Mapping[str, Any]) -> TtcpPlan:
     plan = settings["ttcp"]
+    _require(document, where + ("ttcp",), plan, ("send_buffers", "receive_buffers"))
     write_size = _parse(document, where + ("ttcp", "write_size"), parse_size, plan.get("write_size", "8K"))
     if not 1 <= write_size <= MAX_MESSAGE:
         raise document.error(where + ("ttcp", "write_size"), "a write must be 1B to 4M")

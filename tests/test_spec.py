@@ -120,6 +120,22 @@ def test_the_comer94_spec_resolves_its_buffer_matrix():
     assert spec.experiments["circular-wait"].trace
 
 
+def test_an_experiment_overrides_one_ttcp_key_and_keeps_the_matrix():
+    spec = load_spec(COMER, {"profile": "paper"})
+    table1, write4k = spec.experiments["table1"], spec.experiments["table1-write4k"]
+    assert (table1.ttcp.write_size, write4k.ttcp.write_size) == (8192, 4096)
+    assert write4k.ttcp.send_buffers == table1.ttcp.send_buffers
+    assert write4k.ttcp.receive_buffers == table1.ttcp.receive_buffers
+
+
+def test_a_buffer_matrix_given_nowhere_is_an_error_naming_where_it_belongs(tmp_path):
+    path = comer_edited(tmp_path, "    send_buffers: [16K, 20K, 24K, 28K, 32K, 36K, 40K, 44K, 48K, 52428B]\n", "")
+    with pytest.raises(SpecError, match="missing send_buffers") as error:
+        load_spec(path)
+    assert error.value.key == "defaults.ttcp"
+    assert error.value.line == line_of(path, "  ttcp:")
+
+
 def test_a_tahoe_buffer_above_sb_max_is_refused(tmp_path):
     path = comer_edited(tmp_path, "48K, 52428B]\n    receive", "48K, 60K]\n    receive")
     with pytest.raises(SpecError) as error:

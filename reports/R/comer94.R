@@ -258,6 +258,33 @@ shading_agreement_counts <- function(cells) {
     )
 }
 
+# Shading agreement of the same matrix measured under several ttcp write
+# sizes: one row per write size and setup, with the disagreeing cells named.
+# `cells_by_write` is a named list of classified cells joined to the paper's
+# matrix; its names label the write sizes.
+write_size_agreement <- function(cells_by_write) {
+  rows <- lapply(names(cells_by_write), function(label) {
+    cells <- cells_by_write[[label]]
+    off <- shading_disagreements(cells) |>
+      dplyr::group_by(setup) |>
+      dplyr::summarise(
+        cells_off = paste0(
+          buffer_label(send_buffer), "/", buffer_label(recv_buffer),
+          collapse = ", "
+        ),
+        .groups = "drop"
+      )
+    shading_agreement_counts(cells) |>
+      dplyr::left_join(off, by = "setup") |>
+      dplyr::mutate(
+        write_size = label,
+        cells_off = dplyr::coalesce(cells_off, "none"),
+        .before = 1
+      )
+  })
+  dplyr::bind_rows(rows)
+}
+
 # Columns of the claims file of a buffer-matrix paper.
 cell_claim_columns <- readr::cols(
   claim_id = readr::col_character(),

@@ -103,6 +103,21 @@ test_that("a disagreeing cell is explained by the receiver rule its ACK counts s
   expect_equal(nrow(rule_counts(dplyr::select(transfers, -pair_acks_timer))), 0)
 })
 
+test_that("write sizes are compared by their agreement with the shading", {
+  shaded <- function(cells, abnormal, paper) {
+    dplyr::mutate(cells, abnormal = abnormal, shaded = paper)
+  }
+  eight <- cell_rows(20480, c(36864, 40960), c(1.2, 1.1)) |>
+    shaded(c(TRUE, TRUE), c(FALSE, TRUE))
+  four <- cell_rows(20480, c(36864, 40960), c(22, 1.1)) |>
+    shaded(c(FALSE, TRUE), c(FALSE, TRUE))
+  rows <- write_size_agreement(list("8K" = eight, "4K" = four))
+  expect_equal(rows$write_size, c("8K", "4K"))
+  expect_equal(rows$agree, c(1, 2))
+  expect_equal(rows$abnormal_only_measured, c(1, 0))
+  expect_equal(rows$cells_off, c("20K/36K", "none"))
+})
+
 test_that("cell claims are judged per setup, and read no data without cells", {
   claim <- tibble::tibble(
     claim_id = "K", figure = "Table 1", source = "s", claim = "c", published = "p",
