@@ -14,20 +14,21 @@ import hashlib
 import json
 import os
 import random
-import select
 import shutil
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from netrepro import stacks
+from netrepro import phase, stacks
+from netrepro.announce import wait_announced
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
 from netrepro.spec import Experiment, Spec, SpecError, load_spec
 from netrepro.provenance import REPO, binary_digest, machine, now_iso, read_sysctls, tool_version
 
 TOOLS_BIN = REPO / "tools" / "bin"
+# echod's absolute tick phase on h2; pingx's follows from each mode's seed.
+ECHOD_PHASE_NS = 0
 ECHO_PORT = 7007
 # udp-cooled messages go to a second echod that paces its echo by the same gap, so the round
 # trip is cooled both ways, as when both hosts ran the paper's cooled sender.
@@ -116,8 +117,10 @@ def check_pingx(records: list[dict[str, Any]], mode: str, status: int, errors: s
 
 def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
              stack_args: tuple[str, ...]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Runs pingx in one mode; returns its meta record and its message records."""
-    argv = pingx_argv(experiment, mode, trial, stack_args)
+    """Runs pingx in one mode, its Tahoe ticks at the phase the mode's seed gives netsim
+    against echod's (netrepro.phase); returns its meta record and its message records."""
+    phase_a = phase.host_a_phase(ECHOD_PHASE_NS, phase.boot_b_ns(mode_seed(experiment, trial, mode)))
+    argv = pingx_argv(experiment, mode, trial, (*stack_args, *phase.tick_phase_args(experiment.stack, phase_a)))
     process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
     output, errors = process.communicate()
     return check_pingx(parse_records(output, "pingx"), mode, process.returncode, errors)
@@ -162,28 +165,10 @@ def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...]) 
         servers["cooled"] = echod_argv(experiment, cooled=True)
     processes = {}
     for name, argv in servers.items():
-        processes[name] = net.h2.popen([*argv, *stack_args], stdout=-1, stderr=-1, text=True)
-        wait_serving(processes[name], name)
+        processes[name] = net.h2.popen([*argv, *stack_args, *phase.tick_phase_args(experiment.stack, ECHOD_PHASE_NS)],
+                                       stdout=-1, stderr=-1, text=True)
+        wait_announced(processes[name], "echod: serving", f"echod ({name})")
     return processes
-
-
-def wait_serving(process: Any, name: str, timeout_s: float = 10.0) -> None:
-    """Waits for echod's "serving" line on stderr, written once it listens, so the first
-    connect is not refused; it works whichever stack echod runs on."""
-    deadline = time.monotonic() + timeout_s
-    line = b""
-    while time.monotonic() < deadline and not line.endswith(b"\n"):
-        ready, _, _ = select.select([process.stderr], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
-            break
-        chunk = os.read(process.stderr.fileno(), 1)
-        if not chunk:
-            process.wait(timeout=5)
-            raise RunError(f"echod ({name}) exited at start (exit {process.returncode}): {line.decode(errors='replace')}")
-        line += chunk
-    if not line.startswith(b"echod: serving"):
-        raise RunError(f"echod ({name}) did not start serving within {timeout_s:.0f} s: "
-                       f"{line.decode(errors='replace').strip() or 'no output'}")
 
 
 def stop_echod(process: Any) -> dict[str, Any]:
@@ -248,6 +233,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
         "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}"
                       for row in sorted(rows, key=lambda r: r["t_start_ns"] or 0)],
         "mode_order": order,
+        "boot_b_ns": {mode: phase.boot_b_ns(mode_seed(experiment, trial, mode)) for mode in order},
         "finished_at": now_iso(),
     }
     write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")
@@ -271,7 +257,8 @@ def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> 
         seed = mode_seed(experiment, trial, mode)
         command = pingx_command(experiment.link, experiment.host_model, seed,
                                 pingx_argv(experiment, mode, trial)[1:],
-                                echod_argv(experiment, cooled=mode == "udp-cooled")[1:])
+                                echod_argv(experiment, cooled=mode == "udp-cooled")[1:],
+                                boot_b=phase.boot_b_ns(seed))
         try:
             result = run_netsim(command)
         except SimError as exc:
@@ -279,8 +266,8 @@ def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> 
         meta, records = check_pingx(result.records, mode, 0, "")
         rows += message_rows(experiment, mode, trial, run_id, records)
         summary = next((r for r in result.records if r.get("record") == "summary"), {})
-        modes[mode] = {"seed": seed, "command": command, "tool_settings": meta, "echod_summary": summary,
-                       "sim": result.sim}
+        modes[mode] = {"seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "command": command,
+                       "tool_settings": meta, "echod_summary": summary, "sim": result.sim}
     write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
     netsim = TOOLS_BIN / "netsim"
     provenance = {

@@ -57,13 +57,15 @@ def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: in
                  host_model_a: Path | None, host_model_b: Path | None, seed: int, nodelay: bool = False,
                  write_size: int = DEFAULT_WRITE_SIZE, pause_s: float | None = None,
                  timeout_s: float = DEFAULT_TIMEOUT_S, wall: bool = False,
-                 pcap: Path | None = None, binary: Path = BINARY) -> list[str]:
+                 pcap: Path | None = None, boot_b: int | None = None,
+                 binary: Path = BINARY) -> list[str]:
     """The netsim argument list for ttcp from host a to host b: send_buffer is the
     transmitter's SO_SNDBUF, recv_buffer the receiver's SO_RCVBUF (ttcp -b sets just these).
     wall=True keeps the wall-clock fields in the sim record (the output is then not
     byte-identical from run to run). A host model of None is a host whose work costs no time.
     pcap names a file for the packets at host a's interface, with each segment's sender rule
-    beside them in the output (--trace)."""
+    beside them in the output (--trace). boot_b (ns) is how long before host a host b booted
+    (netrepro.phase); None lets netsim draw it from the seed."""
     for name, value in (("send_buffer", send_buffer), ("recv_buffer", recv_buffer),
                         ("bytes", bytes), ("repeats", repeats), ("write_size", write_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -83,9 +85,17 @@ def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: in
             hosts += [flag, str(model)]
     capture = ["--pcap", str(pcap), "--trace"] if pcap is not None else []
     return [
-        str(binary), *link_args(link), *hosts, *capture,
+        str(binary), *link_args(link), *hosts, *capture, *boot_b_args(boot_b),
         "--seed", str(seed), *([] if wall else ["--no-wall"]), "--", *tx, "--", *rx,
     ]
+
+
+def boot_b_args(boot_b: int | None) -> list[str]:
+    if boot_b is None:
+        return []
+    if isinstance(boot_b, bool) or not isinstance(boot_b, int) or boot_b < 0:
+        raise SimError(f"boot_b must be a whole number of nanoseconds, not {boot_b!r}")
+    return ["--boot-b", f"{boot_b}ns"]
 
 
 def both_hosts(host_model: Path | None) -> list[str]:
@@ -94,23 +104,23 @@ def both_hosts(host_model: Path | None) -> list[str]:
 
 
 def pingx_command(link: LinkParams, host_model: Path | None, seed: int, pingx_args: list[str],
-                  echod_args: list[str], binary: Path = BINARY) -> list[str]:
+                  echod_args: list[str], boot_b: int | None = None, binary: Path = BINARY) -> list[str]:
     """The netsim argument list for pingx on host a echoing off echod on host b, both hosts
     with host_model. The tools' own arguments carry no stack flags: netsim gives the stacks."""
-    return [str(binary), "--app", "pingx", *link_args(link), *both_hosts(host_model), "--seed", str(seed),
-            "--no-wall", "--", *pingx_args, "--", *echod_args]
+    return [str(binary), "--app", "pingx", *link_args(link), *both_hosts(host_model), *boot_b_args(boot_b),
+            "--seed", str(seed), "--no-wall", "--", *pingx_args, "--", *echod_args]
 
 
 def mftp_command(link: LinkParams, host_model: Path | None, seed: int, file_bytes: int, root: Path,
-                 mftp_args: list[str], binary: Path = BINARY) -> list[str]:
+                 mftp_args: list[str], boot_b: int | None = None, binary: Path = BINARY) -> list[str]:
     """The netsim argument list for an MFTP GET of root/src.bin from mftpd on host b by mftp on
     host a into root/got.bin, both hosts with host_model. netsim first writes file_bytes octets
     drawn from the seed into src.bin. mftp_args are mftp's own options (-n, --window, ...)."""
     if isinstance(file_bytes, bool) or not isinstance(file_bytes, int) or file_bytes < 1:
         raise SimError(f"file_bytes must be a positive whole number, not {file_bytes!r}")
-    return [str(binary), "--app", "mftp", *link_args(link), *both_hosts(host_model), "--seed", str(seed),
-            "--no-wall", "--file-size", f"{file_bytes}B", "--", *mftp_args, "--get", "src.bin",
-            "--dest", str(root / "got.bin"), ADDR_B, "--", "--root", str(root)]
+    return [str(binary), "--app", "mftp", *link_args(link), *both_hosts(host_model), *boot_b_args(boot_b),
+            "--seed", str(seed), "--no-wall", "--file-size", f"{file_bytes}B", "--", *mftp_args,
+            "--get", "src.bin", "--dest", str(root / "got.bin"), ADDR_B, "--", "--root", str(root)]
 
 
 def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:

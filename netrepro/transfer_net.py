@@ -6,17 +6,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from netrepro import stacks
+from netrepro import phase, stacks
+from netrepro.announce import wait_announced
 from netrepro.errors import RunError
 from netrepro.provenance import now_iso, read_sysctls
 from netrepro.spec import Experiment
-from netrepro.transfer import (RECEIVER_GRACE_S, TTCP_PORT, measure_pairs, parse_json_lines,
+from netrepro.transfer import (RECEIVER_GRACE_S, TTCP_PORT, measure_pairs, pair_seed, parse_json_lines,
                                receiver_args, stop_process, transfer_rows, transmitter_args)
 
 TTCP = Path(__file__).resolve().parent.parent / "tools" / "bin" / "ttcp"
 H1 = ("h1-eth0", "10.0.0.1/24")
 H2 = ("h2-eth0", "10.0.0.2/24")
 CAPTURE_READY_S = 10.0
+# Host a's absolute tick phase; host b's follows from the pair's seed.
+TRANSMITTER_PHASE_NS = 0
 
 
 def start_capture(host: Any, iface: str, pcap: Path) -> Any:
@@ -44,16 +47,21 @@ def stop_capture(process: Any) -> None:
 
 
 def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], send_buffer: int,
-             recv_buffer: int, pcap: Path | None) -> list[dict[str, Any]]:
-    """One buffer pair: the receiver on h2, then the transmitter on h1 (it retries a refused
-    connect, so it may find the receiver not yet listening); returns both ends' records."""
+             recv_buffer: int, pcap: Path | None, seed: int) -> list[dict[str, Any]]:
+    """One buffer pair: the receiver on h2, then, once it listens, the transmitter on h1, its
+    Tahoe ticks at the phase that seed gives netsim (netrepro.phase); returns both ends' records."""
     port = ["--port", str(TTCP_PORT)]
-    receiver = net.h2.popen([str(TTCP), *receiver_args(experiment, recv_buffer), *port, *tool_args["h2"]],
+    phase_b = phase.host_b_phase(TRANSMITTER_PHASE_NS, phase.boot_b_ns(seed))
+    receiver = net.h2.popen([str(TTCP), *receiver_args(experiment, recv_buffer), *port, *tool_args["h2"],
+                             *phase.tick_phase_args(experiment.stack, phase_b)],
                             stdout=-1, stderr=-1, text=True)
-    capture = start_capture(net.h1, H1[0], pcap) if pcap else None
+    capture = None
     try:
+        wait_announced(receiver, "ttcp: receiving", f"ttcp -r ({send_buffer}/{recv_buffer})")
+        capture = start_capture(net.h1, H1[0], pcap) if pcap else None
         transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer), *port,
-                                    *tool_args["h1"], "10.0.0.2"], stdout=-1, stderr=-1, text=True)
+                                    *tool_args["h1"], *phase.tick_phase_args(experiment.stack, TRANSMITTER_PHASE_NS),
+                                    "10.0.0.2"], stdout=-1, stderr=-1, text=True)
         tx_out, tx_err = transmitter.communicate()
         timeout = experiment.ttcp.timeout_s + RECEIVER_GRACE_S if experiment.ttcp else RECEIVER_GRACE_S
         rx_out, rx_err = stop_process(receiver, timeout, f"ttcp receiver ({send_buffer}/{recv_buffer})")
@@ -89,9 +97,10 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
 
         def measure_one(recv_buffer: int) -> dict[str, Any]:
             pcap = out / "capture.pcap" if experiment.trace else None
-            records = run_pair(net, experiment, tool_args, send_buffer, recv_buffer, pcap)
+            seed = pair_seed(experiment, trial, send_buffer, recv_buffer)
+            records = run_pair(net, experiment, tool_args, send_buffer, recv_buffer, pcap, seed)
             return {"rows": transfer_rows(experiment, trial, run_id, send_buffer, recv_buffer, records),
-                    "finished_at": now_iso()}
+                    "seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "finished_at": now_iso()}
 
         pairs, run_log = measure_pairs(experiment, trial, send_buffer, out, measure_one)
         offloads = net.offloads

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from netrepro.errors import RunError
+from netrepro.phase import boot_b_ns
 from netrepro.provenance import now_iso
 from netrepro.sim import SimError, run_netsim, ttcp_command
 from netrepro.spec import Experiment
@@ -43,7 +44,7 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
             experiment.link, send_buffer, recv_buffer, experiment.transfer_bytes, experiment.transfers,
             experiment.host_model, experiment.host_model, seed, nodelay=plan.nodelay,
             write_size=plan.write_size, pause_s=plan.pause_s, timeout_s=plan.timeout_s,
-            pcap=out / "capture.pcap" if experiment.trace else None,
+            pcap=out / "capture.pcap" if experiment.trace else None, boot_b=boot_b_ns(seed),
         )
         try:
             result = run_netsim(command)
@@ -58,6 +59,7 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
             "segments": result.segments,
             "command": command,
             "seed": seed,
+            "boot_b_ns": boot_b_ns(seed),
             "finished_at": now_iso(),
         }
 

@@ -40,6 +40,25 @@ def test_command_carries_link_hosts_and_both_ttcp_ends():
     assert value(tx, "--repeat") == value(rx, "--repeat") == "3"
 
 
+def test_boot_b_is_passed_when_given_and_left_to_netsim_otherwise():
+    args = ttcp_command(atm(), 16384, 24576, 1 << 20, 1, IPC, IPC, seed=1, boot_b=392772117)
+    assert value(args, "--boot-b") == "392772117ns"
+    assert args.index("--boot-b") < args.index("--")
+    assert "--boot-b" not in ttcp_command(atm(), 16384, 24576, 1 << 20, 1, IPC, IPC, seed=1)
+    with pytest.raises(SimError, match="boot_b"):
+        ttcp_command(atm(), 16384, 24576, 1 << 20, 1, IPC, IPC, seed=1, boot_b=-1)
+
+
+@needs_netsim
+def test_the_same_boot_b_gives_the_same_run_whatever_the_seed_draws():
+    # Without boot_b netsim draws the phase from the seed; given, the seed no longer moves it.
+    args = ttcp_command(atm(), 16384, 24576, 1 << 20, 1, IPC, IPC, seed=1, boot_b=392772117)
+    assert run_netsim(args).transfers == run_netsim(args).transfers
+    boots = {run_netsim(ttcp_command(atm(), 16384, 16384, 64 * 1024, 1, IPC, IPC, seed=s,
+                                     boot_b=100_000_000)).sim["boot_b_ns"] for s in (1, 2)}
+    assert boots == {100_000_000}
+
+
 def test_no_host_model_means_no_flag():
     args = ttcp_command(atm(), 16384, 24576, 1 << 20, 1, None, IPC, seed=1)
     assert "--host-model-a" not in args and value(args, "--host-model-b") == str(IPC)

@@ -26,7 +26,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import zlib
 from collections import defaultdict
 from dataclasses import asdict, dataclass
@@ -36,6 +35,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from netrepro import phase  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict, with_direction  # noqa: E402
 from netrepro.sim import mftp_command, run_netsim  # noqa: E402
 from netrepro.yamlsrc import load_document, validate  # noqa: E402
@@ -73,9 +73,6 @@ MFTP = MftpCase()
 MFTP_PORT = 2121
 # The emulated runs' file: the same octets on every rerun.
 MFTP_FILE_SEED = 1
-# The stack owns the interface of each Mininet host; mftpd is up well within this (it opens
-# an AF_PACKET socket and listens), and a SYN sent earlier is only retransmitted later.
-MFTPD_START_S = 1.0
 
 
 def run_missing() -> None:
@@ -109,7 +106,7 @@ def mftp_sim_runs() -> dict[str, Any]:
     for seed in range(1, MFTP.repeats + 1):
         with tempfile.TemporaryDirectory(prefix="crossval-mftp-") as tmp:
             result = run_netsim(mftp_command(mftp_link(), host_model(), seed, MFTP.file_bytes, Path(tmp),
-                                             mftp_args()))
+                                             mftp_args(), boot_b=phase.boot_b_ns(seed)))
         (client,) = [r for r in result.transfers if r.get("tool") == "mftp"]
         (server,) = [r for r in result.transfers if r.get("tool") == "mftpd"]
         runs.append({"seed": seed, "client": client, "server": server,
@@ -119,11 +116,13 @@ def mftp_sim_runs() -> dict[str, Any]:
 
 
 def mftp_emulated_runs() -> dict[str, Any]:
-    """Each repeat between two Mininet hosts on the Tahoe stack, over linkemu; needs root. The
-    emulator's counters of the data direction (h2 to h1: reverse) cover all repeats."""
+    """Each repeat between two Mininet hosts on the Tahoe stack, over linkemu, with the tick
+    phases of the sim's repeat of the same number; needs root. The emulator's counters of the
+    data direction (h2 to h1: reverse) cover all repeats."""
     from mininet.log import setLogLevel
 
     from netrepro import stacks
+    from netrepro.announce import wait_announced
     from netrepro.backends import get_backend
     from netrepro.topology import H2_IP, LinkNetwork
     from netrepro.transfer_net import H1, H2
@@ -141,13 +140,14 @@ def mftp_emulated_runs() -> dict[str, Any]:
         with net:
             args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", host_model(), link.mtu)
             for repeat in range(1, MFTP.repeats + 1):
-                server = net.h2.popen([str(binaries / "mftpd"), *args["h2"], "-p", str(MFTP_PORT), "--root",
-                                       str(root), "--sessions", "1", "--timeout", MFTP.timeout],
-                                      stdout=-1, stderr=-1, text=True)
-                time.sleep(MFTPD_START_S)
-                client = net.h1.popen([str(binaries / "mftp"), *args["h1"], "-p", str(MFTP_PORT), *mftp_args(),
-                                       "--get", "src.bin", "--dest", str(root / "got.bin"), H2_IP],
-                                      stdout=-1, stderr=-1, text=True)
+                server = net.h2.popen([str(binaries / "mftpd"), *args["h2"], *phase.tick_phase_args("tahoe", 0),
+                                       "-p", str(MFTP_PORT), "--root", str(root), "--sessions", "1",
+                                       "--timeout", MFTP.timeout], stdout=-1, stderr=-1, text=True)
+                wait_announced(server, "mftpd: serving", f"mftpd (repeat {repeat})")
+                phase_a = phase.host_a_phase(0, phase.boot_b_ns(repeat))
+                client = net.h1.popen([str(binaries / "mftp"), *args["h1"], *phase.tick_phase_args("tahoe", phase_a),
+                                       "-p", str(MFTP_PORT), *mftp_args(), "--get", "src.bin",
+                                       "--dest", str(root / "got.bin"), H2_IP], stdout=-1, stderr=-1, text=True)
                 client_out, client_err = client.communicate()
                 server_out, server_err = server.communicate(timeout=60)
                 if client.returncode != 0 or server.returncode != 0:

@@ -16,6 +16,7 @@ void nr_stack_opts_init(struct nr_stack_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->name = "kernel";
+    o->tick_phase_ns = -1;
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -84,6 +85,14 @@ int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, 
                         val);
         *(code == NR_OPT_SENDSPACE ? &o->tcp_sendspace : &o->tcp_recvspace) = (int)v;
         return 0;
+    case NR_OPT_TICK_PHASE: {
+        int64_t ns;
+        if (nr_parse_time_ns(val, &ns) || ns < 0 || ns >= NR_TICK_CYCLE_NS)
+            return fail(err, errlen, "--tick-phase %s: give a time from 0ms to under 1s, e.g. "
+                        "350ms", val);
+        o->tick_phase_ns = ns;
+        return 0;
+    }
     default:
         return fail(err, errlen, "internal error: %d is not a stack flag", code);
     }
@@ -99,10 +108,18 @@ int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen)
         return 0;
     }
     if (o->ifname || o->addr_text || o->host_model || o->mtu || o->tcp_sendspace ||
-        o->tcp_recvspace)
-        return fail(err, errlen, "--if, --addr, --host-model, --mtu, --tcp-sendspace and "
-                    "--tcp-recvspace apply to --stack tahoe only");
+        o->tcp_recvspace || o->tick_phase_ns >= 0)
+        return fail(err, errlen, "--if, --addr, --host-model, --mtu, --tcp-sendspace, "
+                    "--tcp-recvspace and --tick-phase apply to --stack tahoe only");
     return 0;
+}
+
+int64_t nr_tick_next_ns(int64_t now_ns, int64_t phase_ns)
+{
+    int64_t ahead = (phase_ns - now_ns) % NR_TICK_CYCLE_NS;
+    if (ahead < 0)
+        ahead += NR_TICK_CYCLE_NS;
+    return now_ns + ahead;
 }
 
 void nr_stack_usage(FILE *f, int col)
@@ -120,6 +137,10 @@ void nr_stack_usage(FILE *f, int col)
         {"--tcp-sendspace SIZE", "tahoe: default TCP send buffer (default: the host model's"},
         {"", "tcp_sendspace, else 16K on an MTU above 1500B as SunOS on ATM, else 4K)"},
         {"--tcp-recvspace SIZE", "tahoe: default TCP receive buffer (default: as --tcp-sendspace)"},
+        {"--tick-phase TIME", "tahoe: wait for the next instant TIME after a whole second of"},
+        {"", "CLOCK_MONOTONIC, which all Mininet hosts share, and boot the stack then:"},
+        {"", "its 200 ms and 500 ms ticks fall at that phase and the tool starts with"},
+        {"", "them, e.g. 350ms (default: boot at once, at a random tick phase)"},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         int n = 2 + (int)strlen(lines[i][0]);

@@ -1,9 +1,10 @@
 /* The command-line flags that choose a tool's network stack, shared by every nrio tool.
  *
  * --stack kernel uses the Linux stack; --stack tahoe runs the project's 4.3BSD-Tahoe stack on a
- * network interface it owns (--if, --addr, --host-model; --mtu and the default TCP buffers are
- * optional). Parsing lives here, with no dependency on the Tahoe code, so tools can check their
- * command lines in unit tests; tahoe/if_packet.h opens the backend the flags describe. */
+ * network interface it owns (--if, --addr, --host-model; --mtu, the default TCP buffers and
+ * --tick-phase are optional). Parsing lives here, with no dependency on the Tahoe code, so tools
+ * can check their command lines in unit tests; tahoe/if_packet.h opens the backend the flags
+ * describe. */
 #ifndef NR_STACKOPT_H
 #define NR_STACKOPT_H
 
@@ -23,11 +24,12 @@ struct nr_stack_opts {
     int mtu;                /* 0: the interface's MTU */
     int tcp_sendspace;      /* 0: the host model's, else the MTU's default (see usage) */
     int tcp_recvspace;
+    int64_t tick_phase_ns;  /* tahoe: ticks this long after each whole second; -1: random */
 };
 
 /* getopt_long codes of the stack flags; tools keep their own codes below NR_OPT_STACK. */
 enum { NR_OPT_STACK = 1000, NR_OPT_IF, NR_OPT_ADDR, NR_OPT_HOST_MODEL, NR_OPT_MTU,
-       NR_OPT_SENDSPACE, NR_OPT_RECVSPACE };
+       NR_OPT_SENDSPACE, NR_OPT_RECVSPACE, NR_OPT_TICK_PHASE };
 
 #define NR_STACK_LONGOPTS                                                 \
     {"stack", required_argument, 0, NR_OPT_STACK},                        \
@@ -36,13 +38,22 @@ enum { NR_OPT_STACK = 1000, NR_OPT_IF, NR_OPT_ADDR, NR_OPT_HOST_MODEL, NR_OPT_MT
     {"host-model", required_argument, 0, NR_OPT_HOST_MODEL},              \
     {"mtu", required_argument, 0, NR_OPT_MTU},                            \
     {"tcp-sendspace", required_argument, 0, NR_OPT_SENDSPACE},            \
-    {"tcp-recvspace", required_argument, 0, NR_OPT_RECVSPACE}
+    {"tcp-recvspace", required_argument, 0, NR_OPT_RECVSPACE},           \
+    {"tick-phase", required_argument, 0, NR_OPT_TICK_PHASE}
+
+/* The case labels of every stack flag, for a tool's getopt switch to hand them to nr_stack_opt. */
+#define NR_STACK_OPT_CASES                                                \
+    case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR:                  \
+    case NR_OPT_HOST_MODEL: case NR_OPT_MTU: case NR_OPT_SENDSPACE:       \
+    case NR_OPT_RECVSPACE: case NR_OPT_TICK_PHASE
 
 /* The Tahoe stack's defaults when neither a flag nor the host model gives them: 4.3BSD's 4K,
  * and SunOS 4.1's 16K on an interface whose MTU exceeds Ethernet's (the ATM interface). */
 #define NR_TCPSPACE_BSD 4096
 #define NR_TCPSPACE_ATM 16384
 #define NR_ETHER_MTU 1500
+/* The 200 ms and 500 ms ticks of a Tahoe stack come back to the same phase every second. */
+#define NR_TICK_CYCLE_NS 1000000000LL
 
 void nr_stack_opts_init(struct nr_stack_opts *o);
 /* Takes one stack flag (code NR_OPT_*) and its value. Returns 0, or -1 with a message in err. */
@@ -54,5 +65,8 @@ int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen);
 void nr_stack_usage(FILE *f, int col);
 /* The default TCP buffer for an interface MTU when the host model names none. */
 int nr_stack_default_space(int mtu);
+/* --tick-phase: the first instant at or after now_ns (CLOCK_MONOTONIC) that lies phase_ns after
+ * a whole second; the stack waits for it and boots then. */
+int64_t nr_tick_next_ns(int64_t now_ns, int64_t phase_ns);
 
 #endif

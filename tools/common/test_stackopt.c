@@ -67,6 +67,26 @@ static void test_check(void)
     NRT_EQ_INT(opt(&o, NR_OPT_IF, "a-name-longer-than-15"), -1);
 }
 
+/* --tick-phase: under a second, Tahoe only; the boot it waits for lies at that phase, less than
+ * a cycle after now. */
+static void test_tick_phase(void)
+{
+    struct nr_stack_opts o;
+    nr_stack_opts_init(&o);
+    NRT_EQ_INT(o.tick_phase_ns, -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_TICK_PHASE, "350ms"), 0);
+    NRT_EQ_INT(o.tick_phase_ns, 350000000);
+    NRT_EQ_INT(opt(&o, NR_OPT_TICK_PHASE, "1s"), -1);
+    NRT_CHECK(strstr(err, "under 1s") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_TICK_PHASE, "-1ms"), -1);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "--tick-phase") != NULL);
+    NRT_EQ_INT(nr_tick_next_ns(5350000000LL, 350000000), 5350000000LL); /* on the phase */
+    NRT_EQ_INT(nr_tick_next_ns(5350000001LL, 350000000), 6350000000LL);
+    NRT_EQ_INT(nr_tick_next_ns(5900000000LL, 350000000), 6350000000LL);
+    NRT_EQ_INT(nr_tick_next_ns(100000000LL, 350000000), 350000000LL);
+}
+
 /* Every flag is in the usage text, with its default, starting at the column asked for. */
 static void test_usage(void)
 {
@@ -80,6 +100,8 @@ static void test_usage(void)
     static const char *const flags[] = { "--stack NAME", "--if IFACE", "--addr IP/PREFIX",
                                          "--host-model FILE", "--mtu SIZE",
                                          "--tcp-sendspace SIZE", "--tcp-recvspace SIZE",
+                                         "--tick-phase TIME",
+                                         "(default: boot at once, at a random tick phase)",
                                          "(default kernel)", "ip addr flush dev" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         NRT_CHECK(strstr(buf, flags[i]) != NULL);
@@ -91,6 +113,7 @@ int main(void)
     NRT_RUN(test_addr_and_mask);
     NRT_RUN(test_sizes);
     NRT_RUN(test_check);
+    NRT_RUN(test_tick_phase);
     NRT_RUN(test_usage);
     return nrt_summary("common/test_stackopt");
 }

@@ -94,8 +94,7 @@ int echod_parse_args(int argc, char **argv, struct echod_args *a, char *err, siz
             a->tcp = strcmp(optarg, "udp") != 0;
             a->udp = strcmp(optarg, "tcp") != 0;
             break;
-        case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR: case NR_OPT_HOST_MODEL:
-        case NR_OPT_MTU: case NR_OPT_SENDSPACE: case NR_OPT_RECVSPACE:
+        NR_STACK_OPT_CASES:
             if (nr_stack_opt(&a->net, c, optarg, err, errlen))
                 return -1;
             break;

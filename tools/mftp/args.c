@@ -133,8 +133,7 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         case OPT_REMOTE: a->remote_name = optarg; break;
         case OPT_DEST: a->dest = optarg; break;
         case OPT_PLAIN: a->plain = 1; break;
-        case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR: case NR_OPT_HOST_MODEL:
-        case NR_OPT_MTU: case NR_OPT_SENDSPACE: case NR_OPT_RECVSPACE:
+        NR_STACK_OPT_CASES:
             if (nr_stack_opt(&a->net, c, optarg, err, errlen))
                 return -1;
             break;

@@ -30,8 +30,8 @@ void mftpd_usage(FILE *f)
         "  --idle-exit TIME  exit with an error when no session starts for this long\n"
         "                    (default 0: never)\n"
         "  -h, --help        this text\n"
-        "Writes one JSON record per transfer on stdout. Exit status: 0 ok, 1 failed, 2 bad\n"
-        "arguments.\n",
+        "Writes one JSON record per transfer on stdout, and one line, \"mftpd: serving ...\",\n"
+        "on stderr once it listens. Exit status: 0 ok, 1 failed, 2 bad arguments.\n",
         DEFAULT_PORT, DEFAULT_BLOCK);
 }
 
@@ -69,8 +69,7 @@ int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, siz
         switch (c) {
         case 'h': return 1;
         case OPT_ROOT: a->root = optarg; break;
-        case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR: case NR_OPT_HOST_MODEL:
-        case NR_OPT_MTU: case NR_OPT_SENDSPACE: case NR_OPT_RECVSPACE:
+        NR_STACK_OPT_CASES:
             if (nr_stack_opt(&a->net, c, optarg, err, errlen))
                 return -1;
             break;

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "mftpd: %s; %s\n", what, hint);
         return 1;
     }
-    rc = mftpd_run(io, &a, stdout);
+    rc = mftpd_run(io, &a, stdout, stderr);
     nrio_destroy(io);
     return rc;
 }

@@ -680,7 +680,7 @@ static void on_listen(void *arg, int sock, int events)
     ctl_rewatch(s);
 }
 
-int mftpd_run(nrio *io, const struct mftpd_args *a, FILE *out)
+int mftpd_run(nrio *io, const struct mftpd_args *a, FILE *out, FILE *announce)
 {
     struct mftpd d = {.io = io, .a = a, .out = out, .lsock = -1, .status = 1};
     struct nrio_addr addr;
@@ -702,6 +702,10 @@ int mftpd_run(nrio *io, const struct mftpd_args *a, FILE *out)
     }
     if (a->idle_exit_ns)
         d.idle_timer = nrio_timer_at(io, nrio_now_ns(io) + a->idle_exit_ns, on_idle_exit, &d);
+    if (announce) {
+        fprintf(announce, "mftpd: serving on %s port %d\n", a->bind_ip, a->port);
+        fflush(announce);
+    }
     rc = nrio_run(io);
     if (rc < 0) {
         emit_error(&d, "the event loop failed: %s", strerror(-rc));

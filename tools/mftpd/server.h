@@ -13,7 +13,8 @@
  * longer than len. */
 int mftpd_resolve(const char *root, const char *name, char *out, size_t len);
 
-/* Serves until --sessions is reached (0), --idle-exit passes or the loop fails (1). */
-int mftpd_run(nrio *io, const struct mftpd_args *a, FILE *out);
+/* Serves until --sessions is reached (0), --idle-exit passes or the loop fails (1). Writes one
+ * "mftpd: serving ..." line to announce (unless NULL) once it listens. */
+int mftpd_run(nrio *io, const struct mftpd_args *a, FILE *out, FILE *announce);
 
 #endif

@@ -175,8 +175,8 @@ static int refuse_stack_flags(char **argv, int n, const char *which, FILE *err)
         for (const struct option *o = stack; o->name; o++) {
             if (strlen(o->name) == len && strncmp(name, o->name, len) == 0) {
                 fprintf(err, "netsim: the %s arguments: drop %s: both hosts run the simulated "
-                             "Tahoe stack, set with netsim's --mtu, --tcp-space and "
-                             "--host-model-a/-b\n", which, argv[i]);
+                             "Tahoe stack, set with netsim's --mtu, --tcp-space, "
+                             "--host-model-a/-b and --boot-b\n", which, argv[i]);
                 return -1;
             }
         }

@@ -131,10 +131,10 @@ static void host_main(void *arg)
     struct ns_sim *s = h->sim;
     const struct ns_args *a = s->args;
     if (a->app == NS_APP_TTCP) {
-        h->status = ttcp_run(h->io, h->idx == 0 ? &a->tx : &a->rx, s->out);
+        h->status = ttcp_run(h->io, h->idx == 0 ? &a->tx : &a->rx, s->out, NULL);
     } else if (a->app == NS_APP_MFTP) {
         if (h->idx == 1) {
-            h->status = mftpd_run(h->io, &a->mftpd, s->out);
+            h->status = mftpd_run(h->io, &a->mftpd, s->out, NULL);
             return;
         }
         h->status = mftp_run(h->io, &a->mftp, s->out);

@@ -225,8 +225,7 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
                 return fail(err, errlen, "--port %s: give a port from 1 to 65535", optarg);
             a->port = (int)v;
             break;
-        case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR: case NR_OPT_HOST_MODEL:
-        case NR_OPT_MTU: case NR_OPT_SENDSPACE: case NR_OPT_RECVSPACE:
+        NR_STACK_OPT_CASES:
             if (nr_stack_opt(&a->net, c, optarg, err, errlen))
                 return -1;
             break;

@@ -487,10 +487,21 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     cfg.tcp_recvspace = o->tcp_recvspace ? o->tcp_recvspace : recv_model ? recv_model : space;
     cfg.addr = o->addr;
     cfg.netmask = o->netmask;
-    int64_t boot_offset;
-    if (boot_offset_ns(&boot_offset) != 0)
-        FAIL("getrandom for the boot phase of the stack's ticks failed: %s", strerror(errno));
-    cfg.boot_ns = mono_ns() - boot_offset;
+    if (o->tick_phase_ns >= 0) {
+        cfg.boot_ns = nr_tick_next_ns(mono_ns(), o->tick_phase_ns);
+        struct timespec at = {.tv_sec = cfg.boot_ns / 1000000000,
+                              .tv_nsec = cfg.boot_ns % 1000000000};
+        int rc;
+        while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL)) == EINTR)
+            continue;
+        if (rc != 0)
+            FAIL("waiting for --tick-phase failed: clock_nanosleep: %s", strerror(rc));
+    } else {
+        int64_t boot_offset;
+        if (boot_offset_ns(&boot_offset) != 0)
+            FAIL("getrandom for the boot phase of the stack's ticks failed: %s", strerror(errno));
+        cfg.boot_ns = mono_ns() - boot_offset;
+    }
     cfg.if_output = rt_if_output;
     cfg.ctx = d;
     struct nrio_tahoe_env env = { rt_now, rt_wait, d, spin_ps_here(), rt_free };

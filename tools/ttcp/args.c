@@ -38,7 +38,8 @@ void ttcp_usage(FILE *f)
         "  --timeout TIME    no progress for this long ends the run with an error (default 10s)\n"
         "  --bind IP         receiver: local address (default 0.0.0.0)\n"
         "  -h, --help        this text\n"
-        "Writes one JSON record per transfer on stdout. Exit status: 0 ok, 1 run failed,\n"
+        "Writes one JSON record per transfer on stdout; a receiver also writes one line,\n"
+        "\"ttcp: receiving ...\", on stderr once it listens. Exit status: 0 ok, 1 run failed,\n"
         "2 bad arguments.\n",
         DEFAULT_PORT, DEFAULT_WRITE_SIZE, DEFAULT_WRITES, DEFAULT_END_MARKERS);
 }
@@ -94,8 +95,7 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
         case 'u': a->proto = NRIO_UDP; break;
         case 'D': a->nodelay = 1; break;
         case 'h': return 1;
-        case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR: case NR_OPT_HOST_MODEL:
-        case NR_OPT_MTU: case NR_OPT_SENDSPACE: case NR_OPT_RECVSPACE:
+        NR_STACK_OPT_CASES:
             if (nr_stack_opt(&a->net, c, optarg, err, errlen))
                 return -1;
             break;

@@ -23,7 +23,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ttcp: %s; %s\n", what, hint);
         return 1;
     }
-    rc = ttcp_run(io, &a, stdout);
+    rc = ttcp_run(io, &a, stdout, stderr);
     nrio_destroy(io);
     return rc;
 }

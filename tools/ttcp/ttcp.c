@@ -659,10 +659,15 @@ static int setup(struct ttcp *t)
     return 0;
 }
 
-int ttcp_run(nrio *io, const struct ttcp_args *a, FILE *out)
+int ttcp_run(nrio *io, const struct ttcp_args *a, FILE *out, FILE *announce)
 {
     struct ttcp t = {.io = io, .a = a, .out = out, .lsock = -1, .sock = -1, .status = 1};
     if (setup(&t) == 0) {
+        if (announce && !a->transmit) {
+            fprintf(announce, "ttcp: receiving %s on %s port %d\n",
+                    a->proto == NRIO_TCP ? "tcp" : "udp", a->bind_ip, a->port);
+            fflush(announce);
+        }
         start_transfer(&t);
         int rc = nrio_run(io);
         if (rc < 0 && t.status == 0) {

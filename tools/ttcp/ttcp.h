@@ -24,8 +24,11 @@ struct ttcp_result {
 };
 
 /* Runs every transfer of a, writing one record per transfer (or an error record) to out.
+ * A receiver writes one "ttcp: receiving ..." line to announce (unless NULL) once its socket
+ * listens or is bound, so a driver can start the transmitter only then: a stack that is not
+ * yet up drops the first SYN silently, and the connect waits out a retransmission.
  * Returns the exit status: 0, or 1 when a transfer failed. */
-int ttcp_run(nrio *io, const struct ttcp_args *a, FILE *out);
+int ttcp_run(nrio *io, const struct ttcp_args *a, FILE *out, FILE *announce);
 
 /* The records, in record.c. */
 void ttcp_emit_transfer(FILE *out, const struct ttcp_args *a, const struct ttcp_result *r);

@@ -1,0 +1,39 @@
+"""The phase of the two hosts' 200 ms and 500 ms ticks in a Tahoe run, drawn from the run's seed
+and given to both backends alike, so that emulation and virtual time start a run from the same
+state: a 1 MB transfer or an abnormal echo hinges on where the receiver's delayed-ACK tick falls.
+
+In virtual time host a boots as the application starts and host b `boot_b_ns` earlier (netsim's
+--boot-b). On Mininet every host reads one CLOCK_MONOTONIC, so each Tahoe tool takes an
+absolute phase (--tick-phase): it waits for the next instant that lies that long after a whole
+second and boots its stack then, so the active tool (ttcp -t, pingx, mftp) starts as its host
+boots, as host a does in netsim.
+"""
+from __future__ import annotations
+
+import hashlib
+
+# The 200 ms and 500 ms ticks come back to the same phase every second.
+TICK_CYCLE_NS = 1_000_000_000
+
+
+def boot_b_ns(seed: int) -> int:
+    """How long before host a host b booted, uniform over one tick cycle, from seed."""
+    digest = hashlib.sha256(f"tick-phase:{seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % TICK_CYCLE_NS
+
+
+def host_a_phase(phase_b_ns: int, boot_b: int) -> int:
+    """Host a's absolute phase when host b's ticks sit at phase_b_ns."""
+    return (phase_b_ns + boot_b) % TICK_CYCLE_NS
+
+
+def host_b_phase(phase_a_ns: int, boot_b: int) -> int:
+    """Host b's absolute phase when host a's ticks sit at phase_a_ns."""
+    return (phase_a_ns - boot_b) % TICK_CYCLE_NS
+
+
+def tick_phase_args(stack: str, phase_ns: int) -> list[str]:
+    """A tool's --tick-phase on the Tahoe stack; nothing on the Linux stacks, whose timers
+    are the kernel's."""
+    return ["--tick-phase", f"{phase_ns % TICK_CYCLE_NS}ns"] if stack == "tahoe" else []
+

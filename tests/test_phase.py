@@ -1,0 +1,30 @@
+"""Tick phases: one draw per seed, the same relative phase for both backends."""
+from __future__ import annotations
+
+from netrepro import phase
+
+
+def test_boot_b_is_a_fixed_draw_within_one_cycle_per_seed() -> None:
+    draws = [phase.boot_b_ns(seed) for seed in range(1, 201)]
+    assert draws == [phase.boot_b_ns(seed) for seed in range(1, 201)]
+    assert all(0 <= d < phase.TICK_CYCLE_NS for d in draws)
+    assert len(set(draws)) == len(draws)
+    # Spread over the cycle, not bunched: every tenth of it is hit.
+    assert {d * 10 // phase.TICK_CYCLE_NS for d in draws} == set(range(10))
+
+
+def test_absolute_phases_keep_host_b_boot_b_ahead_of_host_a() -> None:
+    boot_b = 700_000_000
+    b = phase.host_b_phase(0, boot_b)
+    assert b == 300_000_000
+    assert phase.host_a_phase(b, boot_b) == 0
+    assert phase.host_a_phase(0, boot_b) == boot_b
+    # b's ticks fall boot_b before a's modulo the cycle, whichever side is pinned.
+    assert (phase.host_a_phase(250_000_000, boot_b) - 250_000_000) % phase.TICK_CYCLE_NS == boot_b
+
+
+def test_only_the_tahoe_stack_takes_a_phase() -> None:
+    assert phase.tick_phase_args("tahoe", 1_300_000_000) == ["--tick-phase", "300000000ns"]
+    assert phase.tick_phase_args("linux", 5) == []
+    assert phase.tick_phase_args("linux-retro", 5) == []
+
