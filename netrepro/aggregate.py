@@ -3,8 +3,8 @@
     python -m netrepro.aggregate --spec configs/liu95cool.yaml --experiment lan-large \
         --out results/liu95cool/lan-large RUN_FOLDER...
 
-The finished runs of the same spec on other backends (runs/<profile>/<backend>/...) join the
-table too, so a report can set virtual time and emulation side by side.
+The finished runs of the same experiment settings on other backends (runs/<profile>/<backend>/...)
+join the table too, so a report can set virtual time and emulation side by side.
 """
 from __future__ import annotations
 
@@ -49,8 +49,9 @@ def read_trial(trial_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
 
 
 def other_backends(runs: list[Path]) -> list[Path]:
-    """Finished runs of the same spec and profile on backends other than the runs' own: the
-    folders laid out like runs under runs/<profile>/<backend>/, whose spec hash is the same."""
+    """Finished runs of the same experiment and profile on backends other than the runs' own:
+    the folders laid out like runs under runs/<profile>/<backend>/ whose settings hash
+    (netrepro.spec.settings_hash) is the same."""
     found: list[Path] = []
     for run in runs:
         parts = run.parts
@@ -58,13 +59,13 @@ def other_backends(runs: list[Path]) -> list[Path]:
             continue
         at = parts.index("runs") + 2
         backends_dir = Path(*parts[:at])
-        own = json.loads((run / "provenance.json").read_text(encoding="utf-8")).get("spec_hash")
+        own = json.loads((run / "provenance.json").read_text(encoding="utf-8")).get("settings_hash")
         for backend_dir in sorted(p for p in backends_dir.iterdir() if p.is_dir() and p.name != parts[at]):
             candidate = backend_dir.joinpath(*parts[at + 1:])
             provenance = candidate / "provenance.json"
             if candidate in found or not provenance.is_file():
                 continue
-            if json.loads(provenance.read_text(encoding="utf-8")).get("spec_hash") == own:
+            if own and json.loads(provenance.read_text(encoding="utf-8")).get("settings_hash") == own:
                 found.append(candidate)
     return found
 

@@ -23,7 +23,7 @@ from netrepro import phase, stacks
 from netrepro.announce import wait_announced
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
-from netrepro.spec import Experiment, Spec, SpecError, load_spec
+from netrepro.spec import Experiment, Spec, SpecError, load_spec, settings_hash
 from netrepro.provenance import REPO, binary_digest, machine, now_iso, read_sysctls, tool_version
 
 TOOLS_BIN = REPO / "tools" / "bin"
@@ -292,6 +292,7 @@ def base_provenance(spec: Spec, experiment: Experiment, run_id: str, started: st
         **machine(),
         "spec_file": str(spec.path),
         "spec_hash": spec.sha256,
+        "settings_hash": settings_hash(experiment),
         "profile": spec.profile,
         "stack": experiment.stack,
         "backend_asked": experiment.backend,

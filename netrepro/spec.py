@@ -7,7 +7,7 @@ the key and the line.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -80,6 +80,14 @@ class Experiment:
     transfers: int
     transfer_bytes: int
     trace: bool
+
+
+def settings_hash(experiment: Experiment) -> str:
+    """What an experiment measures, whichever backend runs it: runs with the same hash used the
+    same settings, so their results may stand side by side. Unlike the spec file's hash it stays
+    put when another experiment or a comment in the file changes."""
+    neutral = replace(experiment, backend="", backend_note="")
+    return hashlib.sha256(repr(neutral).encode()).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,10 @@ def test_trials_become_one_tidy_table(tmp_path):
     assert len((out / "provenance.jsonl").read_text().splitlines()) == 2
 
 
-def write_part(folder, rows, backend, spec_hash="h1"):
+def write_part(folder, rows, backend, settings_hash="h1"):
     folder.mkdir(parents=True)
     (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (folder / "provenance.json").write_text(json.dumps({"backend": backend, "spec_hash": spec_hash}))
+    (folder / "provenance.json").write_text(json.dumps({"backend": backend, "settings_hash": settings_hash}))
 
 
 def transfer(recv, mbit):
@@ -44,13 +44,13 @@ def transfer(recv, mbit):
             "bytes": 1024, "throughput_mbit": mbit, "receiver_throughput_mbit": mbit}
 
 
-def test_transfers_of_every_backend_of_the_same_spec_sit_side_by_side(tmp_path):
+def test_transfers_of_every_backend_with_the_same_settings_sit_side_by_side(tmp_path):
     from netrepro.aggregate import TRANSFER_COLUMNS
 
     runs = tmp_path / "results/comer94/table1/runs/quick"
     write_part(runs / "linkemu/trial-1/send-16384", [transfer(24576, 0.3)], "linkemu")
     write_part(runs / "sim/trial-1/send-16384", [transfer(24576, 0.31)], "sim")
-    write_part(runs / "htb/trial-1/send-16384", [transfer(24576, 9.0)], "htb", spec_hash="older spec")
+    write_part(runs / "htb/trial-1/send-16384", [transfer(24576, 9.0)], "htb", settings_hash="other settings")
     out = tmp_path / "results/comer94/table1"
     spec = SPEC.parent / "comer94.yaml"
     assert main(["--spec", str(spec), "--experiment", "table1", "--out", str(out),

@@ -68,7 +68,8 @@ def test_losses_happen_only_where_the_queue_dropped(trial):
 def test_provenance_says_where_the_numbers_came_from(trial):
     _, rows, provenance = trial
     assert provenance["link_check"]["passed"] is True
-    for key in ("git_commit", "spec_hash", "kernel", "sysctls", "offloads", "tools", "seed", "run_order"):
+    for key in ("git_commit", "spec_hash", "settings_hash", "kernel", "sysctls", "offloads", "tools", "seed",
+                "run_order"):
         assert provenance[key], key
     assert len(provenance["run_order"]) == len(rows)
     assert all(not v.startswith("on") or "fixed" in v for o in provenance["offloads"].values() for v in o.values())

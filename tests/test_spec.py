@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from netrepro.spec import load_spec
+from netrepro.spec import load_spec, settings_hash
 from netrepro.yamlsrc import SpecError
 
 SPEC = Path(__file__).resolve().parent.parent / "configs" / "liu95cool.yaml"
@@ -126,6 +126,19 @@ def test_an_experiment_overrides_one_ttcp_key_and_keeps_the_matrix():
     assert (table1.ttcp.write_size, write4k.ttcp.write_size) == (8192, 4096)
     assert write4k.ttcp.send_buffers == table1.ttcp.send_buffers
     assert write4k.ttcp.receive_buffers == table1.ttcp.receive_buffers
+
+
+def test_the_settings_hash_ignores_the_backend_and_the_rest_of_the_file(tmp_path):
+    sim = load_spec(COMER, {"profile": "quick", "backend": "sim"}).experiments["table1"]
+    emulated = load_spec(COMER, {"profile": "quick", "backend": "linkemu"}).experiments["table1"]
+    assert sim.backend != emulated.backend
+    assert settings_hash(sim) == settings_hash(emulated)
+    other = "  other:\n    description: x\n    mirrors: [Table 1]\n  circular-wait:\n"
+    edited = load_spec(comer_edited(tmp_path, "  circular-wait:\n", other), {"profile": "quick", "backend": "sim"})
+    assert settings_hash(edited.experiments["table1"]) == settings_hash(sim)
+    assert settings_hash(load_spec(COMER, {"profile": "paper", "backend": "sim"}).experiments["table1"]) \
+        != settings_hash(sim)
+    assert settings_hash(sim) != settings_hash(load_spec(COMER, {"profile": "quick"}).experiments["table1-write4k"])
 
 
 def test_a_buffer_matrix_given_nowhere_is_an_error_naming_where_it_belongs(tmp_path):
