@@ -132,7 +132,6 @@ static void finish_message(struct px_client *c)
         return;
     if (c->failed)
         return;
-    c->prev_start = m->t_start;
     c->prev_measurement = nrio_now_ns(c->io) - m->t_start;
     emit_record(c);
     if (c->failed)
@@ -149,8 +148,10 @@ static void finish_message(struct px_client *c)
         nrio_stop(c->io);
         return;
     }
-    int64_t at = c->prev_start + px_interval(c->a.interval_ns, c->prev_measurement);
-    int id = nrio_timer_at(c->io, at, on_timer_start, c);
+    /* From when the previous message was due, not from when its timer fired: wake-up delays
+     * would add up over a run and shift each message against the peer's 200 ms ticks. */
+    c->due += px_interval(c->a.interval_ns, c->prev_measurement);
+    int id = nrio_timer_at(c->io, c->due, on_timer_start, c);
     if (id < 0)
         px_fail(c, "this should not happen; report it", "arming a timer failed: %s",
                 strerror(-id));
@@ -429,6 +430,8 @@ static void on_timer_start(void *arg)
     struct px_msg *m = &c->m;
     const struct px_item *it = &c->plan[c->next];
     memset(m, 0, sizeof *m);
+    if (c->next == 0)
+        c->due = nrio_now_ns(c->io);
     /* Late echoes read between two messages are reported with the next one. */
     m->dg_stale = c->stale_idle;
     c->stale_idle = 0;
@@ -485,7 +488,8 @@ static void write_meta(struct px_client *c)
     nr_json_int(&j, "seed", (int64_t)a->seed);
     nr_json_int(&j, "interval_ns", a->interval_ns);
     nr_json_str(&j, "interval_rule",
-                "start-to-start interval = max(interval_ns, previous message's measurement)");
+                "start-to-start interval = max(interval_ns, previous message's measurement), "
+                "counted from when the previous message was due");
     nr_json_int(&j, "timeout_ns", a->timeout_ns);
     nr_json_str(&j, "timeout_rule", "timeout = max(timeout_ns, size x 16000 ns)");
     nr_json_int(&j, "header_octets", PW_HDR_LEN);

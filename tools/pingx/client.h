@@ -43,7 +43,8 @@ struct px_client {
     struct nr_calib calib; /* udp-cooled with --cool-iterations */
     int64_t cool_gap_ns;   /* the gap made between datagrams; -1 when not cooled */
     int64_t t0;            /* the run's start; t_start_ns counts from here */
-    int64_t prev_start, prev_measurement;
+    int64_t due;           /* when the current message was due to start */
+    int64_t prev_measurement;
     long silent_run;       /* UDP messages in a row with no datagram back */
     long stale_idle;       /* UDP datagrams of earlier messages read between messages */
     struct px_msg m;

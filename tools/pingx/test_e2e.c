@@ -222,6 +222,35 @@ static void check_mode(const char *mode, char *const *extra)
         NRT_CHECK(complete_udp > (n - 1) / 2);
 }
 
+/* Messages start on a grid from the first: message k is due k intervals after it, however late
+ * earlier timers fired. Each start may be late by its own wake-up, but were the delays to add up
+ * (the next start counted from the previous actual start) the last messages would all be
+ * several milliseconds late; the earliest of them shows which. */
+static void test_starts_keep_to_the_grid(void)
+{
+    enum { MESSAGES = 200, LAST = 40 };
+    const long long interval_ns = 2000000;
+    static struct run r;
+    char *argv[] = {"pingx", "--mode", "tcp", "--sizes", "8B", "--count", "200", "--interval",
+                    "2ms", "--timeout", "3s", "--host", "127.0.0.1", "--port", port_arg, NULL};
+    run_pingx(argv, 15, &r);
+    NRT_EQ_INT(r.status, 0);
+    char *line[MESSAGES + 2];
+    int n = lines(&r, line, MESSAGES + 2);
+    NRT_EQ_INT(n, 1 + MESSAGES);
+    if (n != 1 + MESSAGES)
+        return;
+    long long first = int_field(line[1], "t_start_ns");
+    long long earliest_late = LLONG_MAX;
+    for (int k = MESSAGES - LAST; k < MESSAGES; k++) {
+        long long late = int_field(line[1 + k], "t_start_ns") - first - k * interval_ns;
+        NRT_CHECK(late >= 0);
+        if (late < earliest_late)
+            earliest_late = late;
+    }
+    NRT_CHECK(earliest_late < 1000000);
+}
+
 static void test_tcp_per_message(void) { check_mode("tcp-per-message", NULL); }
 static void test_tcp(void) { check_mode("tcp", NULL); }
 static void test_tcp_nodelay(void) { check_mode("tcp-nodelay", NULL); }
@@ -391,6 +420,7 @@ int main(void)
         NRT_RUN(test_udp_cooled_gap);
         NRT_RUN(test_udp_cooled_iterations);
         NRT_RUN(test_concurrent_clients);
+        NRT_RUN(test_starts_keep_to_the_grid);
     }
     NRT_RUN(test_silent_peers);
     NRT_RUN(test_refused);
