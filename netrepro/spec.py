@@ -247,6 +247,10 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         raise document.error(where + ("modes",), "mode udp-cooled needs `cooling` (a gap or iterations)")
     buffers = settings.get("socket_buffers", {})
     backend, backend_note = _backend(document, where, settings, backend_override)
+    if "udp-cooled" in modes and settings["stack"] == "tahoe" and backend != "sim":
+        raise document.error(where + ("modes",), "emulated, mode udp-cooled needs a second echod on "
+                             "host h2, and a second Tahoe stack on the same interface would answer the "
+                             "first one's packets; run it with backend sim, or on a Linux stack")
     transfer = profile.get("transfer")
     if settings.get("trace") and (tool != "ttcp" or len(settings["ttcp"]["send_buffers"]) != 1
                                   or len(settings["ttcp"]["receive_buffers"]) != 1):

@@ -92,6 +92,14 @@ def test_cooled_udp_needs_a_cooling_setting(tmp_path):
         load_spec(path)
 
 
+def test_cooled_udp_on_an_emulated_tahoe_host_is_refused_and_runs_in_virtual_time(tmp_path):
+    path = edited(tmp_path, "  stack: linux\n", "  stack: tahoe\n  host: sparcstation-ipc\n")
+    with pytest.raises(SpecError, match="second Tahoe stack on the same interface") as error:
+        load_spec(path, {"backend": "linkemu"})
+    assert error.value.key.endswith(".modes")
+    assert "udp-cooled" in load_spec(path, {"backend": "sim"}).experiments["lan-nasa"].modes
+
+
 @pytest.mark.parametrize("overrides, key", [({"profile": "fast"}, "profile"), ({"backend": "ns2"}, "backend")])
 def test_bad_command_line_overrides_are_refused(overrides, key):
     with pytest.raises(SpecError) as error:
