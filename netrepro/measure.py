@@ -27,8 +27,6 @@ from netrepro.spec import Experiment, Spec, SpecError, load_spec, settings_hash
 from netrepro.provenance import REPO, binary_digest, machine, now_iso, read_sysctls, tool_version
 
 TOOLS_BIN = REPO / "tools" / "bin"
-# echod's absolute tick phase on h2; pingx's follows from each mode's seed.
-ECHOD_PHASE_NS = 0
 ECHO_PORT = 7007
 # udp-cooled messages go to a second echod that paces its echo by the same gap, so the round
 # trip is cooled both ways, as when both hosts ran the paper's cooled sender.
@@ -119,7 +117,7 @@ def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
              stack_args: tuple[str, ...]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Runs pingx in one mode, its Tahoe ticks at the phase the mode's seed gives netsim
     against echod's (netrepro.phase); returns its meta record and its message records."""
-    phase_a = phase.host_a_phase(ECHOD_PHASE_NS, phase.boot_b_ns(mode_seed(experiment, trial, mode)))
+    phase_a = phase.host_a_phase(phase.boot_b_ns(mode_seed(experiment, trial, mode)))
     argv = pingx_argv(experiment, mode, trial, (*stack_args, *phase.tick_phase_args(experiment.stack, phase_a)))
     process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
     output, errors = process.communicate()
@@ -165,8 +163,8 @@ def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...]) 
         servers["cooled"] = echod_argv(experiment, cooled=True)
     processes = {}
     for name, argv in servers.items():
-        processes[name] = net.h2.popen([*argv, *stack_args, *phase.tick_phase_args(experiment.stack, ECHOD_PHASE_NS)],
-                                       stdout=-1, stderr=-1, text=True)
+        phase_args = phase.tick_phase_args(experiment.stack, phase.HOST_B_PHASE_NS)
+        processes[name] = net.h2.popen([*argv, *stack_args, *phase_args], stdout=-1, stderr=-1, text=True)
         wait_announced(processes[name], "echod: serving", f"echod ({name})")
     return processes
 

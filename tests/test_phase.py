@@ -14,13 +14,11 @@ def test_boot_b_is_a_fixed_draw_within_one_cycle_per_seed() -> None:
 
 
 def test_absolute_phases_keep_host_b_boot_b_ahead_of_host_a() -> None:
-    boot_b = 700_000_000
-    b = phase.host_b_phase(0, boot_b)
-    assert b == 300_000_000
-    assert phase.host_a_phase(b, boot_b) == 0
-    assert phase.host_a_phase(0, boot_b) == boot_b
-    # b's ticks fall boot_b before a's modulo the cycle, whichever side is pinned.
-    assert (phase.host_a_phase(250_000_000, boot_b) - 250_000_000) % phase.TICK_CYCLE_NS == boot_b
+    for boot_b in (0, 300_000_000, 700_000_000, phase.TICK_CYCLE_NS - 1):
+        a = phase.host_a_phase(boot_b)
+        assert 0 <= a < phase.TICK_CYCLE_NS
+        # b's ticks fall boot_b before a's, modulo the cycle, as netsim's --boot-b puts them.
+        assert (a - phase.HOST_B_PHASE_NS) % phase.TICK_CYCLE_NS == boot_b
 
 
 def test_only_the_tahoe_stack_takes_a_phase() -> None:

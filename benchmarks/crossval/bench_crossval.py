@@ -8,7 +8,7 @@ trip time and loss.
 
 Cases: comer94 Table 1 (ttcp, 100 buffer pairs) and liu95db's ATM echo experiments (atm-8k,
 atm-boundaries, atm-nodelay), all at the quick profile; each experiment's results.csv holds
-both backends' rows (the workflow gathers every backend's finished runs of a spec). And MFTP
+both backends' rows (the workflow gathers every backend's finished runs of the same settings). And MFTP
 (ishikura) over the atm-wan-emulator link with its 200 ms RTT and cell loss: GETs by mftp and
 mftpd on two Tahoe stacks with the sparcstation-20 host model, in netsim and between two
 Mininet hosts; their records are kept in benchmarks/work/crossval/ so a rerun measures only
@@ -140,12 +140,13 @@ def mftp_emulated_runs() -> dict[str, Any]:
         with net:
             args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", host_model(), link.mtu)
             for repeat in range(1, MFTP.repeats + 1):
-                server = net.h2.popen([str(binaries / "mftpd"), *args["h2"], *phase.tick_phase_args("tahoe", 0),
-                                       "-p", str(MFTP_PORT), "--root", str(root), "--sessions", "1",
-                                       "--timeout", MFTP.timeout], stdout=-1, stderr=-1, text=True)
+                phase_b = phase.tick_phase_args("tahoe", phase.HOST_B_PHASE_NS)
+                server = net.h2.popen([str(binaries / "mftpd"), *args["h2"], *phase_b, "-p", str(MFTP_PORT),
+                                       "--root", str(root), "--sessions", "1", "--timeout", MFTP.timeout],
+                                      stdout=-1, stderr=-1, text=True)
                 wait_announced(server, "mftpd: serving", f"mftpd (repeat {repeat})")
-                phase_a = phase.host_a_phase(0, phase.boot_b_ns(repeat))
-                client = net.h1.popen([str(binaries / "mftp"), *args["h1"], *phase.tick_phase_args("tahoe", phase_a),
+                phase_a = phase.tick_phase_args("tahoe", phase.host_a_phase(phase.boot_b_ns(repeat)))
+                client = net.h1.popen([str(binaries / "mftp"), *args["h1"], *phase_a,
                                        "-p", str(MFTP_PORT), *mftp_args(), "--get", "src.bin",
                                        "--dest", str(root / "got.bin"), H2_IP], stdout=-1, stderr=-1, text=True)
                 client_out, client_err = client.communicate()
