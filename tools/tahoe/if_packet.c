@@ -487,6 +487,9 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     cfg.tcp_recvspace = o->tcp_recvspace ? o->tcp_recvspace : recv_model ? recv_model : space;
     cfg.addr = o->addr;
     cfg.netmask = o->netmask;
+    /* Calibrated before the boot instant: the loop takes milliseconds, which would otherwise
+     * lie between the stack's ticks starting and its first packet, and not in virtual time. */
+    int64_t spin_ps = spin_ps_here();
     if (o->tick_phase_ns >= 0) {
         cfg.boot_ns = nr_tick_next_ns(mono_ns(), o->tick_phase_ns);
         struct timespec at = {.tv_sec = cfg.boot_ns / 1000000000,
@@ -504,7 +507,7 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     }
     cfg.if_output = rt_if_output;
     cfg.ctx = d;
-    struct nrio_tahoe_env env = { rt_now, rt_wait, d, spin_ps_here(), rt_free };
+    struct nrio_tahoe_env env = { rt_now, rt_wait, d, spin_ps, rt_free };
     d->io = nrio_tahoe_new(&cfg, &env);
     if (!d->io)
         FAIL("starting the Tahoe stack failed (MTU %d)", cfg.mtu);
