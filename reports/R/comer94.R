@@ -261,10 +261,18 @@ shading_agreement_counts <- function(cells) {
 # Shading agreement of the same matrix measured under several ttcp write
 # sizes: one row per write size and setup, with the disagreeing cells named.
 # `cells_by_write` is a named list of classified cells joined to the paper's
-# matrix; its names label the write sizes.
+# matrix; its names label the write sizes. Only the cells every write size
+# measured are compared, so the counts stay comparable across sizes.
+# `abnormal_error_pct` is the mean relative error against the published value
+# over the cells both the paper and the data call abnormal.
 write_size_agreement <- function(cells_by_write) {
+  keys <- c("setup", "send_buffer", "recv_buffer")
+  common <- Reduce(
+    function(kept, cells) dplyr::semi_join(kept, cells, by = keys),
+    lapply(cells_by_write, function(cells) dplyr::distinct(cells, dplyr::across(dplyr::all_of(keys))))
+  )
   rows <- lapply(names(cells_by_write), function(label) {
-    cells <- cells_by_write[[label]]
+    cells <- dplyr::semi_join(cells_by_write[[label]], common, by = keys)
     off <- shading_disagreements(cells) |>
       dplyr::group_by(setup) |>
       dplyr::summarise(
@@ -274,8 +282,16 @@ write_size_agreement <- function(cells_by_write) {
         ),
         .groups = "drop"
       )
+    abnormal_error <- cells |>
+      dplyr::filter(!is.na(shaded), abnormal, shaded) |>
+      dplyr::group_by(setup) |>
+      dplyr::summarise(
+        abnormal_error_pct = 100 * mean(abs(mean_mbit / published_si_mbit - 1)),
+        .groups = "drop"
+      )
     shading_agreement_counts(cells) |>
       dplyr::left_join(off, by = "setup") |>
+      dplyr::left_join(abnormal_error, by = "setup") |>
       dplyr::mutate(
         write_size = label,
         cells_off = dplyr::coalesce(cells_off, "none"),

@@ -105,7 +105,7 @@ test_that("a disagreeing cell is explained by the receiver rule its ACK counts s
 
 test_that("write sizes are compared by their agreement with the shading", {
   shaded <- function(cells, abnormal, paper) {
-    dplyr::mutate(cells, abnormal = abnormal, shaded = paper)
+    dplyr::mutate(cells, abnormal = abnormal, shaded = paper, published_si_mbit = 1)
   }
   eight <- cell_rows(20480, c(36864, 40960), c(1.2, 1.1)) |>
     shaded(c(TRUE, TRUE), c(FALSE, TRUE))
@@ -116,6 +116,12 @@ test_that("write sizes are compared by their agreement with the shading", {
   expect_equal(rows$agree, c(1, 2))
   expect_equal(rows$abnormal_only_measured, c(1, 0))
   expect_equal(rows$cells_off, c("20K/36K", "none"))
+  expect_equal(rows$abnormal_error_pct, c(10, 10))
+  row_only <- cell_rows(16384, 24576, 0.3) |> shaded(TRUE, TRUE)
+  partial <- write_size_agreement(list("8K" = dplyr::bind_rows(eight, row_only), "1K" = row_only))
+  expect_equal(partial$cells, c(1, 1))
+  expect_equal(partial$agree, c(1, 1))
+  expect_equal(partial$abnormal_error_pct, c(70, 70))
 })
 
 test_that("cell claims are judged per setup, and read no data without cells", {
