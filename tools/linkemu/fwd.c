@@ -21,6 +21,7 @@
 
 #include "csum.h"
 #include "gso.h"
+#include "pktstamp.h"
 #include "pq.h"
 #include "stats.h"
 
@@ -38,13 +39,6 @@ static int64_t mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int64_t real_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -260,24 +254,6 @@ static void take_frame(struct dir *d, struct le_pkt **slot, const uint8_t *spill
     *slot = spare;
 }
 
-/* When the kernel received the frame, on the monotonic clock. The kernel stamps frames with
- * the real-time clock; its stamp does not include the time this thread took to wake up,
- * which would otherwise be added to every frame's delay. */
-static int64_t arrival_ns(struct msghdr *msg, int64_t now, int64_t real_offset)
-{
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS) {
-            struct timespec ts;
-            memcpy(&ts, CMSG_DATA(c), sizeof ts);
-            int64_t at = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec - real_offset;
-            /* A stamp from the future, or older than a second, means the real-time clock was
-             * stepped: trust our own reading instead. */
-            return at <= now && now - at < 1000000000LL ? at : now;
-        }
-    }
-    return now;
-}
-
 /* Reads what the socket holds, a bounded number of batches. Returns frames read, or -1. */
 static int receive(struct dir *d)
 {
@@ -285,7 +261,7 @@ static int receive(struct dir *d)
     struct iovec iov[BATCH][2];
     int total = 0;
     union {
-        char buf[CMSG_SPACE(sizeof(struct timespec))];
+        char buf[NR_PKTSTAMP_CMSG_SPACE];
         struct cmsghdr align;
     } ctl[BATCH];
     for (int round = 0; round < 4; round++) {
@@ -303,12 +279,12 @@ static int receive(struct dir *d)
             fail(d, "recvmmsg failed", stderr);
             return -1;
         }
+        int64_t real_offset = nr_real_offset_ns();
         int64_t now = mono_ns();
-        int64_t real_offset = real_ns() - now;
         for (int i = 0; i < n; i++) {
             int truncated = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
             take_frame(d, &d->rx[i], d->spill + (size_t)i * SPILL, msgs[i].msg_len, truncated,
-                       arrival_ns(&msgs[i].msg_hdr, now, real_offset));
+                       nr_pktstamp_arrival_ns(&msgs[i].msg_hdr, now, real_offset));
         }
         total += n;
         if (n < BATCH)

@@ -273,7 +273,7 @@ static int handle(struct ns_sim *s, struct ns_ev *ev)
             return rc;
         }
     }
-    nrio_tahoe_input(h->io, ev->pkt->data, ev->pkt->len);
+    nrio_tahoe_input(h->io, ev->pkt->data, ev->pkt->len, s->now_ns);
     free(ev->pkt);
     ev->pkt = NULL;
     return host_run(h);

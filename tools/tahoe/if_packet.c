@@ -24,6 +24,7 @@
 
 #include "if_ether.h"
 #include "nrio_tahoe.h"
+#include "pktstamp.h"
 #include "units.h"
 
 /* Packets the modelled CPU has finished but whose time has not come; far more than any window
@@ -170,15 +171,23 @@ static int arm_timer(struct rtdrv *d, int64_t at)
     return 0;
 }
 
-/* Reads every waiting frame; returns how many IPv4 packets went to the stack, or -errno. */
+/* Reads every waiting frame; returns how many IPv4 packets went to the stack, or -errno. Each
+ * goes in at the time the kernel stamped it, so this process's wake-up delay is not added to
+ * the modelled host's processing. */
 static int read_frames(struct rtdrv *d)
 {
     int delivered = 0;
     for (;;) {
         struct sockaddr_ll sll;
-        socklen_t sl = sizeof sll;
-        ssize_t n = recvfrom(d->fd, d->frame, FRAME_MAX, MSG_DONTWAIT, (struct sockaddr *)&sll,
-                             &sl);
+        struct iovec iov = {d->frame, FRAME_MAX};
+        union {
+            char buf[NR_PKTSTAMP_CMSG_SPACE];
+            struct cmsghdr align;
+        } ctl;
+        struct msghdr msg = {.msg_name = &sll, .msg_namelen = sizeof sll, .msg_iov = &iov,
+                             .msg_iovlen = 1, .msg_control = ctl.buf,
+                             .msg_controllen = sizeof ctl.buf};
+        ssize_t n = recvmsg(d->fd, &msg, MSG_DONTWAIT);
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK)
                 return delivered;
@@ -198,7 +207,9 @@ static int read_frames(struct rtdrv *d)
         if (rc < 0)
             return rc;
         if (rc == 1) {
-            nrio_tahoe_input(d->io, pkt, len);
+            int64_t real_offset = nr_real_offset_ns();
+            nrio_tahoe_input(d->io, pkt, len,
+                             nr_pktstamp_arrival_ns(&msg, mono_ns(), real_offset));
             delivered++;
         }
     }
@@ -214,8 +225,11 @@ static int rt_wait(void *ctx, int64_t until)
         int rc = flush_due(d, now);
         if (rc < 0)
             return rc;
-        if (now >= until)
-            return 0;
+        if (now >= until) {
+            /* A frame that came in before the deadline (a tick) must reach the stack first. */
+            rc = read_frames(d);
+            return rc > 0 ? flush_due(d, mono_ns()) : rc;
+        }
         int64_t next = d->outq && d->outq->at < until ? d->outq->at : until;
         rc = arm_timer(d, next);
         if (rc < 0)
@@ -460,6 +474,9 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
                                .sll_ifindex = d->ifindex };
     if (bind(d->fd, (struct sockaddr *)&sll, sizeof sll) != 0)
         FAIL("binding the packet socket to %s failed: %s", d->ifname, strerror(errno));
+    int one = 1;
+    if (setsockopt(d->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) != 0)
+        FAIL("asking for receive time stamps (SO_TIMESTAMPNS) failed: %s", strerror(errno));
     int rcvbuf = RCVBUF_OCTETS;
     /* FORCE passes rmem_max, which a namespace's default leaves at 208K. */
     if (setsockopt(d->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) != 0 &&

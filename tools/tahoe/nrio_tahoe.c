@@ -363,10 +363,10 @@ nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env
     return &t->base;
 }
 
-void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len)
+void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len, int64_t arrival_ns)
 {
     struct ntio *t = NT(io);
-    tahoe_clock(t->st, t->env.now_ns(t->env.ctx));
+    tahoe_clock(t->st, arrival_ns);
     tahoe_ip_input(t->st, pkt, len);
 }
 

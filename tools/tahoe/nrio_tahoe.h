@@ -20,7 +20,9 @@ struct nrio_tahoe_env {
 };
 
 nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env *env);
-void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len);
+/* Hands the stack a packet that arrived at arrival_ns (not later than now_ns): what fell due
+ * before it, a tick above all, runs first, and its processing starts then. */
+void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len, int64_t arrival_ns);
 struct tahoe_stack *nrio_tahoe_stack(nrio *io);
 
 #endif
