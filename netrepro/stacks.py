@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 STACKS = ("linux", "linux-retro", "tahoe")
 
@@ -114,10 +114,11 @@ def host_commands(stack: str, iface: str, address: str, *, send_buffer: int | No
 
 def tool_args(stack: str, iface: str, address: str, host_model: Path | str | None = None, *,
               mtu: int | None = None, tcp_sendspace: int | None = None,
-              tcp_recvspace: int | None = None) -> list[str]:
+              tcp_recvspace: int | None = None, arp: Sequence[tuple[str, str]] = ()) -> list[str]:
     """Arguments every tool (pingx, echod, ttcp) takes to run on `stack` on this host. The
     tools' --sndbuf/--rcvbuf stay as they are; tcp_sendspace/tcp_recvspace set the Tahoe
-    stack's defaults (else: the host model's, else 16K on an MTU above 1500, else 4K)."""
+    stack's defaults (else: the host model's, else 16K on an MTU above 1500, else 4K). arp
+    lists (IPv4 address, MAC) pairs the Tahoe stack knows from the start."""
     _check_stack(stack)
     if stack != "tahoe":
         return ["--stack", "kernel"]
@@ -134,6 +135,8 @@ def tool_args(stack: str, iface: str, address: str, host_model: Path | str | Non
         argv += ["--tcp-sendspace", f"{tcp_sendspace}B"]
     if tcp_recvspace is not None:
         argv += ["--tcp-recvspace", f"{tcp_recvspace}B"]
+    for ip, mac in arp:
+        argv += ["--arp", f"{ipaddress.IPv4Address(ip)}={mac}"]
     return argv
 
 
@@ -156,10 +159,16 @@ def apply(host: Any, commands: list[list[str]]) -> list[str]:
 def setup_hosts(hosts: list[tuple[Any, str, str]], stack: str, host_model: Path | None, mtu: int,
                 buffers: tuple[int, int] | None = None) -> dict[str, list[str]]:
     """Readies each (host, iface, address) for `stack` and returns, by host name, the arguments
-    its tools take. buffers = (send, receive) become linux-retro's fixed defaults."""
+    its tools take. buffers = (send, receive) become linux-retro's fixed defaults. A Tahoe
+    stack knows the other hosts' link addresses from the start, as virtual time does: an ARP
+    exchange before a run's first packet would put it behind netsim's."""
     send, receive = buffers or (RETRO_DEFAULT_BUFFER, RETRO_DEFAULT_BUFFER)
     args = {}
     for host, iface, address in hosts:
         apply(host, host_commands(stack, iface, address, send_buffer=send, receive_buffer=receive))
-        args[host.name] = tool_args(stack, iface, address, host_model, mtu=mtu if stack == "tahoe" else None)
+        if stack == "tahoe":
+            peers = [(str(ipaddress.ip_interface(a).ip), h.MAC(i)) for h, i, a in hosts if h is not host]
+            args[host.name] = tool_args(stack, iface, address, host_model, mtu=mtu, arp=peers)
+        else:
+            args[host.name] = tool_args(stack, iface, address, host_model)
     return args

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -60,6 +61,32 @@ def test_tahoe_tool_args() -> None:
     argv = stacks.tool_args("tahoe", "h2-eth0", "10.0.0.2/24", "m.yaml", mtu=9188,
                             tcp_sendspace=16384, tcp_recvspace=24576)
     assert argv[-6:] == ["--mtu", "9188B", "--tcp-sendspace", "16384B", "--tcp-recvspace", "24576B"]
+
+
+class MacHost:
+    """A Mininet host as setup_hosts uses it: commands succeed, and each has one MAC."""
+
+    def __init__(self, name: str, mac: str) -> None:
+        self.name, self.mac = name, mac
+
+    def popen(self, command: list[str], **_: object) -> subprocess.Popen:
+        return subprocess.Popen(["true"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def MAC(self, iface: str) -> str:  # noqa: N802 (Mininet's name)
+        assert iface == f"{self.name}-eth0"
+        return self.mac
+
+
+def test_tahoe_hosts_know_each_others_link_addresses() -> None:
+    h1, h2 = MacHost("h1", "00:00:00:00:00:01"), MacHost("h2", "00:00:00:00:00:02")
+    args = stacks.setup_hosts([(h1, "h1-eth0", "10.0.0.1/24"), (h2, "h2-eth0", "10.0.0.2/24")],
+                              "tahoe", Path("m.yaml"), 9188)
+    assert args["h1"][-2:] == ["--arp", "10.0.0.2=00:00:00:00:00:02"]
+    assert args["h2"][-2:] == ["--arp", "10.0.0.1=00:00:00:00:00:01"]
+    assert args["h1"].count("--arp") == 1
+    linux = stacks.setup_hosts([(h1, "h1-eth0", "10.0.0.1/24"), (h2, "h2-eth0", "10.0.0.2/24")],
+                               "linux", None, 9188)
+    assert linux == {"h1": ["--stack", "kernel"], "h2": ["--stack", "kernel"]}
 
 
 def test_tahoe_tool_args_refuse_missing_model_and_bad_address() -> None:

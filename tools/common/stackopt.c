@@ -47,6 +47,29 @@ static int parse_cidr(const char *s, uint32_t *addr, uint32_t *mask, int *prefix
     return 0;
 }
 
+/* "a.b.c.d=xx:xx:xx:xx:xx:xx". */
+static int parse_arp(const char *s, struct nr_arp_entry *e)
+{
+    char ip[INET_ADDRSTRLEN];
+    const char *eq = strchr(s, '=');
+    if (!eq || (size_t)(eq - s) >= sizeof ip)
+        return -1;
+    memcpy(ip, s, (size_t)(eq - s));
+    ip[eq - s] = '\0';
+    struct in_addr in;
+    if (inet_pton(AF_INET, ip, &in) != 1)
+        return -1;
+    unsigned int b[6];
+    int used = 0;
+    if (sscanf(eq + 1, "%2x:%2x:%2x:%2x:%2x:%2x%n", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+               &used) != 6 || eq[1 + used] != '\0' || used != 17)
+        return -1;
+    e->ip = in.s_addr;
+    for (int i = 0; i < 6; i++)
+        e->mac[i] = (uint8_t)b[i];
+    return 0;
+}
+
 int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, size_t errlen)
 {
     long long v;
@@ -93,6 +116,14 @@ int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, 
         o->tick_phase_ns = ns;
         return 0;
     }
+    case NR_OPT_ARP:
+        if (o->narp == NR_STACK_ARP_MAX)
+            return fail(err, errlen, "--arp %s: at most %d entries", val, NR_STACK_ARP_MAX);
+        if (parse_arp(val, &o->arp[o->narp]))
+            return fail(err, errlen, "--arp %s: give IP=MAC, e.g. 10.0.0.2=00:00:00:00:00:02",
+                        val);
+        o->narp++;
+        return 0;
     default:
         return fail(err, errlen, "internal error: %d is not a stack flag", code);
     }
@@ -108,9 +139,9 @@ int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen)
         return 0;
     }
     if (o->ifname || o->addr_text || o->host_model || o->mtu || o->tcp_sendspace ||
-        o->tcp_recvspace || o->tick_phase_ns >= 0)
+        o->tcp_recvspace || o->tick_phase_ns >= 0 || o->narp)
         return fail(err, errlen, "--if, --addr, --host-model, --mtu, --tcp-sendspace, "
-                    "--tcp-recvspace and --tick-phase apply to --stack tahoe only");
+                    "--tcp-recvspace, --tick-phase and --arp apply to --stack tahoe only");
     return 0;
 }
 
@@ -141,6 +172,8 @@ void nr_stack_usage(FILE *f, int col)
         {"", "CLOCK_MONOTONIC, which all Mininet hosts share, and boot the stack then:"},
         {"", "its 200 ms and 500 ms ticks fall at that phase and the tool starts with"},
         {"", "them, e.g. 350ms (default: boot at once, at a random tick phase)"},
+        {"--arp IP=MAC", "tahoe: a static ARP entry, e.g. 10.0.0.2=00:00:00:00:00:02, so the"},
+        {"", "first packet to IP needs no ARP request; up to 8 (default: none)"},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         int n = 2 + (int)strlen(lines[i][0]);

@@ -87,6 +87,29 @@ static void test_tick_phase(void)
     NRT_EQ_INT(nr_tick_next_ns(100000000LL, 350000000), 350000000LL);
 }
 
+/* --arp: IP=MAC entries, up to NR_STACK_ARP_MAX, Tahoe only. */
+static void test_arp(void)
+{
+    struct nr_stack_opts o;
+    nr_stack_opts_init(&o);
+    NRT_EQ_INT(opt(&o, NR_OPT_ARP, "10.0.0.2=00:00:00:00:00:0a"), 0);
+    NRT_EQ_INT(o.narp, 1);
+    NRT_EQ_INT(o.arp[0].ip, htonl(0x0a000002));
+    NRT_EQ_INT(o.arp[0].mac[5], 10);
+    NRT_EQ_INT(opt(&o, NR_OPT_ARP, "10.0.0.2"), -1);
+    NRT_CHECK(strstr(err, "IP=MAC") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_ARP, "10.0.0.2=00:00:00:00:00"), -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_ARP, "10.0.0.2=00:00:00:00:00:02:03"), -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_ARP, "10.0.0.300=00:00:00:00:00:02"), -1);
+    NRT_EQ_INT(o.narp, 1);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "--arp") != NULL);
+    while (o.narp < NR_STACK_ARP_MAX)
+        NRT_EQ_INT(opt(&o, NR_OPT_ARP, "10.0.0.3=02:00:00:00:00:03"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_ARP, "10.0.0.3=02:00:00:00:00:03"), -1);
+    NRT_CHECK(strstr(err, "at most") != NULL);
+}
+
 /* Every flag is in the usage text, with its default, starting at the column asked for. */
 static void test_usage(void)
 {
@@ -100,7 +123,7 @@ static void test_usage(void)
     static const char *const flags[] = { "--stack NAME", "--if IFACE", "--addr IP/PREFIX",
                                          "--host-model FILE", "--mtu SIZE",
                                          "--tcp-sendspace SIZE", "--tcp-recvspace SIZE",
-                                         "--tick-phase TIME",
+                                         "--tick-phase TIME", "--arp IP=MAC",
                                          "(default: boot at once, at a random tick phase)",
                                          "(default kernel)", "ip addr flush dev" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
@@ -114,6 +137,7 @@ int main(void)
     NRT_RUN(test_sizes);
     NRT_RUN(test_check);
     NRT_RUN(test_tick_phase);
+    NRT_RUN(test_arp);
     NRT_RUN(test_usage);
     return nrt_summary("common/test_stackopt");
 }

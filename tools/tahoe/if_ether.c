@@ -92,13 +92,35 @@ static struct arpent *arp_new(struct ether_if *ifp, uint32_t ip)
 {
     struct arpent *e = arp_lookup(ifp, 0);
     if (!e) {
-        e = &ifp->tab[ifp->next_victim];
-        ifp->next_victim = (ifp->next_victim + 1) % ARPTAB_SIZE;
+        do {
+            e = &ifp->tab[ifp->next_victim];
+            ifp->next_victim = (ifp->next_victim + 1) % ARPTAB_SIZE;
+        } while (e->permanent);
         ifp->stats.hold_drops += (uint64_t)arp_free_held(e);
     }
     memset(e, 0, sizeof *e);
     e->ip = ip;
     return e;
+}
+
+int ether_if_add_static(struct ether_if *ifp, uint32_t ip, const uint8_t mac[ETHER_ADDR_LEN])
+{
+    if ((ip & ifp->netmask) != (ifp->addr & ifp->netmask) || ip == ifp->addr)
+        return -EINVAL;
+    int permanent = 0;
+    for (int i = 0; i < ARPTAB_SIZE; i++)
+        permanent += ifp->tab[i].permanent;
+    struct arpent *e = arp_lookup(ifp, ip);
+    if (!e) {
+        /* Recycling must always find a dynamic slot. */
+        if (permanent >= ARPTAB_SIZE / 2)
+            return -ENOSPC;
+        e = arp_new(ifp, ip);
+    }
+    memcpy(e->mac, mac, ETHER_ADDR_LEN);
+    e->resolved = 1;
+    e->permanent = 1;
+    return 0;
 }
 
 static int is_broadcast(const struct ether_if *ifp, uint32_t dst)

@@ -32,6 +32,7 @@ struct arp_hold {
 struct arpent {
     uint32_t ip; /* network byte order; 0: free slot */
     int resolved;
+    int permanent; /* a static entry, never recycled */
     uint8_t mac[ETHER_ADDR_LEN];
     int64_t asked_ns; /* when the latest request went out */
     struct arp_hold *hold, *hold_tail;
@@ -54,6 +55,9 @@ struct ether_if {
 
 void ether_if_init(struct ether_if *ifp, const uint8_t mac[ETHER_ADDR_LEN], uint32_t addr,
                    uint32_t netmask, ether_xmit_fn xmit, void *ctx);
+/* Adds a static entry for an on-link ip. Returns 0, -EINVAL when ip is not on the interface's
+ * network, or -ENOSPC when half the table is static already. */
+int ether_if_add_static(struct ether_if *ifp, uint32_t ip, const uint8_t mac[ETHER_ADDR_LEN]);
 /* Frees held packets. */
 void ether_if_free(struct ether_if *ifp);
 /* Sends one IPv4 packet to its on-link destination, resolving it first if need be. Returns 0

@@ -499,6 +499,15 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
         FAIL("epoll_ctl on the timerfd failed: %s", strerror(errno));
 
     ether_if_init(&d->eth, mac, o->addr, o->netmask, rt_xmit, d);
+    for (int i = 0; i < o->narp; i++) {
+        char ip[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &o->arp[i].ip, ip, sizeof ip);
+        if (ether_if_add_static(&d->eth, o->arp[i].ip, o->arp[i].mac) != 0) {
+            snprintf(hint, hintlen, "give addresses on the network of --addr %s other than "
+                     "its own", o->addr_text);
+            FAIL("--arp %s: not a peer on the stack's network", ip);
+        }
+    }
     int space = nr_stack_default_space(cfg.mtu);
     cfg.tcp_sendspace = o->tcp_sendspace ? o->tcp_sendspace : send_model ? send_model : space;
     cfg.tcp_recvspace = o->tcp_recvspace ? o->tcp_recvspace : recv_model ? recv_model : space;

@@ -114,6 +114,34 @@ static void test_resolve_then_send_held(void)
     ether_if_free(&ifp);
 }
 
+/* A static entry sends at once, without a request, and outlives a full table's recycling;
+ * only on-link peers other than ourselves may have one. */
+static void test_static_entry(void)
+{
+    struct ether_if ifp;
+    struct wire w;
+    init(&ifp, &w);
+    NRT_EQ_INT(ether_if_add_static(&ifp, tn_ip(10, 0, 0, 2), MAC_PEER), 0);
+    NRT_EQ_INT(ether_if_add_static(&ifp, tn_ip(10, 0, 1, 2), MAC_PEER), -EINVAL);
+    NRT_EQ_INT(ether_if_add_static(&ifp, tn_ip(10, 0, 0, 1), MAC_PEER), -EINVAL);
+    uint8_t p[28];
+    for (int host = 3; host < 3 + 2 * ARPTAB_SIZE; host++) {
+        ip_packet(p, tn_ip(10, 0, 0, host), 0);
+        ether_output(&ifp, p, sizeof p, 1000);
+    }
+    w.n = 0;
+    ip_packet(p, tn_ip(10, 0, 0, 2), 7);
+    NRT_EQ_INT(ether_output(&ifp, p, sizeof p, 2000), 0);
+    NRT_EQ_INT(w.n, 1);
+    NRT_CHECK(memcmp(w.frames[0], MAC_PEER, 6) == 0);
+    NRT_EQ_INT(get16(w.frames[0] + 12), ETHERTYPE_IP);
+    NRT_EQ_INT(ifp.stats.out_ip, 1);
+    for (int host = 100; host < 100 + ARPTAB_SIZE / 2; host++)
+        ether_if_add_static(&ifp, tn_ip(10, 0, 0, host), MAC_PEER);
+    NRT_EQ_INT(ether_if_add_static(&ifp, tn_ip(10, 0, 0, 200), MAC_PEER), -ENOSPC);
+    ether_if_free(&ifp);
+}
+
 /* A request for our address is answered to the asker, who is learned on the way. */
 static void test_answer_request(void)
 {
@@ -200,6 +228,7 @@ int main(void)
 {
     NRT_RUN(test_resolve_then_send_held);
     NRT_RUN(test_answer_request);
+    NRT_RUN(test_static_entry);
     NRT_RUN(test_input_filter);
     NRT_RUN(test_output_edges);
     return nrt_summary("tahoe/test_if_ether");
