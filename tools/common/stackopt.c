@@ -28,20 +28,30 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* The IPv4 address in s before the character sep; *rest points past sep. */
+static int parse_ip_before(const char *s, char sep, uint32_t *addr, const char **rest)
+{
+    char ip[INET_ADDRSTRLEN];
+    const char *end = strchr(s, sep);
+    if (!end || (size_t)(end - s) >= sizeof ip)
+        return -1;
+    memcpy(ip, s, (size_t)(end - s));
+    ip[end - s] = '\0';
+    struct in_addr in;
+    if (inet_pton(AF_INET, ip, &in) != 1)
+        return -1;
+    *addr = in.s_addr;
+    *rest = end + 1;
+    return 0;
+}
+
 /* "a.b.c.d/n" with n from 1 to 32. */
 static int parse_cidr(const char *s, uint32_t *addr, uint32_t *mask, int *prefix)
 {
-    char ip[INET_ADDRSTRLEN];
-    const char *slash = strchr(s, '/');
-    if (!slash || (size_t)(slash - s) >= sizeof ip)
-        return -1;
-    memcpy(ip, s, (size_t)(slash - s));
-    ip[slash - s] = '\0';
+    const char *bits;
     long long n;
-    struct in_addr in;
-    if (inet_pton(AF_INET, ip, &in) != 1 || nr_parse_count(slash + 1, 32, &n) || n < 1)
+    if (parse_ip_before(s, '/', addr, &bits) || nr_parse_count(bits, 32, &n) || n < 1)
         return -1;
-    *addr = in.s_addr;
     *mask = htonl(n == 32 ? 0xffffffffu : ~(0xffffffffu >> n));
     *prefix = (int)n;
     return 0;
@@ -50,21 +60,13 @@ static int parse_cidr(const char *s, uint32_t *addr, uint32_t *mask, int *prefix
 /* "a.b.c.d=xx:xx:xx:xx:xx:xx". */
 static int parse_arp(const char *s, struct nr_arp_entry *e)
 {
-    char ip[INET_ADDRSTRLEN];
-    const char *eq = strchr(s, '=');
-    if (!eq || (size_t)(eq - s) >= sizeof ip)
-        return -1;
-    memcpy(ip, s, (size_t)(eq - s));
-    ip[eq - s] = '\0';
-    struct in_addr in;
-    if (inet_pton(AF_INET, ip, &in) != 1)
-        return -1;
+    const char *mac;
     unsigned int b[6];
     int used = 0;
-    if (sscanf(eq + 1, "%2x:%2x:%2x:%2x:%2x:%2x%n", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-               &used) != 6 || eq[1 + used] != '\0' || used != 17)
+    if (parse_ip_before(s, '=', &e->ip, &mac) ||
+        sscanf(mac, "%2x:%2x:%2x:%2x:%2x:%2x%n", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+               &used) != 6 || used != 17 || mac[used] != '\0')
         return -1;
-    e->ip = in.s_addr;
     for (int i = 0; i < 6; i++)
         e->mac[i] = (uint8_t)b[i];
     return 0;
