@@ -117,8 +117,8 @@ def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
              stack_args: tuple[str, ...]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Runs pingx in one mode, its Tahoe ticks at the phase the mode's seed gives netsim
     against echod's (netrepro.phase); returns its meta record and its message records."""
-    phase_a = phase.host_a_phase(phase.boot_b_ns(mode_seed(experiment, trial, mode)))
-    argv = pingx_argv(experiment, mode, trial, (*stack_args, *phase.tick_phase_args(experiment.stack, phase_a)))
+    phase_a = phase.host_a_args(experiment.stack, mode_seed(experiment, trial, mode))
+    argv = pingx_argv(experiment, mode, trial, (*stack_args, *phase_a))
     process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
     output, errors = process.communicate()
     return check_pingx(parse_records(output, "pingx"), mode, process.returncode, errors)
@@ -162,9 +162,9 @@ def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...]) 
     if "udp-cooled" in experiment.modes:
         servers["cooled"] = echod_argv(experiment, cooled=True)
     processes = {}
+    phase_b = phase.host_b_args(experiment.stack)
     for name, argv in servers.items():
-        phase_args = phase.tick_phase_args(experiment.stack, phase.HOST_B_PHASE_NS)
-        processes[name] = net.h2.popen([*argv, *stack_args, *phase_args], stdout=-1, stderr=-1, text=True)
+        processes[name] = net.h2.popen([*argv, *stack_args, *phase_b], stdout=-1, stderr=-1, text=True)
         wait_announced(processes[name], "echod: serving", f"echod ({name})")
     return processes
 

@@ -35,3 +35,13 @@ def tick_phase_args(stack: str, phase_ns: int) -> list[str]:
     are the kernel's."""
     return ["--tick-phase", f"{phase_ns % TICK_CYCLE_NS}ns"] if stack == "tahoe" else []
 
+
+
+def host_a_args(stack: str, seed: int) -> list[str]:
+    """The active tool's (host a's) --tick-phase for the run drawn from seed."""
+    return tick_phase_args(stack, host_a_phase(boot_b_ns(seed)))
+
+
+def host_b_args(stack: str) -> list[str]:
+    """The server's (host b's) --tick-phase, the same for every run."""
+    return tick_phase_args(stack, HOST_B_PHASE_NS)

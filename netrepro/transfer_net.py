@@ -49,16 +49,15 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
     """One buffer pair: the receiver on h2, then, once it listens, the transmitter on h1, its
     Tahoe ticks at the phase that seed gives netsim (netrepro.phase); returns both ends' records."""
     port = ["--port", str(TTCP_PORT)]
-    phase_a = phase.host_a_phase(phase.boot_b_ns(seed))
     receiver = net.h2.popen([str(TTCP), *receiver_args(experiment, recv_buffer), *port, *tool_args["h2"],
-                             *phase.tick_phase_args(experiment.stack, phase.HOST_B_PHASE_NS)],
+                             *phase.host_b_args(experiment.stack)],
                             stdout=-1, stderr=-1, text=True)
     capture = None
     try:
         wait_announced(receiver, "ttcp: receiving", f"ttcp -r ({send_buffer}/{recv_buffer})")
         capture = start_capture(net.h1, H1[0], pcap) if pcap else None
         transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer), *port,
-                                    *tool_args["h1"], *phase.tick_phase_args(experiment.stack, phase_a),
+                                    *tool_args["h1"], *phase.host_a_args(experiment.stack, seed),
                                     "10.0.0.2"], stdout=-1, stderr=-1, text=True)
         tx_out, tx_err = transmitter.communicate()
         timeout = experiment.ttcp.timeout_s + RECEIVER_GRACE_S if experiment.ttcp else RECEIVER_GRACE_S

@@ -140,12 +140,12 @@ def mftp_emulated_runs() -> dict[str, Any]:
         with net:
             args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", host_model(), link.mtu)
             for repeat in range(1, MFTP.repeats + 1):
-                phase_b = phase.tick_phase_args("tahoe", phase.HOST_B_PHASE_NS)
+                phase_b = phase.host_b_args("tahoe")
                 server = net.h2.popen([str(binaries / "mftpd"), *args["h2"], *phase_b, "-p", str(MFTP_PORT),
                                        "--root", str(root), "--sessions", "1", "--timeout", MFTP.timeout],
                                       stdout=-1, stderr=-1, text=True)
                 wait_announced(server, "mftpd: serving", f"mftpd (repeat {repeat})")
-                phase_a = phase.tick_phase_args("tahoe", phase.host_a_phase(phase.boot_b_ns(repeat)))
+                phase_a = phase.host_a_args("tahoe", repeat)
                 client = net.h1.popen([str(binaries / "mftp"), *args["h1"], *phase_a,
                                        "-p", str(MFTP_PORT), *mftp_args(), "--get", "src.bin",
                                        "--dest", str(root / "got.bin"), H2_IP], stdout=-1, stderr=-1, text=True)

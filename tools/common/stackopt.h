@@ -1,10 +1,10 @@
 /* The command-line flags that choose a tool's network stack, shared by every nrio tool.
  *
  * --stack kernel uses the Linux stack; --stack tahoe runs the project's 4.3BSD-Tahoe stack on a
- * network interface it owns (--if, --addr, --host-model; --mtu, the default TCP buffers and
- * --tick-phase and static --arp entries are optional). Parsing lives here, with no dependency on the Tahoe code, so tools
- * can check their command lines in unit tests; tahoe/if_packet.h opens the backend the flags
- * describe. */
+ * network interface it owns (--if, --addr, --host-model; --mtu, the default TCP buffers,
+ * --tick-phase and static --arp entries are optional). Parsing lives here, with no dependency
+ * on the Tahoe code, so tools can check their command lines in unit tests; tahoe/if_packet.h
+ * opens the backend the flags describe. */
 #ifndef NR_STACKOPT_H
 #define NR_STACKOPT_H
 
