@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 /* epoll_data carries the slot and its generation, so an event that is already queued for a
  * socket the application has since closed (and whose handle was reused) is dropped. */
 #define KIO_TIMERFD_TAG UINT64_MAX
@@ -56,14 +58,7 @@ static struct kio *K(nrio *io) { return (struct kio *)io; }
 static int64_t k_now_ns(nrio *io)
 {
     (void)io;
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        /* Every measurement depends on this clock; there is no sane value to go on with. */
-        perror("nrio_kernel: clock_gettime(CLOCK_MONOTONIC) failed; the host has no usable "
-               "monotonic clock");
-        abort();
-    }
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return nr_mono_ns();
 }
 
 static struct ksock *k_sock(struct kio *k, int sock)

@@ -1,24 +1,14 @@
 #include "pktstamp.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int64_t clock_ns(clockid_t id)
-{
-    struct timespec ts;
-    if (clock_gettime(id, &ts) != 0) {
-        perror("clock_gettime failed; the host has no usable real-time or monotonic clock");
-        abort();
-    }
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "clock.h"
 
 int64_t nr_real_offset_ns(void)
 {
-    int64_t mono = clock_ns(CLOCK_MONOTONIC);
-    return clock_ns(CLOCK_REALTIME) - mono;
+    int64_t mono = nr_mono_ns();
+    return nr_clock_ns(CLOCK_REALTIME) - mono;
 }
 
 int64_t nr_pktstamp_arrival_ns(const struct msghdr *msg, int64_t now, int64_t real_offset)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "csum.h"
 #include "gso.h"
 #include "pktstamp.h"
@@ -33,14 +34,6 @@
 /* Room past each receive buffer for the rest of a GSO frame (the kernel's 64 KB limit and its
  * headers), so that one arrives whole instead of truncated. */
 #define SPILL (65536 + 256)
-
-/* clock_gettime cannot fail with these clocks and a valid pointer. */
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* Free frame buffers, reused so that forwarding does not call malloc per frame. */
 struct pool {
@@ -126,7 +119,7 @@ static int send_due(struct dir *d, int64_t now)
         }
         if (n == 0)
             return 0;
-        int64_t sent_at = mono_ns();
+        int64_t sent_at = nr_mono_ns();
         d->last_sent_ns = sent_at;
         int done = 0;
         while (done < n) {
@@ -280,7 +273,7 @@ static int receive(struct dir *d)
             return -1;
         }
         int64_t real_offset = nr_real_offset_ns();
-        int64_t now = mono_ns();
+        int64_t now = nr_mono_ns();
         for (int i = 0; i < n; i++) {
             int truncated = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
             take_frame(d, &d->rx[i], d->spill + (size_t)i * SPILL, msgs[i].msg_len, truncated,
@@ -319,9 +312,9 @@ static void *dir_main(void *arg)
     if (set_realtime(d, d->priority > 0) < 0)
         return NULL;
     struct pollfd pfd = {.fd = d->rx_fd, .events = POLLIN};
-    int64_t window_start = mono_ns(), slept = 0;
+    int64_t window_start = nr_mono_ns(), slept = 0;
     while (!atomic_load(d->stop) && !atomic_load(d->failed)) {
-        int64_t now = mono_ns();
+        int64_t now = nr_mono_ns();
         if (d->priority > 0 && now - window_start >= LOAD_WINDOW_NS) {
             /* Real time only while mostly idle: a busy forwarder keeps exact times in its
              * schedule anyway, and at real-time priority it would starve the hosts. */
@@ -347,18 +340,18 @@ static void *dir_main(void *arg)
         if (wait > spin) {
             int64_t sleep = wait - spin;
             struct timespec ts = {sleep / 1000000000LL, sleep % 1000000000LL};
-            int64_t before = mono_ns();
+            int64_t before = nr_mono_ns();
             if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR) {
                 fail(d, "ppoll failed", stderr);
                 return NULL;
             }
-            slept += mono_ns() - before;
+            slept += nr_mono_ns() - before;
         } else if (wait > 0) {
             /* A sleep overshoots by tens of microseconds, so the last stretch is spun. Only
              * when the previous send is at least four spins back: the thread then spins at
              * most a quarter of the time and leaves the hosts their CPU on a loaded link,
              * where release times stay exact in the schedule anyway. */
-            while (mono_ns() < top->release_ns)
+            while (nr_mono_ns() < top->release_ns)
                 ;
         }
     }
@@ -570,7 +563,7 @@ int le_run(const struct le_opts *o, FILE *err)
         goto out;
     if (check_mtu(fw.tx_fd, o->if_b, o->mtu, err) < 0 || check_mtu(rv.tx_fd, o->if_a, o->mtu, err) < 0)
         goto out;
-    int64_t start = mono_ns();
+    int64_t start = nr_mono_ns();
     if ((rc = pthread_create(&fw.thread, NULL, dir_main, &fw)) != 0) {
         fprintf(err, "linkemu: cannot start the forward thread (%s)\n", strerror(rc));
         goto out;
@@ -606,7 +599,7 @@ join:
     }
     dir_finish(&fw);
     dir_finish(&rv);
-    if (report(o, (double)(mono_ns() - start) / 1e9, &fw, &rv, err) == 0 && !atomic_load(&failed))
+    if (report(o, (double)(nr_mono_ns() - start) / 1e9, &fw, &rv, err) == 0 && !atomic_load(&failed))
         status = 0;
 out:
     for (int i = 0; i < 2; i++) {

@@ -115,53 +115,6 @@ enum {
     OPT_NO_WALL, OPT_TRACE, OPT_PCAP, OPT_FILE_SIZE, OPT_HELP,
 };
 
-/* args[] gets an application's command line as its own main would: its name, then pre (what
- * netsim presets; the user's arguments come after, so they override it), then argv[0..n-1].
- * Returns the count, or -1 with the reason printed to err. */
-static int app_argv(char **args, const char *prog, char **pre, int npre, char **argv, int n,
-                    const char *which, FILE *err)
-{
-    if (npre + n > MAX_APP_ARGS) {
-        fprintf(err, "netsim: more than %d %s arguments\n", MAX_APP_ARGS - npre, which);
-        return -1;
-    }
-    int argc = 0;
-    args[argc++] = (char *)prog;
-    for (int i = 0; i < npre; i++)
-        args[argc++] = pre[i];
-    for (int i = 0; i < n; i++)
-        args[argc++] = argv[i];
-    args[argc] = NULL;
-    return argc;
-}
-
-static void app_error(FILE *err, const char *which, const char *prog, int rc, const char *msg)
-{
-    if (rc == 1)
-        fprintf(err, "netsim: the %s arguments: --help is not a run; see %s --help\n", which,
-                prog);
-    else
-        fprintf(err, "netsim: the %s arguments: %s\n", which, msg);
-}
-
-/* Parses one ttcp command line (argv[0..n-1], without a program name) into t. */
-static int parse_ttcp(char **argv, int n, struct ttcp_args *t, const char *which, FILE *err)
-{
-    char *args[MAX_APP_ARGS + 2];
-    int argc = app_argv(args, "ttcp", NULL, 0, argv, n, which, err);
-    if (argc < 0)
-        return -1;
-    char msg[256];
-    int rc = ttcp_parse_args(argc, args, t, msg, sizeof msg);
-    if (rc != 0) {
-        app_error(err, which, "ttcp", rc, msg);
-        return -1;
-    }
-    /* The records say which stack moved the data. */
-    t->stack = NS_STACK;
-    return 0;
-}
-
 /* The stack flags choose a real stack, which the simulator replaces with its own. They are
  * refused before the program's parser sees them, which would ask for the rest of them. */
 static int refuse_stack_flags(char **argv, int n, const char *which, FILE *err)
@@ -184,19 +137,68 @@ static int refuse_stack_flags(char **argv, int n, const char *which, FILE *err)
     return 0;
 }
 
+/* An application's command line as its own main would see it. */
+struct app_cmd {
+    char *args[MAX_APP_ARGS + 2];
+    int argc;
+    char msg[256];
+};
+
+/* c->args gets prog, then pre (what netsim presets; the user's arguments come after, so they
+ * override it), then argv[0..n-1]; which names them in errors. -1 with the reason printed to
+ * err when there are too many or they hold stack flags. */
+static int app_cmd_init(struct app_cmd *c, const char *prog, char **pre, int npre, char **argv,
+                        int n, const char *which, FILE *err)
+{
+    if (npre + n > MAX_APP_ARGS) {
+        fprintf(err, "netsim: more than %d %s arguments\n", MAX_APP_ARGS - npre, which);
+        return -1;
+    }
+    if (refuse_stack_flags(argv, n, which, err) < 0)
+        return -1;
+    c->argc = 0;
+    c->args[c->argc++] = (char *)prog;
+    for (int i = 0; i < npre; i++)
+        c->args[c->argc++] = pre[i];
+    for (int i = 0; i < n; i++)
+        c->args[c->argc++] = argv[i];
+    c->args[c->argc] = NULL;
+    c->msg[0] = '\0';
+    return 0;
+}
+
+/* rc is what the program's parser returned for c: 0 is success, anything else is reported. */
+static int app_cmd_parsed(const struct app_cmd *c, int rc, const char *which, FILE *err)
+{
+    if (rc == 0)
+        return 0;
+    if (rc == 1)
+        fprintf(err, "netsim: the %s arguments: --help is not a run; see %s --help\n", which,
+                c->args[0]);
+    else
+        fprintf(err, "netsim: the %s arguments: %s\n", which, c->msg);
+    return -1;
+}
+
+/* Parses one ttcp command line (argv[0..n-1], without a program name) into t. */
+static int parse_ttcp(char **argv, int n, struct ttcp_args *t, const char *which, FILE *err)
+{
+    struct app_cmd c;
+    if (app_cmd_init(&c, "ttcp", NULL, 0, argv, n, which, err) < 0 ||
+        app_cmd_parsed(&c, ttcp_parse_args(c.argc, c.args, t, c.msg, sizeof c.msg), which, err) < 0)
+        return -1;
+    /* The records say which stack moved the data. */
+    t->stack = NS_STACK;
+    return 0;
+}
+
 static int parse_pingx(char **argv, int n, struct pingx_args *p, FILE *err)
 {
     char *pre[] = {"--host", NS_ADDR_B};
-    char *args[MAX_APP_ARGS + 2];
-    int argc = app_argv(args, "pingx", pre, 2, argv, n, "pingx", err);
-    if (argc < 0 || refuse_stack_flags(argv, n, "pingx", err) < 0)
+    struct app_cmd c;
+    if (app_cmd_init(&c, "pingx", pre, 2, argv, n, "pingx", err) < 0 ||
+        app_cmd_parsed(&c, pingx_parse_args(c.argc, c.args, p, c.msg, sizeof c.msg), "pingx", err) < 0)
         return -1;
-    char msg[256];
-    int rc = pingx_parse_args(argc, args, p, msg, sizeof msg);
-    if (rc != 0) {
-        app_error(err, "pingx", "pingx", rc, msg);
-        return -1;
-    }
     p->stack = NS_STACK;
     p->clock = NS_CLOCK;
     return 0;
@@ -204,32 +206,20 @@ static int parse_pingx(char **argv, int n, struct pingx_args *p, FILE *err)
 
 static int parse_echod(char **argv, int n, struct echod_args *e, FILE *err)
 {
-    char *args[MAX_APP_ARGS + 2];
-    int argc = app_argv(args, "echod", NULL, 0, argv, n, "echod", err);
-    if (argc < 0 || refuse_stack_flags(argv, n, "echod", err) < 0)
+    struct app_cmd c;
+    if (app_cmd_init(&c, "echod", NULL, 0, argv, n, "echod", err) < 0 ||
+        app_cmd_parsed(&c, echod_parse_args(c.argc, c.args, e, c.msg, sizeof c.msg), "echod", err) < 0)
         return -1;
-    char msg[256];
-    int rc = echod_parse_args(argc, args, e, msg, sizeof msg);
-    if (rc != 0) {
-        app_error(err, "echod", "echod", rc, msg);
-        return -1;
-    }
     e->stack = NS_STACK;
     return 0;
 }
 
 static int parse_mftp(char **argv, int n, struct mftp_args *m, FILE *err)
 {
-    char *args[MAX_APP_ARGS + 2];
-    int argc = app_argv(args, "mftp", NULL, 0, argv, n, "mftp", err);
-    if (argc < 0 || refuse_stack_flags(argv, n, "mftp", err) < 0)
+    struct app_cmd c;
+    if (app_cmd_init(&c, "mftp", NULL, 0, argv, n, "mftp", err) < 0 ||
+        app_cmd_parsed(&c, mftp_parse_args(c.argc, c.args, m, c.msg, sizeof c.msg), "mftp", err) < 0)
         return -1;
-    char msg[256];
-    int rc = mftp_parse_args(argc, args, m, msg, sizeof msg);
-    if (rc != 0) {
-        app_error(err, "mftp", "mftp", rc, msg);
-        return -1;
-    }
     m->stack = NS_STACK;
     return 0;
 }
@@ -238,16 +228,10 @@ static int parse_mftpd(char **argv, int n, struct mftpd_args *d, FILE *err)
 {
     /* mftpd serves forever by default; here it ends with mftp's session. */
     char *pre[] = {"--sessions", "1"};
-    char *args[MAX_APP_ARGS + 2];
-    int argc = app_argv(args, "mftpd", pre, 2, argv, n, "mftpd", err);
-    if (argc < 0 || refuse_stack_flags(argv, n, "mftpd", err) < 0)
+    struct app_cmd c;
+    if (app_cmd_init(&c, "mftpd", pre, 2, argv, n, "mftpd", err) < 0 ||
+        app_cmd_parsed(&c, mftpd_parse_args(c.argc, c.args, d, c.msg, sizeof c.msg), "mftpd", err) < 0)
         return -1;
-    char msg[256];
-    int rc = mftpd_parse_args(argc, args, d, msg, sizeof msg);
-    if (rc != 0) {
-        app_error(err, "mftpd", "mftpd", rc, msg);
-        return -1;
-    }
     d->stack = NS_STACK;
     return 0;
 }

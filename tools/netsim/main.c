@@ -3,19 +3,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "args.h"
+#include "clock.h"
 #include "sim.h"
-
-static int wall_now(int64_t *ns)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
-        return -errno;
-    *ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-    return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -25,11 +16,7 @@ int main(int argc, char **argv)
         return 0;
     if (rc < 0)
         return 2;
-    int64_t t0, t1;
-    if (wall_now(&t0) < 0) {
-        fprintf(stderr, "netsim: reading CLOCK_MONOTONIC failed: %s\n", strerror(errno));
-        return 1;
-    }
+    int64_t t0 = nr_mono_ns();
     static struct ns_sim s;
     if (ns_sim_init(&s, &a, stdout, stderr) < 0) {
         ns_sim_free(&s);
@@ -43,10 +30,7 @@ int main(int argc, char **argv)
                                                  : strerror(-rc));
         status = 1;
     }
-    int wall_rc = wall_now(&t1);
-    if (wall_rc < 0)
-        fprintf(stderr, "netsim: reading CLOCK_MONOTONIC failed: %s\n", strerror(-wall_rc));
-    ns_emit_sim(stdout, &s, a.no_wall || wall_rc < 0 ? -1 : t1 - t0);
+    ns_emit_sim(stdout, &s, a.no_wall ? -1 : nr_mono_ns() - t0);
     ns_sim_free(&s);
     return status;
 }

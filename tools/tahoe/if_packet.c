@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "if_ether.h"
 #include "nrio_tahoe.h"
 #include "pktstamp.h"
@@ -59,20 +60,11 @@ struct rtdrv {
     uint8_t *frame;
 };
 
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        perror("tahoe: clock_gettime(CLOCK_MONOTONIC) failed; the host has no usable monotonic "
-               "clock");
-        abort();
-    }
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* How long before now the stack booted, drawn at random (TAHOE_BOOT_SPREAD_NS), as netsim draws
  * host b's: booting at the tool's start would make the receiver's first delayed ACK wait nearly
  * a whole tick in every run. */
+_Static_assert(TAHOE_BOOT_SPREAD_NS == NR_TICK_CYCLE_NS,
+               "--tick-phase and the random boot must span the same tick cycle");
 static int boot_offset_ns(int64_t *out)
 {
     uint64_t r;
@@ -85,7 +77,7 @@ static int boot_offset_ns(int64_t *out)
 static int64_t rt_now(void *ctx)
 {
     (void)ctx;
-    return mono_ns();
+    return nr_mono_ns();
 }
 
 /* The stack's if_output: packets may not go back into the stack from here, so they queue. */
@@ -213,7 +205,7 @@ static int read_frames(struct rtdrv *d)
         if (rc == 1) {
             int64_t real_offset = nr_real_offset_ns();
             nrio_tahoe_input(d->io, pkt, len,
-                             nr_pktstamp_arrival_ns(&msg, mono_ns(), real_offset));
+                             nr_pktstamp_arrival_ns(&msg, nr_mono_ns(), real_offset));
             delivered++;
         }
     }
@@ -225,18 +217,18 @@ static int rt_wait(void *ctx, int64_t until)
 {
     struct rtdrv *d = ctx;
     for (;;) {
-        int64_t now = mono_ns();
+        int64_t now = nr_mono_ns();
         int rc = flush_due(d, now);
         if (rc < 0)
             return rc;
         if (now >= until) {
             /* A frame that came in before the deadline (a tick) must reach the stack first. */
             rc = read_frames(d);
-            return rc > 0 ? flush_due(d, mono_ns()) : rc;
+            return rc > 0 ? flush_due(d, nr_mono_ns()) : rc;
         }
         int64_t next = d->outq && d->outq->at < until ? d->outq->at : until;
         if (next - now <= SPIN_AHEAD_NS) {
-            while (mono_ns() < next)
+            while (nr_mono_ns() < next)
                 continue;
             continue;
         }
@@ -272,7 +264,7 @@ static int rt_wait(void *ctx, int64_t until)
         }
         if (got) {
             /* Output the input caused can wait for the next call; flush what is due now. */
-            return flush_due(d, mono_ns());
+            return flush_due(d, nr_mono_ns());
         }
     }
 }
@@ -288,7 +280,7 @@ static void drain(struct rtdrv *d)
             fprintf(stderr, "tahoe: clock_nanosleep failed: %s\n", strerror(rc));
             return;
         }
-        if (flush_due(d, mono_ns()) < 0)
+        if (flush_due(d, nr_mono_ns()) < 0)
             return;
     }
 }
@@ -321,10 +313,10 @@ static int64_t spin_ps_here(void)
     volatile long sink = 0;
     int64_t best = INT64_MAX;
     for (int r = 0; r < 3; r++) {
-        int64_t t0 = mono_ns();
+        int64_t t0 = nr_mono_ns();
         for (long i = 0; i < SPIN_CALIB_ITERS; i++)
             sink = sink + 1;
-        int64_t dt = mono_ns() - t0;
+        int64_t dt = nr_mono_ns() - t0;
         if (dt < best)
             best = dt;
     }
@@ -526,7 +518,7 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
      * lie between the stack's ticks starting and its first packet, and not in virtual time. */
     int64_t spin_ps = spin_ps_here();
     if (o->tick_phase_ns >= 0) {
-        cfg.boot_ns = nr_tick_next_ns(mono_ns(), o->tick_phase_ns);
+        cfg.boot_ns = nr_tick_next_ns(nr_mono_ns(), o->tick_phase_ns);
         struct timespec at = {.tv_sec = cfg.boot_ns / 1000000000,
                               .tv_nsec = cfg.boot_ns % 1000000000};
         int rc;
@@ -538,7 +530,7 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
         int64_t boot_offset;
         if (boot_offset_ns(&boot_offset) != 0)
             FAIL("getrandom for the boot phase of the stack's ticks failed: %s", strerror(errno));
-        cfg.boot_ns = mono_ns() - boot_offset;
+        cfg.boot_ns = nr_mono_ns() - boot_offset;
     }
     cfg.if_output = rt_if_output;
     cfg.ctx = d;

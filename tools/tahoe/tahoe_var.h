@@ -22,6 +22,9 @@ struct inpkt {
 #define IFQ_MAXLEN 50 /* 4.3BSD ipintrq limit */
 #define FASTTICK_NS (1000000000LL / PR_FASTHZ)
 #define SLOWTICK_NS (1000000000LL / PR_SLOWHZ)
+/* A boot drawn over a whole number of both ticks gives each tick every phase alike. */
+_Static_assert(TAHOE_BOOT_SPREAD_NS % FASTTICK_NS == 0 && TAHOE_BOOT_SPREAD_NS % SLOWTICK_NS == 0,
+               "TAHOE_BOOT_SPREAD_NS must hold whole fast and slow ticks");
 
 struct tahoe_stack {
     struct tahoe_config cfg;
