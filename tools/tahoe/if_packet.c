@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "hostclock.h"
 #include "if_ether.h"
 #include "nrio_tahoe.h"
 #include "pktstamp.h"
@@ -58,6 +59,7 @@ struct rtdrv {
     int noutq;
     int64_t tfd_armed;
     uint8_t *frame;
+    struct hostclock clock;
 };
 
 /* How long before now the stack booted, drawn at random (TAHOE_BOOT_SPREAD_NS), as netsim draws
@@ -76,8 +78,8 @@ static int boot_offset_ns(int64_t *out)
 
 static int64_t rt_now(void *ctx)
 {
-    (void)ctx;
-    return nr_mono_ns();
+    struct rtdrv *d = ctx;
+    return hostclock_now(&d->clock, nr_mono_ns());
 }
 
 /* The stack's if_output: packets may not go back into the stack from here, so they queue. */
@@ -204,8 +206,9 @@ static int read_frames(struct rtdrv *d)
             return rc;
         if (rc == 1) {
             int64_t real_offset = nr_real_offset_ns();
-            nrio_tahoe_input(d->io, pkt, len,
-                             nr_pktstamp_arrival_ns(&msg, nr_mono_ns(), real_offset));
+            int64_t arrival = nr_pktstamp_arrival_ns(&msg, nr_mono_ns(), real_offset);
+            nrio_tahoe_input(d->io, pkt, len, arrival);
+            hostclock_event(&d->clock, arrival);
             delivered++;
         }
     }
@@ -216,12 +219,20 @@ static int read_frames(struct rtdrv *d)
 static int rt_wait(void *ctx, int64_t until)
 {
     struct rtdrv *d = ctx;
+    int64_t host_now = hostclock_now(&d->clock, nr_mono_ns());
+    if (until <= host_now) {
+        /* Work is due but the CPU is busy: nothing can run before the CPU is free, and the
+         * host's clock moves only to what it waits for. */
+        int64_t free_ns = tahoe_cpu_free_ns(nrio_tahoe_stack(d->io));
+        until = free_ns > host_now ? free_ns : host_now;
+    }
     for (;;) {
         int64_t now = nr_mono_ns();
         int rc = flush_due(d, now);
         if (rc < 0)
             return rc;
         if (now >= until) {
+            hostclock_event(&d->clock, until);
             /* A frame that came in before the deadline (a tick) must reach the stack first. */
             rc = read_frames(d);
             return rc > 0 ? flush_due(d, nr_mono_ns()) : rc;
@@ -239,8 +250,10 @@ static int rt_wait(void *ctx, int64_t until)
         int n = epoll_wait(d->epfd, ev, 2, -1);
         if (n < 0) {
             /* A signal (echod's SIGTERM): the application's timers decide what it means. */
-            if (errno == EINTR)
+            if (errno == EINTR) {
+                hostclock_event(&d->clock, nr_mono_ns());
                 return 0;
+            }
             int err = errno;
             fprintf(stderr, "tahoe: epoll_wait failed: %s\n", strerror(err));
             return -err;
@@ -438,6 +451,7 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     }
     d->fd = d->tfd = d->epfd = -1;
     d->tfd_armed = -1;
+    hostclock_init(&d->clock);
     snprintf(d->ifname, sizeof d->ifname, "%s", o->ifname);
 
     struct tahoe_config cfg;
