@@ -16,6 +16,7 @@ from mininet.topo import Topo
 
 from netrepro.backends import LinkBackend
 from netrepro.backends.htb import run_checked
+from netrepro.cpuidle import ShallowIdle
 from netrepro.linkspec import LinkParams
 
 H1_IP = "10.0.0.1"
@@ -45,7 +46,8 @@ class LinkTopo(Topo):
 class LinkNetwork:
     """A running LinkTopo whose middle node emulates `link` with `backend`.
 
-    Use as a context manager; on exit the backend's counters are in `counters`.
+    Use as a context manager; on exit the backend's counters are in `counters`. While it
+    runs the CPUs are held out of deep idle where the kernel allows; `cpu_idle` says how.
     """
 
     def __init__(self, link: LinkParams, backend: LinkBackend, log_dir: Path) -> None:
@@ -55,9 +57,11 @@ class LinkNetwork:
         self.counters: dict[str, Any] = {}
         self.offloads: dict[str, dict[str, str]] = {}
         self._net: Mininet | None = None
+        self._idle = ShallowIdle()
 
     def __enter__(self) -> "LinkNetwork":
         self.log_dir.mkdir(parents=True, exist_ok=True)
+        self._idle.hold()
         self._net = Mininet(topo=LinkTopo(mtu=self.link.mtu), host=Host, controller=None,
                             autoSetMacs=True, waitConnected=False)
         try:
@@ -68,6 +72,7 @@ class LinkNetwork:
             self.backend.start(self.mid, IF_A, IF_B, self.link, self.log_dir)
         except BaseException:
             self._net.stop()
+            self._idle.release()
             raise
         return self
 
@@ -77,6 +82,11 @@ class LinkNetwork:
             self.counters = self.backend.stop()
         finally:
             self._net.stop()
+            self._idle.release()
+
+    @property
+    def cpu_idle(self) -> str:
+        return self._idle.state
 
     def _host(self, name: str) -> Host:
         assert self._net is not None, "the network is not running"

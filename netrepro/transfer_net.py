@@ -101,6 +101,7 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
 
         pairs, run_log = measure_pairs(experiment, trial, send_buffer, out, measure_one)
         offloads = net.offloads
+        cpu_idle = net.cpu_idle
         backend_settings = backend.settings()
     return {
         "pairs": pairs,
@@ -111,5 +112,6 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
         "backend_settings": backend_settings,
         "sysctls": sysctls,
         "offloads": offloads,
+        "cpu_idle": cpu_idle,
         "tool_args": tool_args,
     }
