@@ -21,9 +21,12 @@ CAPTURE_READY_S = 10.0
 
 
 def start_capture(host: Any, iface: str, pcap: Path) -> Any:
-    """tcpdump on iface, headers only; returns once it is capturing."""
+    """tcpdump on iface, headers only; returns once it is capturing. Packets go to tcpdump as
+    they come (--immediate-mode): in the kernel's default blocks, those of the last block would
+    be lost when the capture stops right after the transfer."""
     pcap.parent.mkdir(parents=True, exist_ok=True)
-    process = host.popen(["tcpdump", "-i", iface, "-n", "-U", "-s", "128", "-w", str(pcap), "tcp"],
+    process = host.popen(["tcpdump", "-i", iface, "--immediate-mode", "-n", "-U", "-s", "128", "-w", str(pcap),
+                          "tcp"],
                          stdout=-1, stderr=-1, text=True)
     deadline = time.monotonic() + CAPTURE_READY_S
     while time.monotonic() < deadline:
