@@ -33,19 +33,25 @@ def pair_counts(sim: dict[str, Any]) -> dict[str, int]:
     return {column: int(sim[key]) for column, key in PAIR_COUNTERS.items()}
 
 
-def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, out: Path) -> dict[str, Any]:
-    """Measures send_buffer with every receive buffer; returns the part's provenance."""
+def pair_command(experiment: Experiment, send_buffer: int, recv_buffer: int, seed: int,
+                 pcap: Path | None = None) -> list[str]:
+    """netsim's arguments for one buffer pair's transfers with the tick phases of seed."""
     assert experiment.ttcp is not None
     plan = experiment.ttcp
+    return ttcp_command(
+        experiment.link, send_buffer, recv_buffer, experiment.transfer_bytes, experiment.transfers,
+        experiment.host_model, experiment.host_model, seed, nodelay=plan.nodelay,
+        write_size=plan.write_size, pause_s=plan.pause_s, timeout_s=plan.timeout_s,
+        pcap=pcap, boot_b=boot_b_ns(seed),
+    )
 
+
+def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, out: Path) -> dict[str, Any]:
+    """Measures send_buffer with every receive buffer; returns the part's provenance."""
     def measure_one(recv_buffer: int) -> dict[str, Any]:
         seed = pair_seed(experiment, trial, send_buffer, recv_buffer)
-        command = ttcp_command(
-            experiment.link, send_buffer, recv_buffer, experiment.transfer_bytes, experiment.transfers,
-            experiment.host_model, experiment.host_model, seed, nodelay=plan.nodelay,
-            write_size=plan.write_size, pause_s=plan.pause_s, timeout_s=plan.timeout_s,
-            pcap=out / "capture.pcap" if experiment.trace else None, boot_b=boot_b_ns(seed),
-        )
+        command = pair_command(experiment, send_buffer, recv_buffer, seed,
+                               out / "capture.pcap" if experiment.trace else None)
         try:
             result = run_netsim(command)
         except SimError as exc:

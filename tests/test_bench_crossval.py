@@ -25,7 +25,7 @@ def test_transfers_compare_per_pair_and_split_lockstep(bench: ModuleType) -> Non
     rows = [transfer(16384, 16384, "sim", 20.0), transfer(16384, 16384, "linkemu", 19.5),
             transfer(16384, 24576, "sim", 0.33), transfer(16384, 24576, "linkemu", 18.0),
             transfer(20480, 20480, "sim", 21.0)]
-    report = bench.compare_transfers(rows)
+    report = bench.compare_transfers(rows, {}, {})
     assert report["pairs"] == 2  # 20K/20K ran on one backend only
     normal, locked = report["cells"]
     assert normal["within"] and normal["same_regime"]
@@ -33,6 +33,41 @@ def test_transfers_compare_per_pair_and_split_lockstep(bench: ModuleType) -> Non
     assert not locked["within"] and not locked["same_regime"]
     assert locked["sim_lockstep_share"] == 1 and locked["emulated_lockstep_share"] == 0
     assert report["pairs_same_regime_within"] == 1
+
+
+def test_unsettled_pairs_are_judged_over_their_extra_seeds(bench: ModuleType) -> None:
+    bench.EXTRA_SEEDS = 2
+    rows = [transfer(16384, 16384, "sim", 20.0), transfer(16384, 16384, "linkemu", 19.5),
+            transfer(20480, 20480, "sim", 30.0), transfer(20480, 20480, "linkemu", 22.0),
+            transfer(24576, 24576, "sim", 30.0), transfer(24576, 24576, "linkemu", 22.0)]
+    tight = [20.0 + 0.01 * k for k in range(40)]
+    loose = [22.0, 35.0] * 20
+    spread = {(16384, 16384): tight, (20480, 20480): loose, (24576, 24576): loose}
+    # The emulated 20K pair under the two extra seeds: sim 22 and 35 there, emulated 35 and 30.
+    extra = {"20480/20480": [[35.0], [30.0]]}
+    report = bench.compare_transfers(rows, spread, extra)
+    settled, judged, unmeasured = report["cells"]
+    assert settled["settled"] and settled["agrees"]
+    assert not judged["settled"] and not judged["within"]
+    assert judged["sim_seeds_mbit"] == [30.0, 22.0, 35.0]
+    assert judged["emulated_seeds_mbit"] == [22.0, 35.0, 30.0]
+    assert judged["agrees"]
+    assert unmeasured["agrees"] is None
+    assert report["pairs_settled"] == 1 and report["pairs_unsettled"] == 2
+    assert report["pairs_unsettled_compared_over_seeds"] == 1
+    assert report["pairs_agree"] == 2
+    # Next seed against the last: the tight pair always within 5%, the loose one never.
+    assert report["sim_self_pairs_within"] == pytest.approx(1.0)
+    extra["20480/20480"] = [[35.0], [10.0]]
+    assert not bench.compare_transfers(rows, spread, extra)["cells"][1]["agrees"]
+
+
+def test_spread_seeds_differ_from_each_other_and_repeat(bench: ModuleType) -> None:
+    seeds = [bench.spread_seed(12345, k) for k in range(1, 51)]
+    assert len(set(seeds)) == 50 and 12345 not in seeds
+    assert seeds == [bench.spread_seed(12345, k) for k in range(1, 51)]
+    assert bench.is_settled([10.0, 10.2, 9.9, 10.1] * 10)
+    assert not bench.is_settled([10.0, 10.2, 9.9, 11.0] * 10)
 
 
 def test_echoes_compare_medians_and_udp_loss_bounds(bench: ModuleType) -> None:
