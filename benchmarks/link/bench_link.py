@@ -32,6 +32,7 @@ from mininet.net import Mininet  # noqa: E402
 from mininet.node import Host  # noqa: E402
 
 from netrepro.backends.linkemu import LinkemuBackend  # noqa: E402
+from netrepro.cpuidle import ShallowIdle  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
@@ -377,7 +378,8 @@ def main() -> int:
     setLogLevel("warning")
     started = time.time()
     cases: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="bench-link-") as tmp:
+    # As the workflow's emulated runs have it (netrepro.topology.LinkNetwork).
+    with tempfile.TemporaryDirectory(prefix="bench-link-") as tmp, ShallowIdle() as idle:
         bench = Bench(Path(tmp))
         try:
             for rate, framing, mtu in (("10Mbit", "ethernet", 1500), ("100Mbit", "aal5-llc-snap", 9188),
@@ -407,6 +409,7 @@ def main() -> int:
         "benchmark": "linkemu",
         "machine": machine(),
         "duration_s": time.time() - started,
+        "cpu_idle": idle.state,
         "all_targets_met": all(c["target_met"] for c in cases),
         "cases": cases,
     }
