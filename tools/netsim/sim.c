@@ -40,19 +40,13 @@ static int schedule_wake(struct ns_host *h, int64_t at_ns)
 static int host_wait(void *ctx, int64_t until_ns)
 {
     struct ns_host *h = ctx;
-    struct ns_sim *s = h->sim;
-    if (until_ns <= s->now_ns) {
-        /* Work is due but the CPU is busy: nothing can run before the CPU is free. */
-        int64_t free_ns = tahoe_cpu_free_ns(nrio_tahoe_stack(h->io));
-        until_ns = free_ns > s->now_ns ? free_ns : s->now_ns;
-    }
     int rc = schedule_wake(h, until_ns);
     if (rc < 0)
         return rc;
     rc = ns_coro_yield(&h->co);
     if (rc < 0)
         return rc;
-    return s->error;
+    return h->sim->error;
 }
 
 /* The stack's interface: the packet enters this host's direction of the link at the time the

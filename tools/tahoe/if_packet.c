@@ -62,11 +62,12 @@ struct rtdrv {
     struct hostclock clock;
 };
 
+_Static_assert(TAHOE_BOOT_SPREAD_NS == NR_TICK_CYCLE_NS,
+               "--tick-phase and the random boot must span the same tick cycle");
+
 /* How long before now the stack booted, drawn at random (TAHOE_BOOT_SPREAD_NS), as netsim draws
  * host b's: booting at the tool's start would make the receiver's first delayed ACK wait nearly
  * a whole tick in every run. */
-_Static_assert(TAHOE_BOOT_SPREAD_NS == NR_TICK_CYCLE_NS,
-               "--tick-phase and the random boot must span the same tick cycle");
 static int boot_offset_ns(int64_t *out)
 {
     uint64_t r;
@@ -175,6 +176,7 @@ static int arm_timer(struct rtdrv *d, int64_t at)
 static int read_frames(struct rtdrv *d)
 {
     int delivered = 0;
+    int64_t real_offset = nr_real_offset_ns();
     for (;;) {
         struct sockaddr_ll sll;
         struct iovec iov = {d->frame, FRAME_MAX};
@@ -205,7 +207,6 @@ static int read_frames(struct rtdrv *d)
         if (rc < 0)
             return rc;
         if (rc == 1) {
-            int64_t real_offset = nr_real_offset_ns();
             int64_t arrival = nr_pktstamp_arrival_ns(&msg, nr_mono_ns(), real_offset);
             nrio_tahoe_input(d->io, pkt, len, arrival);
             hostclock_event(&d->clock, arrival);
@@ -219,13 +220,6 @@ static int read_frames(struct rtdrv *d)
 static int rt_wait(void *ctx, int64_t until)
 {
     struct rtdrv *d = ctx;
-    int64_t host_now = hostclock_now(&d->clock, nr_mono_ns());
-    if (until <= host_now) {
-        /* Work is due but the CPU is busy: nothing can run before the CPU is free, and the
-         * host's clock moves only to what it waits for. */
-        int64_t free_ns = tahoe_cpu_free_ns(nrio_tahoe_stack(d->io));
-        until = free_ns > host_now ? free_ns : host_now;
-    }
     for (;;) {
         int64_t now = nr_mono_ns();
         int rc = flush_due(d, now);

@@ -298,6 +298,10 @@ static int nt_run(nrio *io)
             next = t->timers[i].at;
         if (busy > now && busy < next)
             next = busy;
+        /* Only a timer can be due already, and then the CPU is busy: nothing runs before it
+         * is free. */
+        if (next <= now)
+            next = busy > now ? busy : now;
         int err = t->env.wait(t->env.ctx, next);
         if (err < 0)
             return err;

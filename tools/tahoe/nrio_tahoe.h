@@ -13,8 +13,7 @@ struct nrio_tahoe_env {
      * arrival, not how late a real-time caller got round to it. */
     int64_t (*now_ns)(void *ctx);
     /* Returns once until_ns is reached (INT64_MAX: no deadline) or a packet was handed in with
-     * nrio_tahoe_input; 0, or a negative errno that ends nrio_run. An until_ns not after now
-     * means work is due while the CPU is busy: wait for tahoe_cpu_free_ns instead. */
+     * nrio_tahoe_input; 0, or a negative errno that ends nrio_run. */
     int (*wait)(void *ctx, int64_t until_ns);
     void *ctx;
     int64_t spin_ps_per_iteration; /* CPU time one busy-loop iteration costs on this host */

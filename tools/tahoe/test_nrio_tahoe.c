@@ -194,9 +194,71 @@ static void test_a_packet_read_after_a_tick_is_processed_before_it(void)
     tn_free(&net);
 }
 
+/* A clock that jumps to each instant waited for, and the instants it was asked for. */
+struct jump_clock {
+    int64_t now;
+    int64_t waits[8];
+    int nwaits;
+};
+
+static int64_t jump_now(void *ctx) { return ((struct jump_clock *)ctx)->now; }
+
+static int jump_wait(void *ctx, int64_t until)
+{
+    struct jump_clock *c = ctx;
+    if (c->nwaits == 8)
+        return -ELOOP;
+    c->waits[c->nwaits++] = until;
+    if (until > c->now)
+        c->now = until;
+    return 0;
+}
+
+static int drop_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at)
+{
+    (void)ctx;
+    (void)pkt;
+    (void)len;
+    (void)at;
+    return 0;
+}
+
+static void stop_at(void *arg)
+{
+    struct client *c = arg;
+    c->stopped_at = nrio_now_ns(c->io);
+    nrio_stop(c->io);
+}
+
+/* A timer that falls due while the CPU is busy runs when the CPU is free, and the loop waits
+ * for that instant rather than for the timer's, already past. */
+static void test_a_timer_due_while_the_cpu_is_busy_waits_for_it(void)
+{
+    struct tahoe_config cfg;
+    tahoe_config_defaults(&cfg);
+    cfg.addr = tn_ip(10, 0, 0, 1);
+    cfg.if_output = drop_output;
+    struct jump_clock clock = { 0 };
+    struct nrio_tahoe_env env = { jump_now, jump_wait, &clock, 40000, NULL };
+    nrio *io = nrio_tahoe_new(&cfg, &env);
+    NRT_CHECK(io != NULL);
+    if (!io)
+        return;
+    struct client c = { io, -1, 0, 0, 0, 0 };
+    NRT_CHECK(nrio_timer_at(io, 1000000, stop_at, &c) > 0);
+    nrio_spin(io, 125000); /* 5 ms of CPU at 40 ns an iteration */
+    NRT_EQ_INT(nrio_run(io), 0);
+    NRT_EQ_INT(clock.nwaits, 2);
+    NRT_EQ_INT(clock.waits[0], 1000000);
+    NRT_EQ_INT(clock.waits[1], 5000000);
+    NRT_EQ_INT(c.stopped_at, 5000000);
+    nrio_destroy(io);
+}
+
 int main(void)
 {
     NRT_RUN(test_nrio_tcp_transfer);
     NRT_RUN(test_a_packet_read_after_a_tick_is_processed_before_it);
+    NRT_RUN(test_a_timer_due_while_the_cpu_is_busy_waits_for_it);
     return nrt_summary("tahoe/test_nrio_tahoe");
 }
