@@ -36,7 +36,6 @@ def tick_phase_args(stack: str, phase_ns: int) -> list[str]:
     return ["--tick-phase", f"{phase_ns % TICK_CYCLE_NS}ns"] if stack == "tahoe" else []
 
 
-
 def host_a_args(stack: str, seed: int) -> list[str]:
     """The active tool's (host a's) --tick-phase for the run drawn from seed."""
     return tick_phase_args(stack, host_a_phase(boot_b_ns(seed)))

@@ -283,7 +283,7 @@ def read_extra_seeds(experiment: Experiment) -> dict[str, list[list[float]]]:
     return data["pairs"]
 
 
-def run_missing_extra_seeds() -> None:
+def run_missing_extra_seeds(experiment: Experiment, spread: dict[tuple[int, int], list[float]]) -> None:
     """Emulates each unsettled pair under seeds 1..EXTRA_SEEDS of its spread, on one network;
     saves after each pair, so a rerun measures only the pairs still missing."""
     from mininet.log import setLogLevel
@@ -294,9 +294,7 @@ def run_missing_extra_seeds() -> None:
     from netrepro.transfer_net import H1, H2, run_pair
 
     setLogLevel("warning")
-    experiment = table1_experiment()
     pairs = table1_pairs(experiment)
-    spread = sim_seed_spread(experiment, pairs)
     done = read_extra_seeds(experiment)
     missing = [p for p in pairs if not is_settled(spread[p]) and pair_key(*p) not in done]
     if not missing:
@@ -404,12 +402,6 @@ def compare_transfers(rows: list[dict[str, str]], spread: dict[tuple[int, int], 
     return report
 
 
-def compare_table1(rows: list[dict[str, str]]) -> dict[str, Any]:
-    experiment = table1_experiment()
-    pairs = sorted({(int(r["send_buffer"]), int(r["recv_buffer"])) for r in rows})
-    return compare_transfers(rows, sim_seed_spread(experiment, pairs), read_extra_seeds(experiment))
-
-
 def compare_echoes(rows: list[dict[str, str]]) -> dict[str, Any]:
     """Per experiment, mode and size: median RTT of each backend, and UDP loss with 95% bounds."""
     rtts, lost = defaultdict(list), defaultdict(lambda: [0, 0])
@@ -488,16 +480,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", action="store_true", help="run the missing runs first (emulation needs root)")
     args = parser.parse_args()
+    table1 = table1_experiment()
+    spread = sim_seed_spread(table1, table1_pairs(table1))
     if args.run:
         run_missing()
-        run_missing_extra_seeds()
+        run_missing_extra_seeds(table1, spread)
         run_missing_mftp()
     echo_rows = [r for e in CASES["liu95db"][1] for r in read_rows("liu95db", e)]
     report = {
         "benchmark": "crossval",
         "what": "backend=sim against emulation (linkemu) for the same specs at the quick profile",
         "tolerance_pct": TOLERANCE_PCT,
-        "comer94/table1": compare_table1(read_rows("comer94", "table1")),
+        "comer94/table1": compare_transfers(read_rows("comer94", "table1"), spread, read_extra_seeds(table1)),
         "liu95db/atm": compare_echoes(echo_rows),
         "mftp": compare_mftp(),
     }
