@@ -105,7 +105,7 @@ int le_dir_init(struct le_dir *d, const struct le_dir_cfg *cfg, enum le_framing 
                 uint64_t seed, uint64_t stream)
 {
     *d = (struct le_dir){.cfg = *cfg, .framing = framing, .mtu = mtu};
-    le_rng_seed(&d->rng, seed, stream);
+    nr_rng_seed(&d->rng, seed, stream);
     return wait_grow(&d->wait);
 }
 
@@ -116,9 +116,9 @@ void le_dir_free(struct le_dir *d)
     d->wait = (struct le_wait){0};
 }
 
-static bool draw(struct le_rng *rng, double prob)
+static bool draw(struct nr_rng *rng, double prob)
 {
-    return prob > 0.0 && le_rng_unit(rng) < prob;
+    return prob > 0.0 && nr_rng_unit(rng) < prob;
 }
 
 enum le_verdict le_admit(struct le_dir *d, int64_t now_ns, uint32_t frame_octets, int64_t *release_ns)
@@ -173,7 +173,7 @@ enum le_verdict le_admit(struct le_dir *d, int64_t now_ns, uint32_t frame_octets
 
     int64_t release = (int64_t)ceil(d->line_free_ns) + d->cfg.delay_ns;
     if (d->cfg.jitter_ns > 0) {
-        double offset = (2.0 * le_rng_unit(&d->rng) - 1.0) * (double)d->cfg.jitter_ns;
+        double offset = (2.0 * nr_rng_unit(&d->rng) - 1.0) * (double)d->cfg.jitter_ns;
         release += (int64_t)offset;
         if (release < (int64_t)ceil(d->line_free_ns))
             release = (int64_t)ceil(d->line_free_ns);

@@ -57,7 +57,7 @@ struct le_dir {
     struct le_dir_cfg cfg;
     enum le_framing framing;
     uint32_t mtu;
-    struct le_rng rng;
+    struct nr_rng rng;
     double line_free_ns; /* double: keeps the fractions of a nanosecond of each serialization */
     int64_t last_release_ns;
     struct le_wait wait;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linkemu/rng.h"
+#include "rng.h"
 
 /* linkemu draws with streams 0 and 1, host b's boot phase with 2. */
 #define STREAM_DATA 3
@@ -26,13 +26,13 @@ int ns_write_data(const char *path, long long size, uint64_t seed, FILE *err)
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return fail(err, path, "creating", -1);
-    struct le_rng rng;
-    le_rng_seed(&rng, seed, STREAM_DATA);
+    struct nr_rng rng;
+    nr_rng_seed(&rng, seed, STREAM_DATA);
     static uint8_t buf[CHUNK];
     for (long long left = size; left > 0;) {
         /* Octet by octet from each draw, low first, so the file is the same on any machine. */
         for (size_t i = 0; i < CHUNK; i += 8) {
-            uint64_t x = le_rng_next(&rng);
+            uint64_t x = nr_rng_next(&rng);
             for (int k = 0; k < 8; k++)
                 buf[i + (size_t)k] = (uint8_t)(x >> (8 * k));
         }

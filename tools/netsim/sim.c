@@ -8,7 +8,7 @@
 #include "datafile.h"
 #include "echod/server.h"
 #include "json.h"
-#include "linkemu/rng.h"
+#include "rng.h"
 #include "mftp/client.h"
 #include "mftpd/server.h"
 #include "pingx/client.h"
@@ -222,9 +222,9 @@ int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err)
         return -1;
     s->boot_b_ns = a->boot_b_ns;
     if (s->boot_b_ns < 0) {
-        struct le_rng rng;
-        le_rng_seed(&rng, a->seed, STREAM_BOOT);
-        s->boot_b_ns = (int64_t)(le_rng_unit(&rng) * TAHOE_BOOT_SPREAD_NS);
+        struct nr_rng rng;
+        nr_rng_seed(&rng, a->seed, STREAM_BOOT);
+        s->boot_b_ns = (int64_t)(nr_rng_unit(&rng) * TAHOE_BOOT_SPREAD_NS);
     }
     if (le_dir_init(&s->link[0], &a->forward, a->framing, a->mtu, a->seed, 0) < 0 ||
         le_dir_init(&s->link[1], &a->reverse, a->framing, a->mtu, a->seed, 1) < 0) {

@@ -12,6 +12,7 @@
 #define DEFAULT_END_MARKERS 4
 #define DEFAULT_PAUSE_NS 1000000000LL
 #define DEFAULT_TIMEOUT_NS 10000000000LL
+#define DEFAULT_SEED 1
 #define MAX_COUNT (1LL << 40) /* -n and --cool-spin */
 
 void ttcp_usage(FILE *f)
@@ -35,16 +36,20 @@ void ttcp_usage(FILE *f)
         "  --end-markers N   UDP: end markers sent per attempt (default %d)\n"
         "  --repeat N        transfers per invocation; give both ends the same N (default 1)\n"
         "  --pause TIME      transmitter: pause between transfers (default 1s)\n"
+        "  --pause-spread TIME\n"
+        "                    transmitter: lengthen each pause by a draw uniform in [0, TIME)\n"
+        "                    from --seed, e.g. 1s (default 0)\n"
+        "  --seed N          seed of the --pause-spread draws (default %d)\n"
         "  --timeout TIME    no progress for this long ends the run with an error (default 10s)\n"
         "  --bind IP         receiver: local address (default 0.0.0.0)\n"
         "  -h, --help        this text\n"
         "Writes one JSON record per transfer on stdout; a receiver also writes one line,\n"
         "\"ttcp: receiving ...\", on stderr once it listens. Exit status: 0 ok, 1 run failed,\n"
         "2 bad arguments.\n",
-        DEFAULT_PORT, DEFAULT_WRITE_SIZE, DEFAULT_WRITES, DEFAULT_END_MARKERS);
+        DEFAULT_PORT, DEFAULT_WRITE_SIZE, DEFAULT_WRITES, DEFAULT_END_MARKERS, DEFAULT_SEED);
 }
 
-enum { OPT_BYTES = 256, OPT_SNDBUF, OPT_RCVBUF, OPT_GAP, OPT_SPIN, OPT_MARKERS };
+enum { OPT_BYTES = 256, OPT_SNDBUF, OPT_RCVBUF, OPT_GAP, OPT_SPIN, OPT_MARKERS, OPT_SPREAD, OPT_SEED };
 
 int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_t errlen)
 {
@@ -59,6 +64,8 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
         {"cool-gap", required_argument, 0, OPT_GAP},
         {"cool-spin", required_argument, 0, OPT_SPIN},
         {"end-markers", required_argument, 0, OPT_MARKERS},
+        {"pause-spread", required_argument, 0, OPT_SPREAD},
+        {"seed", required_argument, 0, OPT_SEED},
         NR_STACK_LONGOPTS,
         NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_REPEAT, NR_ARG_LONGOPT_PAUSE, NR_ARG_LONGOPT_TIMEOUT,
         NR_ARG_LONGOPT_BIND, NR_ARG_LONGOPT_HELP,
@@ -75,6 +82,7 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
     a->repeat = 1;
     a->pause_ns = DEFAULT_PAUSE_NS;
     a->timeout_ns = DEFAULT_TIMEOUT_NS;
+    a->seed = DEFAULT_SEED;
     const struct nr_common_flags common = {
         .tool = "ttcp", .time_example = "5s", .port = &a->port, .bind = &a->bind_ip,
         .repeat = &a->repeat, .pause_ns = &a->pause_ns, .timeout_ns = &a->timeout_ns,
@@ -135,6 +143,15 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
                 return -1;
             a->end_markers = (int)v;
             break;
+        case OPT_SPREAD:
+            if (nr_arg_time("--pause-spread", optarg, 1, "1s", &a->pause_spread_ns, err, errlen))
+                return -1;
+            break;
+        case OPT_SEED:
+            if (nr_arg_int("--seed", optarg, 0, INT64_MAX, "a seed", &v, err, errlen))
+                return -1;
+            a->seed = (uint64_t)v;
+            break;
         default:
             if (nr_arg_common(&common, c, optarg, argv[optind - 1], err, errlen))
                 return -1;
@@ -170,9 +187,9 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
         return nr_arg_fail(err, errlen, "--cool-gap and --cool-spin exclude each other: pick one");
     if (a->proto == NRIO_UDP && a->nodelay)
         return nr_arg_fail(err, errlen, "-D (TCP_NODELAY) applies to TCP only; drop -u or -D");
-    if (a->timeout_ns <= a->pause_ns)
-        return nr_arg_fail(err, errlen, "--timeout must be longer than --pause, or the pause "
-                           "between transfers ends the run");
+    if (a->timeout_ns <= a->pause_ns + a->pause_spread_ns)
+        return nr_arg_fail(err, errlen, "--timeout must be longer than --pause plus "
+                           "--pause-spread, or the pause between transfers ends the run");
     a->bytes = bytes > 0 ? bytes : writes * a->write_size;
     return 0;
 }

@@ -29,6 +29,8 @@ struct ttcp_args {
     int end_markers;
     int repeat;
     int64_t pause_ns;
+    int64_t pause_spread_ns; /* each pause adds a draw uniform in [0, this) */
+    uint64_t seed;           /* of the pause draws */
     int64_t timeout_ns;
 };
 

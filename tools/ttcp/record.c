@@ -59,6 +59,7 @@ void ttcp_emit_transfer(FILE *out, const struct ttcp_args *a, const struct ttcp_
     opt_int(&j, "sender_elapsed_ns", r->send_ns);
     opt_int(&j, "receiver_elapsed_ns", r->recv_ns);
     opt_int(&j, "receiver_bytes", r->recv_bytes);
+    opt_int(&j, "pause_ns", r->pause_ns);
     if (udp) {
         opt_int(&j, "datagrams_sent", r->dgrams_sent);
         opt_int(&j, "datagrams_received", r->dgrams_received);

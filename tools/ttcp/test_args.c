@@ -49,8 +49,16 @@ static void test_full(void)
     NRT_EQ_INT(a.cool_spin, 2000);
     NRT_EQ_INT(a.repeat, 50);
     NRT_EQ_INT(a.pause_ns, 250000000);
+    NRT_EQ_INT(a.pause_spread_ns, 0);
+    NRT_EQ_INT(a.seed, 1);
     NRT_EQ_INT(a.timeout_ns, 3000000000LL);
     NRT_EQ_STR(a.bind_ip, "127.0.0.1");
+
+    const char *spread[] = {"ttcp", "-t", "--pause", "5s", "--pause-spread", "1s", "--seed",
+                            "1994", "--timeout", "7s", "127.0.0.1", NULL};
+    NRT_EQ_INT(parse(&a, err, spread), 0);
+    NRT_EQ_INT(a.pause_spread_ns, 1000000000LL);
+    NRT_EQ_INT(a.seed, 1994);
 
     const char *w[] = {"ttcp", "-t", "-n", "10", "-l", "2K", "-D", "127.0.0.1", NULL};
     NRT_EQ_INT(parse(&a, err, w), 0);
@@ -80,6 +88,9 @@ static void test_refusals(void)
         {{"ttcp", "-t", "-u", "-D", "1.2.3.4"}, "TCP"},
         {{"ttcp", "-t", "-u", "--cool-gap", "1ms", "--cool-spin", "5", "1.2.3.4"}, "exclude"},
         {{"ttcp", "-t", "--timeout", "1s", "--pause", "2s", "1.2.3.4"}, "--timeout"},
+        {{"ttcp", "-t", "--timeout", "3s", "--pause", "2s", "--pause-spread", "1s", "1.2.3.4"},
+         "--pause-spread"},
+        {{"ttcp", "-t", "--seed", "-1", "1.2.3.4"}, "--seed -1: give a seed from 0"},
         {{"ttcp", "-t", "--repeat", "0", "1.2.3.4"}, "--repeat"},
         {{"ttcp", "-t", "host.example"}, "IPv4"},
         {{"ttcp", "-t", "--frobnicate", "1.2.3.4"}, "unknown"},

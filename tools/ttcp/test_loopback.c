@@ -70,6 +70,36 @@ static void test_udp(void)
     NRT_EQ_INT(field(out, 0, "datagrams_sent"), 200);
 }
 
+/* --pause-spread: each pause is --pause plus a draw below the spread, the draws differ from
+ * transfer to transfer, and a second run with the same --seed draws the same pauses. */
+static void test_pause_spread(void)
+{
+    long long first[3] = {0};
+    for (int run = 0; run < 2; run++) {
+        char port[8];
+        snprintf(port, sizeof port, "%d", nrt_free_port(SOCK_STREAM));
+        const char *rx[] = {"ttcp", "-r", "-p", port, "--bind", "127.0.0.1", "--repeat", "4",
+                            "--timeout", "5s", NULL};
+        const char *tx[] = {"ttcp", "-t", "-p", port, "--bytes", "64K", "--repeat", "4",
+                            "--pause", "20ms", "--pause-spread", "100ms", "--seed", "7",
+                            "--timeout", "5s", "127.0.0.1", NULL};
+        NRT_EQ_INT(nrt_run_pair(rx, "prx.out", tx, "ptx.out", 0), 0);
+        const char *out = nrt_read("ptx.out");
+        NRT_EQ_INT(nrt_count(out, TRANSFER), 4);
+        NRT_EQ_INT(nrt_count(out, "\"pause_ns\":null"), 1); /* no pause before the first */
+        for (int i = 1; i < 4; i++) {
+            long long pause = field(out, i, "pause_ns");
+            NRT_CHECK(pause >= 20000000 && pause < 120000000);
+            if (run == 0)
+                first[i - 1] = pause;
+            else
+                NRT_EQ_INT(pause, first[i - 1]);
+        }
+        NRT_CHECK(first[0] != first[1] && first[1] != first[2]);
+        NRT_EQ_INT(nrt_count(nrt_read("prx.out"), "\"pause_ns\":null"), 4);
+    }
+}
+
 /* No receiver: both protocols give up at --timeout with an error record and status 1. */
 static void test_no_peer(void)
 {
@@ -94,6 +124,7 @@ int main(void)
     nrt_setup("ttcp");
     NRT_RUN(test_tcp);
     NRT_RUN(test_udp);
+    NRT_RUN(test_pause_spread);
     NRT_RUN(test_no_peer);
     nrt_scratch_remove();
     return nrt_summary("ttcp/test_loopback");

@@ -7,6 +7,7 @@
 
 #include "calc.h"
 #include "calib.h"
+#include "rng.h"
 #include "wire.h"
 
 /* Sends per callback are bounded so that timers (the watchdog, cooling gaps) still run. */
@@ -21,6 +22,8 @@
 /* The spin calibration: rounds of this many iterations, the median counts. */
 #define CALIBRATE_ITERS 1000000L
 #define CALIBRATE_ROUNDS 5
+/* The rng stream of the pause draws, apart from the streams netsim draws from its own seed. */
+#define STREAM_PAUSE 0x7474637070ULL
 
 struct ttcp {
     nrio *io;
@@ -34,6 +37,8 @@ struct ttcp {
     int64_t progress_ns;    /* last time anything happened; the watchdog measures from it */
     int watchdog, timer;    /* timer ids, 0 when not armed */
     int pausing;
+    int64_t pause_ns;       /* the pause before the next transfer */
+    struct nr_rng rng;      /* the --pause-spread draws */
     int failed;
     uint8_t *buf;
     size_t buflen;
@@ -103,6 +108,7 @@ static void reset_result(struct ttcp *t)
     t->res.dgrams_sent = t->res.dgrams_received = -1;
     t->res.peer_rcvbuf = t->res.peer_rcvbuf_requested = -1;
     t->res.spin_ns_per_iter = t->spin_ns_per_iter;
+    t->res.pause_ns = t->index > 0 && t->a->transmit ? t->pause_ns : -1;
 }
 
 static int record_opts(struct ttcp *t, int sock)
@@ -153,8 +159,9 @@ static void transfer_done(struct ttcp *t)
     }
     if (t->a->transmit) {
         t->pausing = 1;
-        t->timer = nrio_timer_at(t->io, nrio_now_ns(t->io) + t->a->pause_ns,
-                                 pause_over, t);
+        t->pause_ns = t->a->pause_ns +
+                      (int64_t)(nr_rng_unit(&t->rng) * (double)t->a->pause_spread_ns);
+        t->timer = nrio_timer_at(t->io, nrio_now_ns(t->io) + t->pause_ns, pause_over, t);
         if (t->timer < 0)
             failf(t, "arming the pause timer failed: %s", strerror(-t->timer));
     } else {
@@ -662,6 +669,7 @@ static int setup(struct ttcp *t)
 int ttcp_run(nrio *io, const struct ttcp_args *a, FILE *out, FILE *announce)
 {
     struct ttcp t = {.io = io, .a = a, .out = out, .lsock = -1, .sock = -1, .status = 1};
+    nr_rng_seed(&t.rng, a->seed, STREAM_PAUSE);
     if (setup(&t) == 0) {
         if (announce && !a->transmit) {
             fprintf(announce, "ttcp: receiving %s on %s port %d\n",

@@ -21,6 +21,7 @@ struct ttcp_result {
     int peer_rcvbuf, peer_rcvbuf_requested; /* the receiver's, as reported to the transmitter */
     int nodelay;              /* in force */
     double spin_ns_per_iter;  /* calibration of --cool-spin; negative when not calibrated */
+    int64_t pause_ns;         /* transmitter: the pause before this transfer; -1 for none */
 };
 
 /* Runs every transfer of a, writing one record per transfer (or an error record) to out.

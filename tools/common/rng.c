@@ -13,14 +13,14 @@ static uint64_t rotl(uint64_t x, int k)
     return (x << k) | (x >> (64 - k));
 }
 
-void le_rng_seed(struct le_rng *r, uint64_t seed, uint64_t stream)
+void nr_rng_seed(struct nr_rng *r, uint64_t seed, uint64_t stream)
 {
     uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ULL);
     for (int i = 0; i < 4; i++)
         r->s[i] = splitmix64(&x);
 }
 
-uint64_t le_rng_next(struct le_rng *r)
+uint64_t nr_rng_next(struct nr_rng *r)
 {
     uint64_t *s = r->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -34,7 +34,7 @@ uint64_t le_rng_next(struct le_rng *r)
     return result;
 }
 
-double le_rng_unit(struct le_rng *r)
+double nr_rng_unit(struct nr_rng *r)
 {
-    return (double)(le_rng_next(r) >> 11) * 0x1.0p-53;
+    return (double)(nr_rng_next(r) >> 11) * 0x1.0p-53;
 }
