@@ -15,6 +15,7 @@ from typing import Any
 
 from netrepro.backends import BackendError, linkemu
 from netrepro.linkspec import LinkParams
+from netrepro.transfer import pause_spread_args
 
 BINARY = Path(__file__).resolve().parents[1] / "tools" / "bin" / "netsim"
 ADDR_B = "10.0.0.2"  # netsim's host b, where the ttcp receiver runs
@@ -56,7 +57,7 @@ def link_args(link: LinkParams) -> list[str]:
 def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,
                  host_model_a: Path | None, host_model_b: Path | None, seed: int, nodelay: bool = False,
                  write_size: int = DEFAULT_WRITE_SIZE, pause_s: float | None = None,
-                 timeout_s: float = DEFAULT_TIMEOUT_S, wall: bool = False,
+                 pause_spread_s: float = 0.0, timeout_s: float = DEFAULT_TIMEOUT_S, wall: bool = False,
                  pcap: Path | None = None, boot_b: int | None = None,
                  binary: Path = BINARY) -> list[str]:
     """The netsim argument list for ttcp from host a to host b: send_buffer is the
@@ -64,8 +65,9 @@ def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: in
     wall=True keeps the wall-clock fields in the sim record (the output is then not
     byte-identical from run to run). A host model of None is a host whose work costs no time.
     pcap names a file for the packets at host a's interface, with each segment's sender rule
-    beside them in the output (--trace). boot_b (ns) is how long before host a host b booted
-    (netrepro.phase); None lets netsim draw it from the seed."""
+    beside them in the output (--trace). pause_spread_s lengthens each pause by a draw from
+    seed. boot_b (ns) is how long before host a host b booted (netrepro.phase); None lets
+    netsim draw it from the seed."""
     for name, value in (("send_buffer", send_buffer), ("recv_buffer", recv_buffer),
                         ("bytes", bytes), ("repeats", repeats), ("write_size", write_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -77,6 +79,7 @@ def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: in
         tx.append("--nodelay")
     if pause_s is not None:
         tx += ["--pause", _time(pause_s)]
+    tx += pause_spread_args(pause_spread_s, seed)
     tx.append(ADDR_B)
     rx = ["-r", "--rcvbuf", f"{recv_buffer}B", *common]
     hosts = []

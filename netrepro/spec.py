@@ -43,6 +43,8 @@ class TtcpPlan:
     receive_buffers: tuple[int, ...]
     write_size: int
     pause_s: float
+    # Each pause adds a draw uniform in [0, pause_spread_s) from the pair's seed.
+    pause_spread_s: float
     nodelay: bool
     timeout_s: float
 
@@ -215,6 +217,8 @@ def _ttcp_plan(document: Document, where: _Where, settings: Mapping[str, Any]) -
                                settings["stack"]),
         write_size=write_size,
         pause_s=_parse(document, where + ("ttcp", "pause"), parse_time, plan.get("pause", "1s")),
+        pause_spread_s=_parse(document, where + ("ttcp", "pause_spread"), parse_time,
+                              plan.get("pause_spread", "0s")),
         nodelay=bool(plan.get("nodelay", False)),
         timeout_s=_parse(document, where + ("ttcp", "timeout"), parse_time, plan.get("timeout", "30s")),
     )

@@ -52,14 +52,21 @@ def ttcp_common_args(experiment: Experiment) -> list[str]:
     ]
 
 
-def transmitter_args(experiment: Experiment, send_buffer: int) -> list[str]:
-    """ttcp -t's arguments after the binary, without the stack's and the peer address."""
+def transmitter_args(experiment: Experiment, send_buffer: int, seed: int) -> list[str]:
+    """ttcp -t's arguments after the binary, without the stack's and the peer address; seed
+    draws the pauses' spread, as netsim's ttcp draws it (netrepro.sim.ttcp_command)."""
     assert experiment.ttcp is not None
     argv = ["-t", "--sndbuf", f"{send_buffer}B", *ttcp_common_args(experiment),
-            "--pause", f"{round(experiment.ttcp.pause_s * 1e3)}ms"]
+            "--pause", f"{round(experiment.ttcp.pause_s * 1e3)}ms",
+            *pause_spread_args(experiment.ttcp.pause_spread_s, seed)]
     if experiment.ttcp.nodelay:
         argv.append("--nodelay")
     return argv
+
+
+def pause_spread_args(spread_s: float, seed: int) -> list[str]:
+    """ttcp -t's flags for a pause spread drawn from seed; none without a spread."""
+    return ["--pause-spread", f"{round(spread_s * 1e9)}ns", "--seed", str(seed)] if spread_s > 0 else []
 
 
 def receiver_args(experiment: Experiment, recv_buffer: int) -> list[str]:

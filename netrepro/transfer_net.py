@@ -59,7 +59,7 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
     try:
         wait_announced(receiver, "ttcp: receiving", f"ttcp -r ({send_buffer}/{recv_buffer})")
         capture = start_capture(net.h1, H1[0], pcap) if pcap else None
-        transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer), *port,
+        transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer, seed), *port,
                                     *tool_args["h1"], *phase.host_a_args(experiment.stack, seed),
                                     "10.0.0.2"], stdout=-1, stderr=-1, text=True)
         tx_out, tx_err = transmitter.communicate()

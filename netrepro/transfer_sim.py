@@ -41,7 +41,8 @@ def pair_command(experiment: Experiment, send_buffer: int, recv_buffer: int, see
     return ttcp_command(
         experiment.link, send_buffer, recv_buffer, experiment.transfer_bytes, experiment.transfers,
         experiment.host_model, experiment.host_model, seed, nodelay=plan.nodelay,
-        write_size=plan.write_size, pause_s=plan.pause_s, timeout_s=plan.timeout_s,
+        write_size=plan.write_size, pause_s=plan.pause_s, pause_spread_s=plan.pause_spread_s,
+        timeout_s=plan.timeout_s,
         pcap=pcap, boot_b=boot_b_ns(seed),
     )
 

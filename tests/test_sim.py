@@ -59,6 +59,19 @@ def test_the_same_boot_b_gives_the_same_run_whatever_the_seed_draws():
     assert boots == {100_000_000}
 
 
+@needs_netsim
+def test_a_pause_spread_draws_each_pause_from_the_seed():
+    def pauses(seed):
+        args = ttcp_command(atm(), 49152, 49152, 64 * 1024, 4, IPC, IPC, seed=seed, pause_s=0.5,
+                            pause_spread_s=1.0)
+        return [r["pause_ns"] for r in run_netsim(args).transfers if r["role"] == "transmitter"]
+    first = pauses(3)
+    assert first[0] is None
+    assert all(500_000_000 <= p < 1_500_000_000 for p in first[1:])
+    assert len(set(first[1:])) == 3
+    assert pauses(3) == first and pauses(4) != first
+
+
 def test_no_host_model_means_no_flag():
     args = ttcp_command(atm(), 16384, 24576, 1 << 20, 1, None, IPC, seed=1)
     assert "--host-model-a" not in args and value(args, "--host-model-b") == str(IPC)

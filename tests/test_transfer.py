@@ -9,8 +9,9 @@ from netrepro import measure
 from netrepro.errors import RunError
 from netrepro.sim import BINARY
 from netrepro.spec import load_spec
-from netrepro.transfer import (experiment_key, measure_pairs, pair_seed, receive_order, transfer_rows,
-                               transmitter_args)
+from netrepro.transfer import (experiment_key, measure_pairs, pair_seed, pause_spread_args, receive_order,
+                               transfer_rows, transmitter_args)
+from netrepro.transfer_sim import pair_command
 
 REPO = Path(__file__).resolve().parent.parent
 COMER = REPO / "configs" / "comer94.yaml"
@@ -60,12 +61,29 @@ def test_a_missing_or_short_transfer_is_an_error_not_a_row():
 
 
 def test_the_transmitter_carries_the_spec_settings():
-    argv = transmitter_args(table1("paper"), 20480)
+    argv = transmitter_args(table1("paper"), 20480, 77)
     assert argv[:3] == ["-t", "--sndbuf", "20480B"]
     assert argv[argv.index("--bytes") + 1] == f"{32 << 20}B"
     assert argv[argv.index("--repeat") + 1] == "50"
     assert argv[argv.index("--pause") + 1] == "5000ms"
+    assert argv[argv.index("--pause-spread") + 1] == "1000000000ns"
+    assert argv[argv.index("--seed") + 1] == "77"
     assert "--nodelay" not in argv
+
+
+def test_both_backends_draw_the_same_pauses_for_a_pair():
+    experiment = table1("quick")
+    seed = pair_seed(experiment, 1, 16384, 24576)
+    emulated = transmitter_args(experiment, 16384, seed)
+    sim = pair_command(experiment, 16384, 24576, seed)
+    sim_tx = sim[sim.index("--") + 1:]
+    for flag in ("--pause-spread", "--seed"):
+        assert sim_tx[sim_tx.index(flag) + 1] == emulated[emulated.index(flag) + 1]
+    assert emulated[emulated.index("--seed") + 1] == str(seed)
+
+
+def test_no_spread_no_draw_flags():
+    assert pause_spread_args(0.0, 5) == []
 
 
 def test_a_part_killed_half_way_resumes_with_the_pairs_still_missing(tmp_path):
