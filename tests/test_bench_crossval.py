@@ -25,7 +25,7 @@ def test_transfers_compare_per_pair_and_split_lockstep(bench: ModuleType) -> Non
     rows = [transfer(16384, 16384, "sim", 20.0), transfer(16384, 16384, "linkemu", 19.5),
             transfer(16384, 24576, "sim", 0.33), transfer(16384, 24576, "linkemu", 18.0),
             transfer(20480, 20480, "sim", 21.0)]
-    report = bench.compare_transfers(rows, {}, {})
+    report = bench.compare_transfers(rows, {}, {}, {})
     assert report["pairs"] == 2  # 20K/20K ran on one backend only
     normal, locked = report["cells"]
     assert normal["within"] and normal["same_regime"]
@@ -45,7 +45,7 @@ def test_unsettled_pairs_are_judged_over_their_extra_seeds(bench: ModuleType) ->
     spread = {(16384, 16384): tight, (20480, 20480): loose, (24576, 24576): loose}
     # The emulated 20K pair under the two extra seeds: sim 22 and 35 there, emulated 35 and 30.
     extra = {"20480/20480": [[35.0], [30.0]]}
-    report = bench.compare_transfers(rows, spread, extra)
+    report = bench.compare_transfers(rows, spread, extra, {})
     settled, judged, unmeasured = report["cells"]
     assert settled["settled"] and settled["agrees"]
     assert not judged["settled"] and not judged["within"]
@@ -59,7 +59,34 @@ def test_unsettled_pairs_are_judged_over_their_extra_seeds(bench: ModuleType) ->
     # Next seed against the last: the tight pair always within 5%, the loose one never.
     assert report["sim_self_pairs_within"] == pytest.approx(1.0)
     extra["20480/20480"] = [[35.0], [10.0]]
-    assert not bench.compare_transfers(rows, spread, extra)["cells"][1]["agrees"]
+    assert not bench.compare_transfers(rows, spread, extra, {})["cells"][1]["agrees"]
+
+
+def test_a_second_emulated_run_is_compared_with_the_first_and_with_the_sim(bench: ModuleType) -> None:
+    rows = [transfer(16384, 16384, "sim", 20.0), transfer(16384, 16384, "linkemu", 19.5),
+            transfer(20480, 20480, "sim", 30.0), transfer(20480, 20480, "linkemu", 22.0)]
+    report = bench.compare_transfers(rows, {}, {}, {"16384/16384": [19.0, 19.2], "20480/20480": [29.0]})
+    steady, flipped = report["cells"]
+    assert steady["emulated_again_mbit"] == pytest.approx(19.1)
+    assert steady["emulated_self_diff_pct"] == pytest.approx((19.1 - 19.5) / 19.5 * 100)
+    assert flipped["sim_vs_emulated_again_diff_pct"] == pytest.approx((30.0 - 29.0) / 29.0 * 100)
+    assert report["pairs_emulated_again"] == 2
+    assert report["emulated_self_pairs_within"] == 1  # 22 then 29: the emulation moved
+    assert report["sim_vs_emulated_again_pairs_within"] == 2
+    assert "the emulation against itself: 1 of 2 pairs" in bench.markdown(
+        {"comer94/table1": report, "liu95db/atm": {}, "mftp": {"compared": False, "note": "-"}})
+
+
+def test_the_emulation_plans_cover_unsettled_pairs_and_every_pair_once_more(bench: ModuleType) -> None:
+    experiment = bench.table1_experiment()
+    pairs = bench.table1_pairs(experiment)
+    tight, loose = [20.0] * 40, [22.0, 35.0] * 20
+    spread = {p: (loose if p == pairs[3] else tight) for p in pairs}
+    extra = bench.extra_seeds_plan(experiment, spread)
+    own = bench.pair_seed(experiment, 1, *pairs[3])
+    assert extra == {pairs[3]: [bench.spread_seed(own, k) for k in range(1, bench.EXTRA_SEEDS + 1)]}
+    again = bench.repeat_plan(experiment)
+    assert len(again) == len(pairs) and again[pairs[3]] == [own]
 
 
 def test_spread_seeds_differ_from_each_other_and_repeat(bench: ModuleType) -> None:

@@ -17,6 +17,8 @@ A 1 MB transfer hinges on which side of a 200 ms tick a batch lands, so many Tab
 move by more than the tolerance with the tick phases alone. Each pair is therefore also run in
 virtual time under other seeds; a pair whose result moves (unsettled) is emulated under a few
 of them as well (kept in benchmarks/work/crossval/ too) and compared on the mean over its seeds.
+Every pair is also emulated a second time on its own seed, which shows how well the emulation
+agrees with itself: the yardstick for how well the sim can agree with it.
 Writes benchmarks/results/crossval.json and crossval.md. Not a test: the figures are measured.
 """
 from __future__ import annotations
@@ -67,6 +69,8 @@ SPREAD_SEEDS = 50
 # compared on the mean over them and its own seed: one run of it says little, as the sim under
 # another seed would not agree with itself within the tolerance either.
 EXTRA_SEEDS = 4
+EXTRA_SEEDS_FILE = "table1-extra-seeds-emulated.json"
+REPEAT_FILE = "table1-repeat-emulated.json"
 
 
 @dataclass(frozen=True)
@@ -272,20 +276,31 @@ def pair_key(send: int, recv: int) -> str:
     return f"{send}/{recv}"
 
 
-def read_extra_seeds(experiment: Experiment) -> dict[str, list[list[float]]]:
-    """The emulated runs of unsettled pairs under extra seeds, if measured for these settings."""
-    path = WORK / "table1-extra-seeds-emulated.json"
+def read_emulated_runs(experiment: Experiment, name: str, seeds: int) -> dict[str, list[list[float]]]:
+    """Emulated runs kept in WORK/name (per pair, each seed's transfers in Mbit/s), if measured
+    for these settings and this many seeds per pair."""
+    path = WORK / name
     if not path.is_file():
         return {}
     data = json.loads(path.read_text())
-    if data.get("settings_hash") != settings_hash(experiment) or data.get("seeds") != EXTRA_SEEDS:
+    if data.get("settings_hash") != settings_hash(experiment) or data.get("seeds") != seeds:
         return {}
     return data["pairs"]
 
 
-def run_missing_extra_seeds(experiment: Experiment, spread: dict[tuple[int, int], list[float]]) -> None:
-    """Emulates each unsettled pair under seeds 1..EXTRA_SEEDS of its spread, on one network;
-    saves after each pair, so a rerun measures only the pairs still missing."""
+def read_extra_seeds(experiment: Experiment) -> dict[str, list[list[float]]]:
+    """The emulated runs of unsettled pairs under extra seeds."""
+    return read_emulated_runs(experiment, EXTRA_SEEDS_FILE, EXTRA_SEEDS)
+
+
+def read_repeat(experiment: Experiment) -> dict[str, list[float]]:
+    """Each pair's second emulated run on its own seed."""
+    return {key: runs[0] for key, runs in read_emulated_runs(experiment, REPEAT_FILE, 1).items()}
+
+
+def emulate_missing(experiment: Experiment, name: str, plan: dict[tuple[int, int], list[int]]) -> None:
+    """Emulates each pair of plan under its seeds, on one network, into WORK/name; saves after
+    each pair, so a rerun measures only the pairs still missing. Every pair has as many seeds."""
     from mininet.log import setLogLevel
 
     from netrepro import stacks
@@ -294,24 +309,33 @@ def run_missing_extra_seeds(experiment: Experiment, spread: dict[tuple[int, int]
     from netrepro.transfer_net import H1, H2, run_pair
 
     setLogLevel("warning")
-    pairs = table1_pairs(experiment)
-    done = read_extra_seeds(experiment)
-    missing = [p for p in pairs if not is_settled(spread[p]) and pair_key(*p) not in done]
+    seeds = len(next(iter(plan.values()), []))
+    done = read_emulated_runs(experiment, name, seeds)
+    missing = [p for p in plan if pair_key(*p) not in done]
     if not missing:
         return
     WORK.mkdir(parents=True, exist_ok=True)
-    path = WORK / "table1-extra-seeds-emulated.json"
+    pairs = table1_pairs(experiment)
     buffers = (max(s for s, _ in pairs), max(r for _, r in pairs))
     with LinkNetwork(experiment.link, get_backend("linkemu"), WORK / "logs") as net:
         args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], experiment.stack, experiment.host_model,
                                   experiment.link.mtu, buffers)
         for send, recv in missing:
-            seed = pair_seed(experiment, 1, send, recv)
-            done[pair_key(send, recv)] = [
-                transmitter_mbit(run_pair(net, experiment, args, send, recv, None, spread_seed(seed, k)))
-                for k in range(1, EXTRA_SEEDS + 1)]
-            path.write_text(json.dumps({"settings_hash": settings_hash(experiment), "seeds": EXTRA_SEEDS,
-                                        "pairs": done}, indent=1) + "\n")
+            done[pair_key(send, recv)] = [transmitter_mbit(run_pair(net, experiment, args, send, recv, None, seed))
+                                          for seed in plan[(send, recv)]]
+            (WORK / name).write_text(json.dumps({"settings_hash": settings_hash(experiment), "seeds": seeds,
+                                                 "pairs": done}, indent=1) + "\n")
+
+
+def extra_seeds_plan(experiment: Experiment, spread: dict[tuple[int, int], list[float]]) -> dict[tuple[int, int], list[int]]:
+    """Each unsettled pair under seeds 1..EXTRA_SEEDS of its spread."""
+    return {(send, recv): [spread_seed(pair_seed(experiment, 1, send, recv), k) for k in range(1, EXTRA_SEEDS + 1)]
+            for send, recv in table1_pairs(experiment) if not is_settled(spread[(send, recv)])}
+
+
+def repeat_plan(experiment: Experiment) -> dict[tuple[int, int], list[int]]:
+    """Every pair once more under its own seed."""
+    return {(send, recv): [pair_seed(experiment, 1, send, recv)] for send, recv in table1_pairs(experiment)}
 
 
 def read_rows(paper: str, experiment: str) -> list[dict[str, str]]:
@@ -336,12 +360,13 @@ def wilson(lost: int, total: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def compare_transfers(rows: list[dict[str, str]], spread: dict[tuple[int, int], list[float]],
-                      extra: dict[str, list[list[float]]]) -> dict[str, Any]:
+                      extra: dict[str, list[list[float]]], repeat: dict[str, list[float]]) -> dict[str, Any]:
     """Per buffer pair: mean throughput of each backend and the share of lockstep transfers.
     Where spread has the pair's results in virtual time under other seeds, whether the pair is
     settled, and for an unsettled pair with emulated runs under extra seeds (spread's first
     ones), both backends' mean over those seeds and its own. A pair agrees when it is within
-    the tolerance: settled on its own seed, unsettled over the seeds."""
+    the tolerance: settled on its own seed, unsettled over the seeds. Where repeat has the pair's
+    second emulated run on its own seed, how far it lies from the first and from the sim."""
     by = defaultdict(list)
     for row in rows:
         backend = "sim" if row["backend"] == "sim" else "emulated" if row["backend"] in EMULATED else None
@@ -374,6 +399,11 @@ def compare_transfers(rows: list[dict[str, str]], spread: dict[tuple[int, int], 
                              "emulated_seeds_mbit": emulated_seeds, "seeds_diff_pct": seeds_diff})
             cell["agrees"] = (cell["within"] if cell["settled"] else
                               abs(cell["seeds_diff_pct"]) <= TOLERANCE_PCT if "seeds_diff_pct" in cell else None)
+        again = repeat.get(pair_key(send, recv))
+        if again:
+            cell["emulated_again_mbit"] = statistics.mean(again)
+            cell["emulated_self_diff_pct"] = rel_diff_pct(cell["emulated_again_mbit"], cell["emulated_mbit"])
+            cell["sim_vs_emulated_again_diff_pct"] = rel_diff_pct(cell["sim_mbit"], cell["emulated_again_mbit"])
         cells.append(cell)
     same = [c for c in cells if c["same_regime"]]
     report = {
@@ -386,6 +416,14 @@ def compare_transfers(rows: list[dict[str, str]], spread: dict[tuple[int, int], 
         "mean_abs_diff_pct_same_regime": statistics.mean(abs(c["diff_pct"]) for c in same) if same else None,
         "cells": cells,
     }
+    repeated = [c for c in cells if "emulated_again_mbit" in c]
+    if repeated:
+        report.update({
+            "pairs_emulated_again": len(repeated),
+            "emulated_self_pairs_within": sum(abs(c["emulated_self_diff_pct"]) <= TOLERANCE_PCT for c in repeated),
+            "sim_vs_emulated_again_pairs_within": sum(abs(c["sim_vs_emulated_again_diff_pct"]) <= TOLERANCE_PCT
+                                                      for c in repeated),
+        })
     if cells and all("settled" in c for c in cells):
         unsettled = [c for c in cells if not c["settled"]]
         compared = [c for c in unsettled if c["agrees"] is not None]
@@ -446,6 +484,15 @@ def spread_note(table: dict[str, Any]) -> str:
             f"measured")
 
 
+def repeat_note(table: dict[str, Any]) -> str:
+    if "pairs_emulated_again" not in table:
+        return ""
+    return (f". Emulated again on the same seeds, the emulation against itself: "
+            f"{table['emulated_self_pairs_within']} of {table['pairs_emulated_again']} pairs within "
+            f"{TOLERANCE_PCT:g}%, the sim against that second run: {table['sim_vs_emulated_again_pairs_within']} "
+            f"of {table['pairs_emulated_again']}")
+
+
 def markdown(report: dict[str, Any]) -> str:
     lines = ["| case | compared | within 5% | note |", "|---|---|---|---|"]
     t = report["comer94/table1"]
@@ -454,7 +501,7 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append(f"| comer94 Table 1, quick | {t['pairs']} buffer pairs | {t['pairs_within']} of {t['pairs']}{agree} "
                      f"| {t['pairs_same_regime']} pairs in the same regime on both backends, "
                      f"{t['pairs_same_regime_within']} of them within; mean abs. difference "
-                     f"{t['mean_abs_diff_pct_same_regime']:.1f}%{spread_note(t)} |")
+                     f"{t['mean_abs_diff_pct_same_regime']:.1f}%{repeat_note(t)}{spread_note(t)} |")
     e = report["liu95db/atm"]
     if e.get("items"):
         loss = [i for i in e["rows"] if "loss_bounds_overlap" in i]
@@ -484,14 +531,16 @@ def main() -> int:
     spread = sim_seed_spread(table1, table1_pairs(table1))
     if args.run:
         run_missing()
-        run_missing_extra_seeds(table1, spread)
+        emulate_missing(table1, EXTRA_SEEDS_FILE, extra_seeds_plan(table1, spread))
+        emulate_missing(table1, REPEAT_FILE, repeat_plan(table1))
         run_missing_mftp()
     echo_rows = [r for e in CASES["liu95db"][1] for r in read_rows("liu95db", e)]
     report = {
         "benchmark": "crossval",
         "what": "backend=sim against emulation (linkemu) for the same specs at the quick profile",
         "tolerance_pct": TOLERANCE_PCT,
-        "comer94/table1": compare_transfers(read_rows("comer94", "table1"), spread, read_extra_seeds(table1)),
+        "comer94/table1": compare_transfers(read_rows("comer94", "table1"), spread, read_extra_seeds(table1),
+                                            read_repeat(table1)),
         "liu95db/atm": compare_echoes(echo_rows),
         "mftp": compare_mftp(),
     }
