@@ -7,7 +7,7 @@
 
 #include "rng.h"
 
-/* linkemu draws with streams 0 and 1, host b's boot phase with 2. */
+/* linkemu draws with streams 0 and 1, host b's boot phase with 2, ttcp's pauses with its own. */
 #define STREAM_DATA 3
 #define CHUNK 65536
 
