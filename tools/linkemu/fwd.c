@@ -23,6 +23,7 @@
 #include "csum.h"
 #include "gso.h"
 #include "pktstamp.h"
+#include "txlag.h"
 #include "pq.h"
 #include "stats.h"
 
@@ -87,6 +88,7 @@ struct dir {
     uint8_t *gso_buf; /* a GSO frame put back together, to be split */
     uint64_t seq;
     int64_t last_sent_ns;
+    struct nr_txlag txlag;
     int priority;
     int realtime;
     int warned_gso;
@@ -102,6 +104,13 @@ static void fail(struct dir *d, const char *what, FILE *err)
     atomic_store(d->failed, 1);
 }
 
+/* When to hand pkt to the kernel: early by the lag measured for its size, so that it reaches
+ * the far interface at its release time. */
+static int64_t handover_at(const struct dir *d, const struct le_pkt *pkt)
+{
+    return pkt->release_ns - nr_txlag_lead(&d->txlag, pkt->len - VNET_HDR);
+}
+
 /* Sends every frame whose time has come, in batches. */
 static int send_due(struct dir *d, int64_t now)
 {
@@ -111,7 +120,7 @@ static int send_due(struct dir *d, int64_t now)
     for (;;) {
         int n = 0;
         struct le_pkt *top;
-        while (n < BATCH && (top = le_pq_top(&d->queue)) && top->release_ns <= now) {
+        while (n < BATCH && (top = le_pq_top(&d->queue)) && handover_at(d, top) <= now) {
             batch[n] = le_pq_pop(&d->queue);
             iov[n] = (struct iovec){batch[n]->data + VNET_HDR, batch[n]->len - VNET_HDR};
             msgs[n] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[n], .msg_iovlen = 1}};
@@ -136,9 +145,13 @@ static int send_due(struct dir *d, int64_t now)
                 done++;
                 continue;
             }
+            /* Only the first call's time is known well enough to measure its frame's lag. */
+            if (done == 0)
+                nr_txlag_sent(&d->txlag, batch[0]->len - VNET_HDR, sent_at);
             for (int i = done; i < done + r; i++) {
                 le_sent(&d->model, batch[i]->len - VNET_HDR);
-                uint64_t late = (uint64_t)(sent_at - batch[i]->release_ns);
+                int64_t late_ns = sent_at - handover_at(d, batch[i]);
+                uint64_t late = late_ns > 0 ? (uint64_t)late_ns : 0;
                 d->fwd.late_sum_ns += late;
                 if (late > d->fwd.late_max_ns)
                     d->fwd.late_max_ns = late;
@@ -147,6 +160,12 @@ static int send_due(struct dir *d, int64_t now)
         }
         for (int i = 0; i < n; i++)
             pool_put(&d->pool, batch[i]);
+        int rc = nr_txlag_collect(&d->txlag, d->tx_fd);
+        if (rc < 0) {
+            errno = -rc;
+            fail(d, "reading transmit stamps failed", stderr);
+            return -1;
+        }
     }
 }
 
@@ -333,10 +352,11 @@ static void *dir_main(void *arg)
         if (got > 0)
             continue;
         struct le_pkt *top = le_pq_top(&d->queue);
-        int64_t wait = top ? top->release_ns - now : IDLE_WAIT_NS;
+        int64_t handover = top ? handover_at(d, top) : 0;
+        int64_t wait = top ? handover - now : IDLE_WAIT_NS;
         if (wait > IDLE_WAIT_NS)
             wait = IDLE_WAIT_NS;
-        int64_t spin = top && top->release_ns - d->last_sent_ns >= 4 * d->spin_ns ? d->spin_ns : 0;
+        int64_t spin = top && handover - d->last_sent_ns >= 4 * d->spin_ns ? d->spin_ns : 0;
         if (wait > spin) {
             int64_t sleep = wait - spin;
             struct timespec ts = {sleep / 1000000000LL, sleep % 1000000000LL};
@@ -351,7 +371,7 @@ static void *dir_main(void *arg)
              * when the previous send is at least four spins back: the thread then spins at
              * most a quarter of the time and leaves the hosts their CPU on a loaded link,
              * where release times stay exact in the schedule anyway. */
-            while (nr_mono_ns() < top->release_ns)
+            while (nr_mono_ns() < handover)
                 ;
         }
     }
@@ -429,6 +449,14 @@ static int open_socket(const char *ifname, int rx, uint32_t sock_buf, FILE *err)
             close(fd);
             return -1;
         }
+        int rc = nr_txlag_enable(fd);
+        if (rc < 0) {
+            fprintf(err, "linkemu: setsockopt SO_TIMESTAMPING on %s failed (%s); linkemu needs "
+                         "software transmit stamps to send frames at their times\n", ifname,
+                    strerror(-rc));
+            close(fd);
+            return -1;
+        }
     }
     return fd;
 }
@@ -455,6 +483,7 @@ static int dir_init(struct dir *d, const char *name, const struct le_opts *o, co
 {
     d->name = name;
     d->spin_ns = o->spin_ns;
+    nr_txlag_init(&d->txlag);
     d->priority = o->priority;
     /* The largest frame we keep: MTU plus Ethernet header and a VLAN tag; larger ones are
      * truncated on receive and dropped as oversize. */
@@ -485,6 +514,9 @@ static void dir_finish(struct dir *d)
         fprintf(stderr, "linkemu: cannot read PACKET_STATISTICS on %s (%s); socket_drops is 0\n",
                 d->rx_if, strerror(errno));
     d->fwd.pending_packets = d->queue.len;
+    d->fwd.tx_stamps = d->txlag.samples;
+    /* The largest frame kept, less its VLAN tag: an MTU-sized one. */
+    d->fwd.tx_lead_ns = nr_txlag_lead(&d->txlag, d->pool.buf - VNET_HDR - 4);
 }
 
 static void dir_free(struct dir *d)

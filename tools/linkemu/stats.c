@@ -38,7 +38,8 @@ static void json_dir(FILE *out, const struct le_dir_report *r)
             "\"dropped_packets\":%llu,\"drop_queue\":%llu,\"drop_loss\":%llu,\"drop_cell_loss\":%llu,"
             "\"drop_bit_error\":%llu,\"drop_oversize\":%llu,\"drop_nomem\":%llu,"
             "\"pending_packets\":%llu,\"socket_drops\":%llu,\"send_errors\":%llu,\"gso_frames\":%llu,"
-            "\"late_max_ns\":%llu,\"late_mean_ns\":%.1f,\"realtime_switches\":%llu}",
+            "\"late_max_ns\":%llu,\"late_mean_ns\":%.1f,\"tx_stamps\":%llu,\"tx_lead_ns\":%lld,"
+            "\"realtime_switches\":%llu}",
             c->rate_bps, (long long)c->delay_ns, (long long)c->jitter_ns, c->reorder ? "true" : "false",
             c->loss_pct, c->cell_loss_ratio, c->bit_error_ratio, (unsigned long long)c->queue_packets,
             (unsigned long long)c->queue_bytes, (unsigned long long)n->rx_packets,
@@ -53,6 +54,7 @@ static void json_dir(FILE *out, const struct le_dir_report *r)
             (unsigned long long)f->gso_frames,
             (unsigned long long)f->late_max_ns,
             n->tx_packets ? (double)f->late_sum_ns / (double)n->tx_packets : 0.0,
+            (unsigned long long)f->tx_stamps, (long long)f->tx_lead_ns,
             (unsigned long long)f->realtime_switches);
 }
 

@@ -12,8 +12,11 @@
 struct le_fwd_counters {
     uint64_t pending_packets; /* still queued or in flight when it stopped */
     uint64_t socket_drops;    /* frames the kernel dropped before linkemu read them */
-    uint64_t late_max_ns;     /* the latest a frame left after its scheduled time */
+    uint64_t late_max_ns;     /* the latest a frame was sent after its handover time (its release
+                                 less tx_lead_ns) */
     uint64_t late_sum_ns;
+    uint64_t tx_stamps;       /* transmit stamps that measured the send lag */
+    int64_t tx_lead_ns;       /* at the end: how early a full-size frame was handed over */
     uint64_t send_errors;
     uint64_t gso_frames;        /* frames a host's segmentation offload left whole, split here */
     uint64_t realtime_switches; /* times the thread went (back) to real-time priority */

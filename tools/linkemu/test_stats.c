@@ -13,7 +13,8 @@ static void test_json_record(void)
                         .mtu = 9188, .seed = 5};
     struct le_dir_cfg c = {.rate_bps = 155.52e6, .delay_ns = 250000000, .queue_packets = 50};
     struct le_counters n = {.rx_packets = 10, .tx_packets = 7, .drop_loss = 2, .drop_oversize = 1};
-    struct le_fwd_counters f = {.late_sum_ns = 700, .late_max_ns = 300, .gso_frames = 4};
+    struct le_fwd_counters f = {.late_sum_ns = 700, .late_max_ns = 300, .gso_frames = 4,
+                                .tx_stamps = 6, .tx_lead_ns = 4100};
     struct le_dir_report r = {&c, &n, &f};
     char *text = NULL;
     size_t len = 0;
@@ -29,6 +30,7 @@ static void test_json_record(void)
     NRT_CHECK(strstr(text, "\"dropped_packets\":3,") != NULL);
     NRT_CHECK(strstr(text, "\"late_mean_ns\":100.0") != NULL);
     NRT_CHECK(strstr(text, "\"gso_frames\":4,") != NULL);
+    NRT_CHECK(strstr(text, "\"tx_stamps\":6,\"tx_lead_ns\":4100,") != NULL);
     NRT_CHECK(text[len - 1] == '\n' && strchr(text, '\n') == text + len - 1);
     free(text);
 }

@@ -27,6 +27,7 @@
 #include "if_ether.h"
 #include "nrio_tahoe.h"
 #include "pktstamp.h"
+#include "txlag.h"
 #include "units.h"
 
 /* Packets the modelled CPU has finished but whose time has not come; far more than any window
@@ -52,8 +53,9 @@ struct outpkt {
 struct rtdrv {
     nrio *io;
     char ifname[IF_NAMESIZE];
-    int fd, tfd, epfd;
+    int fd, txfd, tfd, epfd; /* frames come in on fd and go out on txfd */
     int ifindex;
+    struct nr_txlag txlag;
     struct ether_if eth;
     struct outpkt *outq, *outq_tail; /* by departure time */
     int noutq;
@@ -119,9 +121,17 @@ static int rt_xmit(void *ctx, const uint8_t *frame, size_t len)
     struct rtdrv *d = ctx;
     /* Blocking send: a veth or NIC queue drains in microseconds, and waiting beats a loss the
      * modelled host would not have had. */
-    ssize_t n = send(d->fd, frame, len, 0);
-    if (n == (ssize_t)len)
-        return 0;
+    int64_t called = nr_mono_ns();
+    ssize_t n = send(d->txfd, frame, len, 0);
+    if (n == (ssize_t)len) {
+        nr_txlag_sent(&d->txlag, len, called);
+        int rc = nr_txlag_collect(&d->txlag, d->txfd);
+        if (rc >= 0)
+            return 0;
+        fprintf(stderr, "tahoe: reading transmit stamps on %s failed: %s\n", d->ifname,
+                strerror(-rc));
+        return rc;
+    }
     if (n >= 0)
         return -EIO;
     if (errno == ENOBUFS || errno == EAGAIN)
@@ -133,10 +143,17 @@ static int rt_xmit(void *ctx, const uint8_t *frame, size_t len)
     return -err;
 }
 
+/* When to hand p to the kernel: early by the lag measured for its size, so that it reaches the
+ * wire at its time. */
+static int64_t handover_at(const struct rtdrv *d, const struct outpkt *p)
+{
+    return p->at - nr_txlag_lead(&d->txlag, ETHER_HDR_LEN + p->len);
+}
+
 /* Sends every queued packet whose time has come. */
 static int flush_due(struct rtdrv *d, int64_t now)
 {
-    while (d->outq && d->outq->at <= now) {
+    while (d->outq && handover_at(d, d->outq) <= now) {
         struct outpkt *p = d->outq;
         d->outq = p->next;
         if (!d->outq)
@@ -197,8 +214,7 @@ static int read_frames(struct rtdrv *d)
             fprintf(stderr, "tahoe: reading from %s failed: %s\n", d->ifname, strerror(err));
             return -err;
         }
-        /* Our own frames come back on an ETH_P_ALL socket; others' unicast only in
-         * promiscuous mode. */
+        /* Frames for other hosts reach us only in promiscuous mode. */
         if (sll.sll_pkttype != PACKET_HOST && sll.sll_pkttype != PACKET_BROADCAST)
             continue;
         const uint8_t *pkt;
@@ -231,7 +247,8 @@ static int rt_wait(void *ctx, int64_t until)
             rc = read_frames(d);
             return rc > 0 ? flush_due(d, nr_mono_ns()) : rc;
         }
-        int64_t next = d->outq && d->outq->at < until ? d->outq->at : until;
+        int64_t handover = d->outq ? handover_at(d, d->outq) : INT64_MAX;
+        int64_t next = handover < until ? handover : until;
         if (next - now <= SPIN_AHEAD_NS) {
             while (nr_mono_ns() < next)
                 continue;
@@ -309,6 +326,8 @@ static void rt_free(void *ctx)
         close(d->tfd);
     if (d->fd >= 0)
         close(d->fd);
+    if (d->txfd >= 0)
+        close(d->txfd);
     free(d->frame);
     free(d);
 }
@@ -443,7 +462,8 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
         snprintf(what, whatlen, "out of memory starting the Tahoe stack");
         return NULL;
     }
-    d->fd = d->tfd = d->epfd = -1;
+    d->fd = d->txfd = d->tfd = d->epfd = -1;
+    nr_txlag_init(&d->txlag);
     d->tfd_armed = -1;
     hostclock_init(&d->clock);
     snprintf(d->ifname, sizeof d->ifname, "%s", o->ifname);
@@ -486,6 +506,22 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     int one = 1;
     if (setsockopt(d->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) != 0)
         FAIL("asking for receive time stamps (SO_TIMESTAMPNS) failed: %s", strerror(errno));
+    /* Our own frames, sent on txfd, would otherwise come back here. */
+    if (setsockopt(d->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one) != 0)
+        FAIL("setting PACKET_IGNORE_OUTGOING on the packet socket failed: %s; the Tahoe stack "
+             "needs Linux 4.20 or later", strerror(errno));
+    /* A send-only socket of its own, so that its transmit stamps stay apart from the frames
+     * received. */
+    d->txfd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+    if (d->txfd < 0)
+        FAIL("opening the sending packet socket failed: %s", strerror(errno));
+    sll.sll_protocol = 0;
+    if (bind(d->txfd, (struct sockaddr *)&sll, sizeof sll) != 0)
+        FAIL("binding the sending packet socket to %s failed: %s", d->ifname, strerror(errno));
+    rc = nr_txlag_enable(d->txfd);
+    if (rc < 0)
+        FAIL("asking for transmit time stamps (SO_TIMESTAMPING) on %s failed: %s", d->ifname,
+             strerror(-rc));
     int rcvbuf = RCVBUF_OCTETS;
     /* FORCE passes rmem_max, which a namespace's default leaves at 208K. */
     if (setsockopt(d->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) != 0 &&
@@ -534,6 +570,9 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
             continue;
         if (rc != 0)
             FAIL("waiting for --tick-phase failed: clock_nanosleep: %s", strerror(rc));
+        /* The tool starts as its host boots, as host a does in netsim: the time this process
+         * took to wake and set up is not the modelled host's. */
+        hostclock_event(&d->clock, cfg.boot_ns);
     } else {
         int64_t boot_offset;
         if (boot_offset_ns(&boot_offset) != 0)
