@@ -1,10 +1,12 @@
 #include "txlag.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <linux/errqueue.h>
+#include <linux/if_packet.h>
 #include <linux/net_tstamp.h>
 
 #include "pktstamp.h"
@@ -29,7 +31,8 @@ void nr_txlag_sent(struct nr_txlag *t, size_t len, int64_t at_ns)
         t->first = (t->first + 1) % NR_TXLAG_CALLS;
         t->ncalls--;
     }
-    *call_at(t, t->ncalls++) = (struct nr_txlag_call){at_ns, len > UINT32_MAX ? UINT32_MAX : (uint32_t)len, 0};
+    uint32_t octets = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+    *call_at(t, t->ncalls++) = (struct nr_txlag_call){at_ns, octets, 0};
 }
 
 static unsigned bucket(size_t len)
@@ -64,6 +67,14 @@ void nr_txlag_stamp(struct nr_txlag *t, int64_t stamp_ns)
     add_lag(t, c->len, stamp_ns - c->at_ns);
 }
 
+/* The extended error that comes with a stamp, at SOL_PACKET, SOL_IP or SOL_IPV6 by family. */
+static int is_error_report(const struct cmsghdr *c)
+{
+    return (c->cmsg_level == SOL_PACKET && c->cmsg_type == PACKET_TX_TIMESTAMP) ||
+           (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
+           (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR);
+}
+
 /* The software stamp of a "sent" report in one error-queue message, or -1. */
 static int64_t sent_stamp(struct msghdr *msg)
 {
@@ -75,8 +86,8 @@ static int64_t sent_stamp(struct msghdr *msg)
             struct scm_timestamping ts;
             memcpy(&ts, CMSG_DATA(c), sizeof ts);
             stamp = (int64_t)ts.ts[0].tv_sec * 1000000000LL + ts.ts[0].tv_nsec;
-        } else if (c->cmsg_len >= CMSG_LEN(sizeof(struct sock_extended_err))) {
-            /* The report comes at SOL_PACKET, SOL_IP or SOL_IPV6 by socket family. */
+        } else if (is_error_report(c) &&
+                   c->cmsg_len >= CMSG_LEN(sizeof(struct sock_extended_err))) {
             struct sock_extended_err ee;
             memcpy(&ee, CMSG_DATA(c), sizeof ee);
             sent = ee.ee_origin == SO_EE_ORIGIN_TIMESTAMPING && ee.ee_info == SCM_TSTAMP_SND;

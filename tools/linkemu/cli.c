@@ -10,6 +10,8 @@ void le_usage(FILE *out)
           "Forwards Ethernet frames between two interfaces, imposing an emulated link:\n"
           "a drop-tail queue, a line of RATE charged with per-packet framing, a delay,\n"
           "and random loss. Frames from if-a leave through if-b (forward), and back (reverse).\n"
+          "Each frame is handed to the kernel early by the send lag the kernel's transmit\n"
+          "stamps measured (tx_lead_ns in the record), so it leaves at its time.\n"
           "Stops on SIGTERM or SIGINT and prints one JSON record of counters.\n"
           "\n"
           "  --if-a IF                  interface towards host a (required)\n"

@@ -23,9 +23,9 @@
 #include "csum.h"
 #include "gso.h"
 #include "pktstamp.h"
-#include "txlag.h"
 #include "pq.h"
 #include "stats.h"
+#include "txlag.h"
 
 #define BATCH 64
 #define VNET_HDR ((uint32_t)sizeof(struct virtio_net_hdr))
