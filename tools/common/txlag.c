@@ -43,6 +43,19 @@ static unsigned bucket(size_t len)
     return b;
 }
 
+static int64_t median(const int64_t *v, unsigned n)
+{
+    int64_t s[NR_TXLAG_WINDOW];
+    memcpy(s, v, n * sizeof *v);
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            int64_t x = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = x;
+        }
+    return s[n / 2];
+}
+
 static void add_lag(struct nr_txlag *t, size_t len, int64_t lag)
 {
     unsigned b = bucket(len);
@@ -50,6 +63,8 @@ static void add_lag(struct nr_txlag *t, size_t len, int64_t lag)
     t->next_lag[b] = (t->next_lag[b] + 1) % NR_TXLAG_WINDOW;
     if (t->nlags[b] < NR_TXLAG_WINDOW)
         t->nlags[b]++;
+    int64_t m = median(t->lags[b], t->nlags[b]);
+    t->lead[b] = m < NR_TXLAG_MAX_LEAD_NS ? m : NR_TXLAG_MAX_LEAD_NS;
     t->samples++;
 }
 
@@ -124,26 +139,10 @@ int nr_txlag_collect(struct nr_txlag *t, int fd)
     }
 }
 
-static int64_t median(const int64_t *v, unsigned n)
-{
-    int64_t s[NR_TXLAG_WINDOW];
-    memcpy(s, v, n * sizeof *v);
-    for (unsigned i = 1; i < n; i++)
-        for (unsigned j = i; j > 0 && s[j - 1] > s[j]; j--) {
-            int64_t x = s[j];
-            s[j] = s[j - 1];
-            s[j - 1] = x;
-        }
-    return s[n / 2];
-}
-
 int64_t nr_txlag_lead(const struct nr_txlag *t, size_t len)
 {
-    for (int b = (int)bucket(len); b >= 0; b--) {
-        if (t->nlags[b]) {
-            int64_t m = median(t->lags[b], t->nlags[b]);
-            return m < NR_TXLAG_MAX_LEAD_NS ? m : NR_TXLAG_MAX_LEAD_NS;
-        }
-    }
+    for (int b = (int)bucket(len); b >= 0; b--)
+        if (t->nlags[b])
+            return t->lead[b];
     return 0;
 }

@@ -30,6 +30,9 @@ struct nr_txlag {
     unsigned ncalls, first; /* calls[first] is the oldest unmatched */
     int64_t lags[NR_TXLAG_BUCKETS][NR_TXLAG_WINDOW];
     unsigned nlags[NR_TXLAG_BUCKETS], next_lag[NR_TXLAG_BUCKETS];
+    /* Each size's capped median, kept as samples come: frames ask for it more often than
+     * stamps arrive. */
+    int64_t lead[NR_TXLAG_BUCKETS];
     uint64_t samples;
 };
 

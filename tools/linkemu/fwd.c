@@ -515,8 +515,7 @@ static void dir_finish(struct dir *d)
                 d->rx_if, strerror(errno));
     d->fwd.pending_packets = d->queue.len;
     d->fwd.tx_stamps = d->txlag.samples;
-    /* The largest frame kept, less its VLAN tag: an MTU-sized one. */
-    d->fwd.tx_lead_ns = nr_txlag_lead(&d->txlag, d->pool.buf - VNET_HDR - 4);
+    d->fwd.tx_lead_ns = nr_txlag_lead(&d->txlag, LE_ETH_HEADER + d->model.mtu);
 }
 
 static void dir_free(struct dir *d)

@@ -125,12 +125,7 @@ static int rt_xmit(void *ctx, const uint8_t *frame, size_t len)
     ssize_t n = send(d->txfd, frame, len, 0);
     if (n == (ssize_t)len) {
         nr_txlag_sent(&d->txlag, len, called);
-        int rc = nr_txlag_collect(&d->txlag, d->txfd);
-        if (rc >= 0)
-            return 0;
-        fprintf(stderr, "tahoe: reading transmit stamps on %s failed: %s\n", d->ifname,
-                strerror(-rc));
-        return rc;
+        return 0;
     }
     if (n >= 0)
         return -EIO;
@@ -153,6 +148,7 @@ static int64_t handover_at(const struct rtdrv *d, const struct outpkt *p)
 /* Sends every queued packet whose time has come. */
 static int flush_due(struct rtdrv *d, int64_t now)
 {
+    int sent = 0;
     while (d->outq && handover_at(d, d->outq) <= now) {
         struct outpkt *p = d->outq;
         d->outq = p->next;
@@ -163,8 +159,16 @@ static int flush_due(struct rtdrv *d, int64_t now)
         free(p);
         if (rc < 0)
             return rc;
+        sent = 1;
     }
-    return 0;
+    if (!sent)
+        return 0;
+    /* The stamps of what was sent are read once, after it all went. */
+    int rc = nr_txlag_collect(&d->txlag, d->txfd);
+    if (rc < 0)
+        fprintf(stderr, "tahoe: reading transmit stamps on %s failed: %s\n", d->ifname,
+                strerror(-rc));
+    return rc < 0 ? rc : 0;
 }
 
 static int arm_timer(struct rtdrv *d, int64_t at)
