@@ -24,7 +24,7 @@ from netrepro.announce import wait_announced
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
 from netrepro.spec import Experiment, Spec, SpecError, load_spec, settings_hash
-from netrepro.provenance import REPO, binary_digest, machine, now_iso, read_sysctls, tool_version
+from netrepro.provenance import REPO, binary_digest, binary_digests, machine, now_iso, read_sysctls, tool_version
 
 TOOLS_BIN = REPO / "tools" / "bin"
 ECHO_PORT = 7007
@@ -32,6 +32,12 @@ ECHO_PORT = 7007
 # trip is cooled both ways, as when both hosts ran the paper's cooled sender.
 COOLED_ECHO_PORT = 7008
 REQUIRED_COMMANDS = ("ip", "tc", "ethtool", "ping", "iperf3", "ss", "mnexec")
+
+
+def emulation_binaries(backend: str, tools: list[str]) -> list[Path]:
+    """The binaries an emulated run used: its tools, and linkemu where it emulated the link, so
+    that the provenance tells runs of one build from another's."""
+    return [TOOLS_BIN / name for name in [*tools, *(["linkemu"] if backend == "linkemu" else [])]]
 
 
 def preflight(experiment: Experiment) -> None:
@@ -184,13 +190,13 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
     if experiment.backend == "sim":
         run_trial_sim(spec, experiment, trial, out)
         return
-    from netrepro.backends import get_backend
+    from netrepro.backends import emulation_backend
     from netrepro.linkcheck import check_link
     from netrepro.topology import H1_IP, H2_IP, LinkNetwork
 
     run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
     started = now_iso()
-    backend = get_backend(experiment.backend)
+    backend = emulation_backend(experiment.backend, experiment.stack)
     rows: list[dict[str, Any]] = []
     metas: dict[str, Any] = {}
     order = mode_order(experiment, trial)
@@ -199,7 +205,8 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
         tool_args = stacks.setup_hosts(
             [(net.h1, "h1-eth0", f"{H1_IP}/24"), (net.h2, "h2-eth0", f"{H2_IP}/24")], experiment.stack,
             experiment.host_model, experiment.link.mtu, buffers=(experiment.send_buffer or stacks.RETRO_DEFAULT_BUFFER,
-                                                                 experiment.receive_buffer or stacks.RETRO_DEFAULT_BUFFER))
+                                                                 experiment.receive_buffer or stacks.RETRO_DEFAULT_BUFFER),
+            frame_times=net.frame_times)
         sysctls = read_sysctls(net.h1)
         echods = start_echods(net, experiment, tuple(tool_args["h2"]))
         try:
@@ -222,8 +229,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
         "link_counters": net.counters,
         "backend": backend.name,
         "tools": {
-            "pingx": tool_version([str(TOOLS_BIN / "pingx"), "--version"]),
-            "echod": tool_version([str(TOOLS_BIN / "echod"), "--version"]),
+            **binary_digests(emulation_binaries(backend.name, ["pingx", "echod"])),
             "iperf3": tool_version(["iperf3", "--version"]),
             "python": sys.version.split()[0],
         },
@@ -327,14 +333,14 @@ def run_transfer_part(spec: Spec, experiment: Experiment, trial: int, send_buffe
     write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
     if segments:
         write_text(out / "segments.jsonl", "".join(json.dumps(s) + "\n" for s in segments))
-    binary = TOOLS_BIN / ("netsim" if experiment.backend == "sim" else "ttcp")
+    binaries = [TOOLS_BIN / "netsim"] if experiment.backend == "sim" else emulation_binaries(part["backend"], ["ttcp"])
     provenance = {
         **base_provenance(spec, experiment, run_id, started),
         **part,
         "send_buffer": send_buffer,
         "pairs": [{key: value for key, value in pair.items() if key not in ("rows", "segments")}
                   for pair in pairs],
-        "tools": {binary.name: binary_digest(binary), "python": sys.version.split()[0]},
+        "tools": {**binary_digests(binaries), "python": sys.version.split()[0]},
         "finished_at": now_iso(),
     }
     write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")

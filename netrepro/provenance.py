@@ -82,3 +82,8 @@ def binary_digest(path: Path) -> str:
         return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as exc:
         return f"unavailable ({exc})"
+
+
+def binary_digests(paths: list[Path]) -> dict[str, str]:
+    """The build of each binary, by its name."""
+    return {path.name: binary_digest(path) for path in paths}

@@ -16,6 +16,8 @@ import ipaddress
 from pathlib import Path
 from typing import Any, Sequence
 
+from netrepro.backends import FRAME_TIME_OCTETS
+
 STACKS = ("linux", "linux-retro", "tahoe")
 
 # 4.3BSD's shortest retransmission timeout (TCPTV_MIN, two 500 ms slow ticks).
@@ -88,20 +90,25 @@ def linux_retro_commands(iface: str, address: str, *, send_buffer: int = RETRO_D
     return commands
 
 
-def tahoe_commands(iface: str) -> list[list[str]]:
+def tahoe_commands(iface: str, mtu: int | None = None) -> list[list[str]]:
     """Takes the kernel off the interface the Tahoe stack will own: no IPv4 address (else the
     kernel answers the stack's peers with resets and unreachables), no IPv6 chatter on the
-    measured link, and the link up (flushing keeps it up; the last command makes sure)."""
+    measured link, and the link up (flushing keeps it up; the last command makes sure). mtu,
+    if given, becomes the interface's MTU."""
+    up = ["ip", "link", "set", "dev", iface, "up"]
+    if mtu is not None:
+        up[-1:] = ["mtu", str(mtu), "up"]
     return [
         ["ip", "-4", "addr", "flush", "dev", iface],
         ["sysctl", "-w", f"net.ipv6.conf.{iface}.disable_ipv6=1"],
-        ["ip", "link", "set", "dev", iface, "up"],
+        up,
     ]
 
 
 def host_commands(stack: str, iface: str, address: str, *, send_buffer: int | None = None,
-                  receive_buffer: int | None = None) -> list[list[str]]:
-    """The commands `stack` needs on a host whose interface `iface` has `address` (IP/prefix)."""
+                  receive_buffer: int | None = None, tahoe_mtu: int | None = None) -> list[list[str]]:
+    """The commands `stack` needs on a host whose interface `iface` has `address` (IP/prefix);
+    tahoe_mtu, if given, becomes the interface's MTU under a Tahoe stack."""
     _check_stack(stack)
     if stack == "linux":
         return linux_commands()
@@ -109,18 +116,22 @@ def host_commands(stack: str, iface: str, address: str, *, send_buffer: int | No
         return linux_retro_commands(iface, address,
                                     send_buffer=send_buffer or RETRO_DEFAULT_BUFFER,
                                     receive_buffer=receive_buffer or RETRO_DEFAULT_BUFFER)
-    return tahoe_commands(iface)
+    return tahoe_commands(iface, tahoe_mtu)
 
 
 def tool_args(stack: str, iface: str, address: str, host_model: Path | str | None = None, *,
               mtu: int | None = None, tcp_sendspace: int | None = None,
-              tcp_recvspace: int | None = None, arp: Sequence[tuple[str, str]] = ()) -> list[str]:
+              tcp_recvspace: int | None = None, arp: Sequence[tuple[str, str]] = (),
+              frame_times: bool = False) -> list[str]:
     """Arguments every tool (pingx, echod, ttcp) takes to run on `stack` on this host. The
     tools' --sndbuf/--rcvbuf stay as they are; tcp_sendspace/tcp_recvspace set the Tahoe
     stack's defaults (else: the host model's, else 16K on an MTU above 1500, else 4K). arp
-    lists (IPv4 address, MAC) pairs the Tahoe stack knows from the start."""
+    lists (IPv4 address, MAC) pairs the Tahoe stack knows from the start. frame_times: the
+    stack's frames carry their modelled times (linkemu --frame-times)."""
     _check_stack(stack)
     if stack != "tahoe":
+        if frame_times:
+            raise ValueError("frame times need the tahoe stack; the Linux stack cannot send them")
         return ["--stack", "kernel"]
     if host_model is None:
         raise ValueError("the tahoe stack needs a host model (configs/hosts/*.yaml)")
@@ -137,6 +148,8 @@ def tool_args(stack: str, iface: str, address: str, host_model: Path | str | Non
         argv += ["--tcp-recvspace", f"{tcp_recvspace}B"]
     for ip, mac in arp:
         argv += ["--arp", f"{ipaddress.IPv4Address(ip)}={mac}"]
+    if frame_times:
+        argv.append("--frame-times")
     return argv
 
 
@@ -157,18 +170,24 @@ def apply(host: Any, commands: list[list[str]]) -> list[str]:
 
 
 def setup_hosts(hosts: list[tuple[Any, str, str]], stack: str, host_model: Path | None, mtu: int,
-                buffers: tuple[int, int] | None = None) -> dict[str, list[str]]:
+                buffers: tuple[int, int] | None = None, frame_times: bool = False) -> dict[str, list[str]]:
     """Readies each (host, iface, address) for `stack` and returns, by host name, the arguments
     its tools take. buffers = (send, receive) become linux-retro's fixed defaults. A Tahoe
     stack knows the other hosts' link addresses from the start, as virtual time does: an ARP
-    exchange before a run's first packet would put it behind netsim's."""
+    exchange before a run's first packet would put it behind netsim's. frame_times (Tahoe
+    only, for a backend that reads them): the stacks send frame-time trailers, and their
+    interfaces get room for them past mtu."""
     send, receive = buffers or (RETRO_DEFAULT_BUFFER, RETRO_DEFAULT_BUFFER)
+    if frame_times and stack != "tahoe":
+        raise ValueError("frame times need the tahoe stack; the Linux stack cannot send them")
     args = {}
     for host, iface, address in hosts:
-        apply(host, host_commands(stack, iface, address, send_buffer=send, receive_buffer=receive))
+        apply(host, host_commands(stack, iface, address, send_buffer=send, receive_buffer=receive,
+                                  tahoe_mtu=mtu + FRAME_TIME_OCTETS if frame_times else None))
         if stack == "tahoe":
             peers = [(str(ipaddress.ip_interface(a).ip), h.MAC(i)) for h, i, a in hosts if h is not host]
-            args[host.name] = tool_args(stack, iface, address, host_model, mtu=mtu, arp=peers)
+            args[host.name] = tool_args(stack, iface, address, host_model, mtu=mtu, arp=peers,
+                                        frame_times=frame_times)
         else:
             args[host.name] = tool_args(stack, iface, address, host_model)
     return args

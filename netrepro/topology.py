@@ -66,8 +66,13 @@ class LinkNetwork:
                             autoSetMacs=True, waitConnected=False)
         try:
             self._net.start()
-            for host, iface in ((self.h1, "h1-eth0"), (self.h2, "h2-eth0"), (self.mid, IF_A), (self.mid, IF_B)):
-                run_checked(host, ["ip", "link", "set", "dev", iface, "mtu", str(self.link.mtu)])
+            # The middle node's interfaces also carry frame-time trailers; the hosts' get the
+            # room only when their stacks send trailers (stacks.setup_hosts), so the kernel's
+            # own packets never exceed the link's MTU.
+            mid_mtu = self.link.mtu + self.backend.trailer_octets
+            for host, iface, mtu in ((self.h1, "h1-eth0", self.link.mtu), (self.h2, "h2-eth0", self.link.mtu),
+                                     (self.mid, IF_A, mid_mtu), (self.mid, IF_B, mid_mtu)):
+                run_checked(host, ["ip", "link", "set", "dev", iface, "mtu", str(mtu)])
                 self.offloads[iface] = disable_offloads(host, iface)
             self.backend.start(self.mid, IF_A, IF_B, self.link, self.log_dir)
         except BaseException:
@@ -83,6 +88,11 @@ class LinkNetwork:
         finally:
             self._net.stop()
             self._idle.release()
+
+    @property
+    def frame_times(self) -> bool:
+        """Whether the backend reads frame-time trailers, so Tahoe hosts should send them."""
+        return self.backend.trailer_octets > 0
 
     @property
     def cpu_idle(self) -> str:

@@ -82,17 +82,17 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
 def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, out: Path) -> dict[str, Any]:
     """Measures send_buffer with every receive buffer on one emulated network; returns the
     part's provenance (the rows are in the pairs it lists)."""
-    from netrepro.backends import get_backend
+    from netrepro.backends import emulation_backend
     from netrepro.linkcheck import check_link
     from netrepro.topology import H2_IP, LinkNetwork
 
     assert experiment.ttcp is not None
-    backend = get_backend(experiment.backend)
+    backend = emulation_backend(experiment.backend, experiment.stack)
     buffers = (max(experiment.ttcp.send_buffers), max(experiment.ttcp.receive_buffers))
     with LinkNetwork(experiment.link, backend, out / "logs") as net:
         link_check = check_link(net, experiment.link, H2_IP)
         tool_args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], experiment.stack,
-                                       experiment.host_model, experiment.link.mtu, buffers)
+                                       experiment.host_model, experiment.link.mtu, buffers, net.frame_times)
         sysctls = read_sysctls(net.h1)
 
         def measure_one(recv_buffer: int) -> dict[str, Any]:

@@ -3,13 +3,14 @@ between namespaces this test creates and removes."""
 import json
 import os
 import shutil
+import struct
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 
-from netrepro.backends import BackendError
+from netrepro.backends import FRAME_TIME_OCTETS, BackendError, emulation_backend, get_backend
 from netrepro.backends.linkemu import BINARY, LinkemuBackend, command, refuse_unsupported
 from netrepro.linkspec import link_from_dict
 
@@ -210,3 +211,92 @@ def test_tcp_crosses_with_the_hosts_checksum_offload_on(namespaces, tmp_path):
     assert received["bytes"] > 6_000_000 and received["seconds"] < 3, received
     assert forward["drop_oversize"] == 0 and forward["send_errors"] == 0, forward
     assert forward["tx_bytes"] > received["bytes"]
+
+
+def test_frame_times_flag_and_room_for_the_trailer():
+    assert "--frame-times" not in command(link(), "a", "b", Path("s"), Path("r"))
+    assert "--frame-times" in command(link(), "a", "b", Path("s"), Path("r"), frame_times=True)
+    assert LinkemuBackend().trailer_octets == 0
+    assert LinkemuBackend(frame_times=True).trailer_octets == FRAME_TIME_OCTETS
+
+
+def test_only_linkemu_reads_frame_times():
+    assert get_backend("linkemu", frame_times=True).trailer_octets == FRAME_TIME_OCTETS
+    with pytest.raises(BackendError, match="only linkemu"):
+        get_backend("htb", frame_times=True)
+    assert emulation_backend("linkemu", "tahoe").trailer_octets == FRAME_TIME_OCTETS
+    assert emulation_backend("linkemu", "linux").trailer_octets == 0
+    assert emulation_backend("htb", "tahoe").trailer_octets == 0
+
+
+# Sends, inside a namespace, one UDP frame from MAC 02:..:01 to 02:..:02 on an interface; the
+# frame ends in a frame-time trailer that states argv[2] ns before the send (CLOCK_MONOTONIC).
+# Prints the time of the send and the time stated.
+TIMED_SENDER = """
+import socket, struct, sys, time
+iface, early = sys.argv[1], int(sys.argv[2])
+ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28 + 100, 0, 0, 64, 17, 0,
+                 socket.inet_aton("10.231.0.1"), socket.inet_aton("10.231.0.2"))
+udp = struct.pack("!HHHH", 9, 9, 8 + 100, 0) + bytes(100)
+frame = bytes.fromhex("020000000002020000000001") + b"\\x08\\x00" + ip + udp
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((iface, 0))
+sent = time.monotonic_ns()
+s.send(frame + b"NRft" + struct.pack("!q", sent - early))
+print(sent, sent - early)
+"""
+
+# Prints when the first frame to UDP port 9 reached an interface in a namespace, and the frame
+# as hex.
+TIMED_RECEIVER = """
+import socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+s.bind((sys.argv[1], 0))
+s.settimeout(10)
+print("listening", flush=True)
+while True:
+    f = s.recv(65535)
+    if f[12:14] == b"\\x08\\x00" and f[23] == 17 and f[36:38] == b"\\x00\\x09":
+        print(time.monotonic_ns(), f.hex(), flush=True)
+        break
+"""
+
+
+@needs_netns
+def test_a_timed_frame_is_admitted_at_its_stated_time_and_leaves_with_its_release_time(namespaces, tmp_path):
+    """A frame stated 3 ms before it is sent is admitted then: it reaches h2 about 2 ms after
+    it was sent on a link with 5 ms of delay, with a trailer that states its release time, 5 ms
+    and its line time after the stated time. The ping's frames, which carry no trailer, pass
+    as they are."""
+    names, if_a, if_b = namespaces
+    if_h1, if_h2 = if_a[:-1] + "a", if_b[:-1] + "d"
+    sh("ip", "-n", names["h1"], "link", "set", if_h1, "address", "02:00:00:00:00:01")
+    sh("ip", "-n", names["h2"], "link", "set", if_h2, "address", "02:00:00:00:00:02")
+    for dev in (if_a, if_b):
+        sh("ip", "-n", names["mid"], "link", "set", dev, "mtu", str(1500 + FRAME_TIME_OCTETS))
+    backend = LinkemuBackend(frame_times=True)
+    backend.start(NetnsNode(names["mid"]), if_a, if_b, link(delay="5ms"), tmp_path)
+    try:
+        ping = subprocess.run(["ip", "netns", "exec", names["h1"], "ping", "-c", "3", "-i", "0.05", "-W", "2",
+                               "10.231.0.2"], capture_output=True, text=True, timeout=30)
+        receiver = subprocess.Popen(["ip", "netns", "exec", names["h2"], "python3", "-c", TIMED_RECEIVER, if_h2],
+                                    stdout=subprocess.PIPE, text=True)
+        assert receiver.stdout is not None and receiver.stdout.readline().strip() == "listening"
+        sender = subprocess.run(["ip", "netns", "exec", names["h1"], "python3", "-c", TIMED_SENDER, if_h1,
+                                 "3000000"], check=True, capture_output=True, text=True, timeout=30)
+        sent, stated = map(int, sender.stdout.split())
+        arrived_text, frame_hex = receiver.communicate(timeout=30)[0].split()
+        arrived, frame = int(arrived_text), bytes.fromhex(frame_hex)
+    finally:
+        counters = backend.stop()
+    assert ping.returncode == 0, ping.stdout + ping.stderr
+    assert counters["frame_times"] is True
+    assert counters["forward"]["timed_frames"] == 1 and counters["reverse"]["timed_frames"] == 0
+    assert counters["forward"]["timed_late_max_ns"] >= 3_000_000
+    # The IP packet (128 octets) arrives whole, followed by a fresh trailer.
+    assert len(frame) == 14 + 128 + FRAME_TIME_OCTETS and frame[-12:-8] == b"NRft"
+    release = struct.unpack("!q", frame[-8:])[0]
+    line_ns = (128 + 38) * 8 * 100  # with Ethernet's 38 octets of header, FCS, preamble and gap
+    assert release - stated == pytest.approx(5_000_000 + line_ns, abs=1000)
+    # Released 2 ms after it was sent, not 5: it left at its stated time's release.
+    assert arrived - sent < 4_500_000

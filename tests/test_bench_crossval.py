@@ -121,9 +121,11 @@ def test_mftp_compares_only_what_both_backends_measured_for_this_case(bench: Mod
     assert not bench.compare_mftp()["compared"]
     bench.WORK.mkdir(parents=True)
     case = asdict(bench.MFTP)
-    sim = {"case": case, "backend": "sim", "runs": [mftp_record("seed", 2.9), mftp_record("seed", 3.1)]}
-    emulated = {"case": case, "backend": "linkemu", "runs": [mftp_record("repeat", 2.8)],
-                "data_packets": 500, "cell_loss_drops": 2}
+    bench.builds = lambda names: {name: "sha256:1" for name in names}
+    sim = {"case": case, "builds": bench.builds(["netsim"]), "backend": "sim",
+           "runs": [mftp_record("seed", 2.9), mftp_record("seed", 3.1)]}
+    emulated = {"case": case, "builds": bench.builds(["mftp", "mftpd", "linkemu"]), "backend": "linkemu",
+                "runs": [mftp_record("repeat", 2.8)], "data_packets": 500, "cell_loss_drops": 2}
     (bench.WORK / "mftp-sim.json").write_text(json.dumps(sim))
     (bench.WORK / "mftp-emulated.json").write_text(json.dumps(emulated))
     report = bench.compare_mftp()
@@ -135,8 +137,46 @@ def test_mftp_compares_only_what_both_backends_measured_for_this_case(bench: Mod
     emulated["runs"][0]["client"]["crc32_python"] = "deadbeef"
     (bench.WORK / "mftp-emulated.json").write_text(json.dumps(emulated))
     assert not bench.compare_mftp()["all_intact"]
+    bench.builds = lambda names: {name: "sha256:2" for name in names}
+    assert not bench.compare_mftp()["compared"]  # records of another build do not count
+    bench.builds = lambda names: {name: "sha256:1" for name in names}
     bench.MFTP = replace(bench.MFTP, repeats=3)
     assert not bench.compare_mftp()["compared"]  # records of another case do not count
+
+
+def test_emulated_runs_of_another_build_are_set_aside(bench: ModuleType, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench, "REPO", tmp_path)
+    monkeypatch.setattr(bench, "TOOLS_BIN", tmp_path / "bin")
+    (tmp_path / "bin").mkdir()
+    for name in ("ttcp", "linkemu"):
+        (tmp_path / "bin" / name).write_bytes(name.encode())
+    now = bench.builds(["ttcp", "linkemu"])
+    runs = tmp_path / "results" / "comer94" / "table1" / "runs" / "quick" / "linkemu" / "trial-1"
+    kept = {"send-16384": now,
+            "send-20480": {**now, "linkemu": "sha256:old"},
+            "send-24576": {"ttcp": now["ttcp"], "python": "3.11.2"}}
+    for part, tools in kept.items():
+        (runs / part).mkdir(parents=True)
+        (runs / part / "provenance.json").write_text(json.dumps({"tools": {**tools, "python": "3.11.2"}}))
+    moved = bench.set_aside_stale_runs()
+    assert sorted(Path(m).name for m in moved) == ["send-20480", "send-24576"]
+    assert (runs / "send-16384").is_dir() and not (runs / "send-20480").exists()
+    assert (bench.WORK / "stale" / "comer94" / "table1" / "runs" / "quick" / "linkemu" / "trial-1" / "send-20480"
+            / "provenance.json").is_file()
+    assert bench.set_aside_stale_runs() == []
+
+
+def test_kept_emulated_pairs_count_only_for_their_build(bench: ModuleType) -> None:
+    experiment = bench.table1_experiment()
+    bench.builds = lambda names: {name: "sha256:1" for name in names}
+    bench.WORK.mkdir(parents=True)
+    record = {"settings_hash": bench.settings_hash(experiment), "seeds": 1,
+              "builds": bench.builds(bench.TABLE1_EMULATED_BUILDS), "pairs": {"16384/16384": [[20.0]]}}
+    (bench.WORK / bench.REPEAT_FILE).write_text(json.dumps(record))
+    assert bench.read_repeat(experiment) == {"16384/16384": [20.0]}
+    bench.builds = lambda names: {name: "sha256:2" for name in names}
+    assert bench.read_repeat(experiment) == {}
 
 
 @pytest.mark.skipif(not (REPO / "tools" / "bin" / "netsim").is_file(), reason="needs tools/bin (make build)")

@@ -2,7 +2,7 @@
 it: the receiver says when it listens, both stacks boot at the pair's tick phases, and the
 transfer arrives whole without waiting out a lost SYN."""
 from netrepro import stacks
-from netrepro.backends import get_backend
+from netrepro.backends import emulation_backend
 from netrepro.spec import load_spec
 from netrepro.topology import LinkNetwork
 from netrepro.transfer import pair_seed
@@ -17,9 +17,9 @@ def test_a_tahoe_pair_moves_its_bytes_from_first_write_on(tmp_path):
     spec = load_spec(COMER, {"profile": "smoke", "backend": "linkemu"})
     experiment = spec.experiments["table1"]
     send, receive = 49152, 49152
-    with LinkNetwork(experiment.link, get_backend("linkemu"), tmp_path / "logs") as net:
+    with LinkNetwork(experiment.link, emulation_backend("linkemu", "tahoe"), tmp_path / "logs") as net:
         tool_args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", experiment.host_model,
-                                       experiment.link.mtu)
+                                       experiment.link.mtu, frame_times=net.frame_times)
         records = run_pair(net, experiment, tool_args, send, receive, None,
                            pair_seed(experiment, 1, send, receive))
     transfers = [r for r in records if r.get("record") == "transfer"]

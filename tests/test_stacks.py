@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from netrepro import stacks
+from netrepro.backends import FRAME_TIME_OCTETS
 
 
 def test_linux_needs_nothing() -> None:
@@ -87,6 +88,39 @@ def test_tahoe_hosts_know_each_others_link_addresses() -> None:
     linux = stacks.setup_hosts([(h1, "h1-eth0", "10.0.0.1/24"), (h2, "h2-eth0", "10.0.0.2/24")],
                                "linux", None, 9188)
     assert linux == {"h1": ["--stack", "kernel"], "h2": ["--stack", "kernel"]}
+
+
+class RecordingMacHost(MacHost):
+    """A MacHost that keeps the commands it was given."""
+
+    def __init__(self, name: str, mac: str) -> None:
+        super().__init__(name, mac)
+        self.argvs: list[list[str]] = []
+
+    def popen(self, command: list[str], **kwargs: object) -> subprocess.Popen:
+        self.argvs.append(command)
+        return super().popen(command, **kwargs)
+
+
+def test_frame_times_give_tahoe_hosts_the_flag_and_room_for_the_trailer() -> None:
+    h1, h2 = RecordingMacHost("h1", "00:00:00:00:00:01"), RecordingMacHost("h2", "00:00:00:00:00:02")
+    args = stacks.setup_hosts([(h1, "h1-eth0", "10.0.0.1/24"), (h2, "h2-eth0", "10.0.0.2/24")],
+                              "tahoe", Path("m.yaml"), 9188, frame_times=True)
+    assert args["h1"][-1] == args["h2"][-1] == "--frame-times"
+    assert args["h1"][args["h1"].index("--mtu") + 1] == "9188B"
+    assert h1.argvs[-1] == ["ip", "link", "set", "dev", "h1-eth0", "mtu", str(9188 + FRAME_TIME_OCTETS), "up"]
+    plain = stacks.setup_hosts([(h1, "h1-eth0", "10.0.0.1/24"), (h2, "h2-eth0", "10.0.0.2/24")],
+                               "tahoe", Path("m.yaml"), 9188)
+    assert "--frame-times" not in plain["h1"]
+    assert h1.argvs[-1] == ["ip", "link", "set", "dev", "h1-eth0", "up"]
+
+
+def test_frame_times_are_refused_on_the_linux_stack() -> None:
+    h1 = MacHost("h1", "00:00:00:00:00:01")
+    with pytest.raises(ValueError, match="tahoe stack"):
+        stacks.setup_hosts([(h1, "h1-eth0", "10.0.0.1/24")], "linux", None, 1500, frame_times=True)
+    with pytest.raises(ValueError, match="tahoe stack"):
+        stacks.tool_args("linux", "h1-eth0", "10.0.0.1/24", frame_times=True)
 
 
 def test_tahoe_tool_args_refuse_missing_model_and_bad_address() -> None:

@@ -19,6 +19,9 @@ virtual time under other seeds; a pair whose result moves (unsettled) is emulate
 of them as well (kept in benchmarks/work/crossval/ too) and compared on the mean over its seeds.
 Every pair is also emulated a second time on its own seed, which shows how well the emulation
 agrees with itself: the yardstick for how well the sim can agree with it.
+Each run is tied to the builds of the binaries that made it: with --run, emulated runs of another
+build are set aside to benchmarks/work/crossval/stale/ and measured again, and the kept records
+of another build are measured again.
 Writes benchmarks/results/crossval.json and crossval.md. Not a test: the figures are measured.
 """
 from __future__ import annotations
@@ -29,6 +32,7 @@ import hashlib
 import json
 import math
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -44,6 +48,7 @@ sys.path.insert(0, str(REPO))
 
 from netrepro import phase  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict, with_direction  # noqa: E402
+from netrepro.provenance import binary_digests  # noqa: E402
 from netrepro.sim import mftp_command, run_netsim  # noqa: E402
 from netrepro.spec import Experiment, load_spec, settings_hash  # noqa: E402
 from netrepro.transfer import pair_seed  # noqa: E402
@@ -52,6 +57,7 @@ from netrepro.yamlsrc import load_document, validate  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 WORK = REPO / "benchmarks" / "work" / "crossval"
+TOOLS_BIN = REPO / "tools" / "bin"
 TOLERANCE_PCT = 5.0
 EMULATED = ("linkemu", "netem", "htb")
 CASES = {
@@ -95,7 +101,41 @@ MFTP_PORT = 2121
 MFTP_FILE_SEED = 1
 
 
+def builds(names: list[str]) -> dict[str, str]:
+    """The current build of each named tool binary."""
+    return binary_digests([TOOLS_BIN / name for name in names])
+
+
+def is_current_run(tools: dict[str, str]) -> bool:
+    """Whether an emulated run's provenance names this build of linkemu and of every tool
+    binary it used; runs from before linkemu's build was recorded are not."""
+    used = [name for name in tools if (TOOLS_BIN / name).is_file()]
+    return "linkemu" in used and all(tools[name] == digest for name, digest in builds(used).items())
+
+
+def set_aside_stale_runs() -> list[str]:
+    """Moves the emulated runs of the cases made by other builds to WORK/stale, where nothing
+    reads them, so the workflow measures them again; returns what it moved."""
+    moved = []
+    for paper, (_, experiments) in CASES.items():
+        for experiment in experiments:
+            for backend in EMULATED:
+                for provenance in sorted((REPO / "results" / paper / experiment / "runs" / "quick" / backend)
+                                         .glob("**/provenance.json")):
+                    if is_current_run(json.loads(provenance.read_text()).get("tools", {})):
+                        continue
+                    run = provenance.parent
+                    target = WORK / "stale" / run.relative_to(REPO / "results")
+                    shutil.rmtree(target, ignore_errors=True)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.move(str(run), str(target))
+                    moved.append(str(run.relative_to(REPO)))
+    return moved
+
+
 def run_missing() -> None:
+    for run in set_aside_stale_runs():
+        print(f"crossval: {run} was emulated by another build; set aside to be measured again", file=sys.stderr)
     for paper, (spec, experiments) in CASES.items():
         targets = [f"results/{paper}/{e}/results.csv" for e in experiments]
         for backend in ("sim", "auto"):
@@ -143,7 +183,7 @@ def mftp_emulated_runs() -> dict[str, Any]:
 
     from netrepro import stacks
     from netrepro.announce import wait_announced
-    from netrepro.backends import get_backend
+    from netrepro.backends import emulation_backend
     from netrepro.topology import H2_IP, LinkNetwork
     from netrepro.transfer_net import H1, H2
 
@@ -156,9 +196,10 @@ def mftp_emulated_runs() -> dict[str, Any]:
         source = root / "src.bin"
         source.write_bytes(random.Random(MFTP_FILE_SEED).randbytes(MFTP.file_bytes))
         crc = f"{zlib.crc32(source.read_bytes()):08x}"
-        net = LinkNetwork(link, get_backend("linkemu"), WORK / "logs")
+        net = LinkNetwork(link, emulation_backend("linkemu", "tahoe"), WORK / "logs")
         with net:
-            args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", host_model(), link.mtu)
+            args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", host_model(), link.mtu,
+                                      frame_times=net.frame_times)
             for repeat in range(1, MFTP.repeats + 1):
                 phase_b = phase.host_b_args("tahoe")
                 server = net.h2.popen([str(binaries / "mftpd"), *args["h2"], *phase_b, "-p", str(MFTP_PORT),
@@ -184,20 +225,26 @@ def mftp_emulated_runs() -> dict[str, Any]:
             "cell_loss_drops": counters.get("drop_cell_loss")}
 
 
+# The binaries each kind of kept record depends on.
+MFTP_BUILDS = {"sim": ["netsim"], "emulated": ["mftp", "mftpd", "linkemu"]}
+TABLE1_EMULATED_BUILDS = ["ttcp", "linkemu"]
+
+
 def run_missing_mftp() -> None:
     WORK.mkdir(parents=True, exist_ok=True)
     for name, measure in (("sim", mftp_sim_runs), ("emulated", mftp_emulated_runs)):
-        path = WORK / f"mftp-{name}.json"
-        if not path.is_file():
-            path.write_text(json.dumps({"case": asdict(MFTP), **measure()}, indent=1) + "\n")
+        if read_mftp(name) is None:
+            record = {"case": asdict(MFTP), "builds": builds(MFTP_BUILDS[name]), **measure()}
+            (WORK / f"mftp-{name}.json").write_text(json.dumps(record, indent=1) + "\n")
 
 
 def read_mftp(name: str) -> dict[str, Any] | None:
+    """The kept MFTP runs of one backend, if made for this case by these builds."""
     path = WORK / f"mftp-{name}.json"
     if not path.is_file():
         return None
     data = json.loads(path.read_text())
-    return data if data.get("case") == asdict(MFTP) else None
+    return data if data.get("case") == asdict(MFTP) and data.get("builds") == builds(MFTP_BUILDS[name]) else None
 
 
 def compare_mftp() -> dict[str, Any]:
@@ -278,12 +325,13 @@ def pair_key(send: int, recv: int) -> str:
 
 def read_emulated_runs(experiment: Experiment, name: str, seeds: int) -> dict[str, list[list[float]]]:
     """Emulated runs kept in WORK/name (per pair, each seed's transfers in Mbit/s), if measured
-    for these settings and this many seeds per pair."""
+    for these settings, this many seeds per pair and by these builds."""
     path = WORK / name
     if not path.is_file():
         return {}
     data = json.loads(path.read_text())
-    if data.get("settings_hash") != settings_hash(experiment) or data.get("seeds") != seeds:
+    if (data.get("settings_hash") != settings_hash(experiment) or data.get("seeds") != seeds
+            or data.get("builds") != builds(TABLE1_EMULATED_BUILDS)):
         return {}
     return data["pairs"]
 
@@ -304,7 +352,7 @@ def emulate_missing(experiment: Experiment, name: str, plan: dict[tuple[int, int
     from mininet.log import setLogLevel
 
     from netrepro import stacks
-    from netrepro.backends import get_backend
+    from netrepro.backends import emulation_backend
     from netrepro.topology import LinkNetwork
     from netrepro.transfer_net import H1, H2, run_pair
 
@@ -317,14 +365,15 @@ def emulate_missing(experiment: Experiment, name: str, plan: dict[tuple[int, int
     WORK.mkdir(parents=True, exist_ok=True)
     pairs = table1_pairs(experiment)
     buffers = (max(s for s, _ in pairs), max(r for _, r in pairs))
-    with LinkNetwork(experiment.link, get_backend("linkemu"), WORK / "logs") as net:
+    with LinkNetwork(experiment.link, emulation_backend("linkemu", experiment.stack), WORK / "logs") as net:
         args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], experiment.stack, experiment.host_model,
-                                  experiment.link.mtu, buffers)
+                                  experiment.link.mtu, buffers, net.frame_times)
         for send, recv in missing:
             done[pair_key(send, recv)] = [transmitter_mbit(run_pair(net, experiment, args, send, recv, None, seed))
                                           for seed in plan[(send, recv)]]
             (WORK / name).write_text(json.dumps({"settings_hash": settings_hash(experiment), "seeds": seeds,
-                                                 "pairs": done}, indent=1) + "\n")
+                                                 "builds": builds(TABLE1_EMULATED_BUILDS), "pairs": done},
+                                                indent=1) + "\n")
 
 
 def extra_seeds_plan(experiment: Experiment, spread: dict[tuple[int, int], list[float]]) -> dict[tuple[int, int], list[int]]:

@@ -7,6 +7,9 @@ from typing import Any, Protocol
 
 from netrepro.linkspec import LinkParams
 
+# The octets of a frame-time trailer (tools/common/frametime.h).
+FRAME_TIME_OCTETS = 12
+
 
 class BackendError(RuntimeError):
     """A backend cannot emulate what was asked, or failed to start or stop."""
@@ -20,6 +23,9 @@ class LinkBackend(Protocol):
     """
 
     name: str
+    # Octets a frame-time trailer may add to a frame past the link's MTU: the middle node's
+    # interfaces need that much more room (see FRAME_TIME_OCTETS); 0 for a backend without.
+    trailer_octets: int
 
     def start(self, node: Any, if_a: str, if_b: str, link: LinkParams, log_dir: Path) -> None: ...
 
@@ -53,9 +59,13 @@ def resolve_backend_name(name: str) -> str:
     return name
 
 
-def get_backend(name: str) -> LinkBackend:
-    """The backend called name; 'auto' is netem where the kernel has it, else linkemu."""
+def get_backend(name: str, *, frame_times: bool = False) -> LinkBackend:
+    """The backend called name; 'auto' is netem where the kernel has it, else linkemu.
+    frame_times: frames from hosts with --frame-times are timed by their trailers, which only
+    linkemu reads."""
     name = resolve_backend_name(name)
+    if frame_times and name != "linkemu":
+        raise BackendError(f"backend {name} cannot read frame-time trailers; only linkemu can")
     if name == "htb":
         from netrepro.backends.htb import HtbBackend
 
@@ -63,7 +73,7 @@ def get_backend(name: str) -> LinkBackend:
     if name == "linkemu":
         from netrepro.backends.linkemu import LinkemuBackend
 
-        return LinkemuBackend()
+        return LinkemuBackend(frame_times=frame_times)
     if name == "netem":
         if not netem_available():
             raise BackendError("backend netem needs sch_netem, which this kernel lacks; use linkemu or auto")
@@ -71,6 +81,13 @@ def get_backend(name: str) -> LinkBackend:
 
         return NetemBackend()
     raise BackendError(f"unknown link backend {name!r}; choose auto, linkemu, netem or htb")
+
+
+def emulation_backend(name: str, stack: str) -> LinkBackend:
+    """The backend called name for hosts on `stack`. Tahoe hosts and linkemu tell each other
+    their frames' modelled times, so that wake-up delays of the emulating processes stay out of
+    the modelled timeline, as virtual time has none; the Linux stack cannot."""
+    return get_backend(name, frame_times=stack == "tahoe" and resolve_backend_name(name) == "linkemu")
 
 
 def total_drops(counters: dict[str, Any]) -> int:

@@ -57,6 +57,7 @@ def refuse_unsupported(link: LinkParams) -> None:
 
 class HtbBackend:
     name = "htb"
+    trailer_octets = 0
 
     def __init__(self) -> None:
         self._node: Any = None

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from netrepro.backends import BackendError
+from netrepro.backends import FRAME_TIME_OCTETS, BackendError
 from netrepro.linkspec import FRAMINGS, Direction, LinkParams
 
 BINARY = Path(__file__).resolve().parents[2] / "tools" / "bin" / "linkemu"
@@ -76,10 +76,12 @@ def link_args(link: LinkParams) -> list[str]:
 
 
 def command(link: LinkParams, if_a: str, if_b: str, stats: Path, ready: Path, seed: int = 1,
-            priority: int = PRIORITY, binary: Path = BINARY) -> list[str]:
+            priority: int = PRIORITY, binary: Path = BINARY, frame_times: bool = False) -> list[str]:
     """The linkemu argument list for link between if_a (host a's side) and if_b."""
     args = [str(binary), "--if-a", if_a, "--if-b", if_b, *link_args(link)]
     args += ["--seed", str(seed), "--priority", str(priority), "--stats", str(stats), "--ready-file", str(ready)]
+    if frame_times:
+        args.append("--frame-times")
     return args
 
 
@@ -88,10 +90,13 @@ class LinkemuBackend:
 
     name = "linkemu"
 
-    def __init__(self, seed: int = 1, priority: int = PRIORITY, binary: Path = BINARY) -> None:
+    def __init__(self, seed: int = 1, priority: int = PRIORITY, binary: Path = BINARY,
+                 frame_times: bool = False) -> None:
         self.seed = seed
         self.priority = priority
         self.binary = binary
+        self.frame_times = frame_times
+        self.trailer_octets = FRAME_TIME_OCTETS if frame_times else 0
         self._process: Any = None
         self._command: list[str] = []
         self._stats: Path | None = None
@@ -109,7 +114,8 @@ class LinkemuBackend:
             path.unlink(missing_ok=True)
         for iface in (if_a, if_b):
             self._offloads[iface] = disable_offloads(node, iface)
-        self._command = command(link, if_a, if_b, self._stats, ready, self.seed, self.priority, self.binary)
+        self._command = command(link, if_a, if_b, self._stats, ready, self.seed, self.priority, self.binary,
+                                self.frame_times)
         with open(log_dir / "linkemu.stderr", "w") as err:
             self._process = node.popen(self._command, stdout=subprocess.PIPE, stderr=err, text=True)
         deadline = time.monotonic() + READY_TIMEOUT_S

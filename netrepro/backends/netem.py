@@ -182,6 +182,7 @@ class NetemBackend:
     """tc/netem in the middle node; see the LinkBackend protocol and this module's notes."""
 
     name = "netem"
+    trailer_octets = 0
 
     def __init__(self, style: str = "netem-rate", loss_at_mtu: bool = False) -> None:
         if style not in STYLES:

@@ -126,6 +126,9 @@ int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, 
                         val);
         o->narp++;
         return 0;
+    case NR_OPT_FRAME_TIMES:
+        o->frame_times = 1;
+        return 0;
     default:
         return fail(err, errlen, "internal error: %d is not a stack flag", code);
     }
@@ -141,9 +144,10 @@ int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen)
         return 0;
     }
     if (o->ifname || o->addr_text || o->host_model || o->mtu || o->tcp_sendspace ||
-        o->tcp_recvspace || o->tick_phase_ns >= 0 || o->narp)
+        o->tcp_recvspace || o->tick_phase_ns >= 0 || o->narp || o->frame_times)
         return fail(err, errlen, "--if, --addr, --host-model, --mtu, --tcp-sendspace, "
-                    "--tcp-recvspace, --tick-phase and --arp apply to --stack tahoe only");
+                    "--tcp-recvspace, --tick-phase, --arp and --frame-times apply to --stack "
+                    "tahoe only");
     return 0;
 }
 
@@ -176,6 +180,11 @@ void nr_stack_usage(FILE *f, int col)
         {"", "them, e.g. 350ms (default: boot at once, at a random tick phase)"},
         {"--arp IP=MAC", "tahoe: a static ARP entry, e.g. 10.0.0.2=00:00:00:00:00:02, so the"},
         {"", "first packet to IP needs no ARP request; up to 8 (default: none)"},
+        {"--frame-times", "tahoe: send each IPv4 frame with a 12-octet trailer that holds its"},
+        {"", "modelled departure time, and take an arriving frame's trailer as its"},
+        {"", "arrival time, so that this process's wake-up delays stay out of the"},
+        {"", "modelled timeline; for linkemu --frame-times, whose interfaces then"},
+        {"", "need an MTU 12 octets above the link's (default off)"},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         int n = 2 + (int)strlen(lines[i][0]);

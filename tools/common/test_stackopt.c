@@ -110,10 +110,27 @@ static void test_arp(void)
     NRT_CHECK(strstr(err, "at most") != NULL);
 }
 
+/* --frame-times: off unless given, and Tahoe only. */
+static void test_frame_times(void)
+{
+    struct nr_stack_opts o;
+    nr_stack_opts_init(&o);
+    NRT_EQ_INT(o.frame_times, 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_FRAME_TIMES, NULL), 0);
+    NRT_EQ_INT(o.frame_times, 1);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "--frame-times") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_STACK, "tahoe"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_IF, "h1-eth0"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1/24"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_HOST_MODEL, "m.yaml"), 0);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
+}
+
 /* Every flag is in the usage text, with its default, starting at the column asked for. */
 static void test_usage(void)
 {
-    char buf[4096] = "";
+    char buf[8192] = "";
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
     NRT_CHECK(f != NULL);
     if (!f)
@@ -124,6 +141,7 @@ static void test_usage(void)
                                          "--host-model FILE", "--mtu SIZE",
                                          "--tcp-sendspace SIZE", "--tcp-recvspace SIZE",
                                          "--tick-phase TIME", "--arp IP=MAC",
+                                         "--frame-times", "(default off)",
                                          "(default: boot at once, at a random tick phase)",
                                          "(default kernel)", "ip addr flush dev" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
@@ -138,6 +156,7 @@ int main(void)
     NRT_RUN(test_check);
     NRT_RUN(test_tick_phase);
     NRT_RUN(test_arp);
+    NRT_RUN(test_frame_times);
     NRT_RUN(test_usage);
     return nrt_summary("common/test_stackopt");
 }

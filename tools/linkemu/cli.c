@@ -45,6 +45,11 @@ void le_usage(FILE *out)
           "                             until it idles again; 0 = normal scheduling (default 0)\n"
           "  --sock-buf SIZE            receive buffer of each packet socket; it absorbs the frames\n"
           "                             that arrive while a thread is descheduled (default 16M)\n"
+          "  --frame-times              admit a frame that ends in a frame-time trailer at the time\n"
+          "                             the trailer states, and send it on with a trailer that\n"
+          "                             states its release time; frames without one pass as they\n"
+          "                             are. For hosts on the Tahoe stack with --frame-times; both\n"
+          "                             interfaces need an MTU 12 octets above --mtu (default off)\n"
           "  --help                     print this and exit\n"
           "Units: rates bit|Kbit|Mbit|Gbit (powers of 1000), times ns|us|ms|s,\n"
           "sizes B|K|M (K = 1024 octets).\n",
@@ -52,7 +57,7 @@ void le_usage(FILE *out)
 }
 
 enum { OPT_IF_A = 256, OPT_IF_B, OPT_SEED, OPT_STATS, OPT_READY, OPT_SPIN, OPT_PRIORITY,
-       OPT_SOCKBUF, OPT_HELP };
+       OPT_SOCKBUF, OPT_FRAME_TIMES, OPT_HELP };
 
 int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *err)
 {
@@ -66,6 +71,7 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
         {"spin-us", required_argument, 0, OPT_SPIN},
         {"priority", required_argument, 0, OPT_PRIORITY},
         {"sock-buf", required_argument, 0, OPT_SOCKBUF},
+        {"frame-times", no_argument, 0, OPT_FRAME_TIMES},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
@@ -117,6 +123,9 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
                 return -1;
             }
             opts->sock_buf = (uint32_t)size;
+            break;
+        case OPT_FRAME_TIMES:
+            opts->frame_times = 1;
             break;
         case OPT_HELP:
             le_usage(out);

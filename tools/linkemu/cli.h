@@ -23,6 +23,7 @@ struct le_opts {
     int64_t spin_ns;
     int priority; /* SCHED_FIFO priority of the forwarding threads; 0: normal scheduling */
     uint32_t sock_buf;
+    int frame_times; /* frames carry their modelled times in a trailer (common/frametime.h) */
 };
 
 /* Parses argv. Returns 0 on success, 1 when --help was given (usage printed to out), and -1 on

@@ -21,6 +21,7 @@
 
 #include "clock.h"
 #include "csum.h"
+#include "frametime.h"
 #include "gso.h"
 #include "pktstamp.h"
 #include "pq.h"
@@ -88,6 +89,7 @@ struct dir {
     uint8_t *gso_buf; /* a GSO frame put back together, to be split */
     uint64_t seq;
     int64_t last_sent_ns;
+    int frame_times;
     struct nr_txlag txlag;
     int priority;
     int realtime;
@@ -149,7 +151,7 @@ static int send_due(struct dir *d, int64_t now)
             if (done == 0)
                 nr_txlag_sent(&d->txlag, batch[0]->len - VNET_HDR, sent_at);
             for (int i = done; i < done + r; i++) {
-                le_sent(&d->model, batch[i]->len - VNET_HDR);
+                le_sent(&d->model, batch[i]->len - VNET_HDR - batch[i]->trailer);
                 int64_t late_ns = sent_at - handover_at(d, batch[i]);
                 uint64_t late = late_ns > 0 ? (uint64_t)late_ns : 0;
                 d->fwd.late_sum_ns += late;
@@ -169,13 +171,39 @@ static int send_due(struct dir *d, int64_t now)
     }
 }
 
-/* Queues a frame for release at `release`, in buffer pkt; returns -1 if the queue is full. */
-static int enqueue(struct dir *d, struct le_pkt *pkt, uint32_t got, int64_t release)
+/* Queues a frame for release at `release`, in buffer pkt; returns -1 if the queue is full.
+ * A frame that came with a frame-time trailer leaves with one that states its release time. */
+static int enqueue(struct dir *d, struct le_pkt *pkt, uint32_t got, int64_t release, int timed)
 {
     pkt->release_ns = release;
     pkt->seq = d->seq++;
     pkt->len = got;
+    pkt->trailer = 0;
+    if (timed) {
+        pkt->len = VNET_HDR + (uint32_t)nr_frametime_put(pkt->data + VNET_HDR, got - VNET_HDR, release);
+        pkt->trailer = pkt->len - got;
+    }
     return le_pq_push(&d->queue, pkt);
+}
+
+/* A frame that ends in a frame-time trailer is admitted at the time its sender states, not at
+ * the time it reached us; the trailer is cut off and *timed set. Returns the admission time. */
+static int64_t admission_time(struct dir *d, struct le_pkt *pkt, uint32_t *got, int64_t arrived,
+                              int *timed)
+{
+    int64_t stated;
+    size_t frame = *got - VNET_HDR;
+    size_t plain = nr_frametime_take(pkt->data + VNET_HDR, frame, &stated);
+    if (plain == frame)
+        return arrived;
+    *got = VNET_HDR + (uint32_t)plain;
+    *timed = 1;
+    int64_t late = arrived - stated;
+    d->fwd.timed_frames++;
+    d->fwd.timed_late_sum_ns += late;
+    if (late > d->fwd.timed_late_max_ns)
+        d->fwd.timed_late_max_ns = late;
+    return stated;
 }
 
 static void warn_gso(struct dir *d, uint32_t frame, const char *why)
@@ -218,7 +246,7 @@ static void take_gso(struct dir *d, const struct le_pkt *pkt, const uint8_t *spi
             continue;
         }
         le_gso_segment(d->gso_buf, &g, i, seg->data + VNET_HDR);
-        if (enqueue(d, seg, VNET_HDR + len, release) < 0) {
+        if (enqueue(d, seg, VNET_HDR + len, release, 0) < 0) {
             pool_put(&d->pool, seg);
             d->model.count.drop_nomem++;
         }
@@ -240,6 +268,13 @@ static void take_frame(struct dir *d, struct le_pkt **slot, const uint8_t *spill
         }
         warn_gso(d, frame, "exceeds linkemu's receive buffer");
     }
+    int timed = 0;
+    /* A frame longer than its buffer is oversize, and its end (where a trailer lies) is not
+     * in the buffer. */
+    if (d->frame_times && got > VNET_HDR && got <= d->pool.buf) {
+        now = admission_time(d, pkt, &got, now, &timed);
+        frame = got - VNET_HDR;
+    }
     int64_t release;
     enum le_verdict v = le_admit(&d->model, now, frame, &release);
     if (v != LE_PASS)
@@ -257,7 +292,7 @@ static void take_frame(struct dir *d, struct le_pkt **slot, const uint8_t *spill
     }
     /* The frame keeps its buffer only if another can take its place in the receive batch. */
     struct le_pkt *spare = pool_get(&d->pool);
-    if (!spare || enqueue(d, pkt, got, release) < 0) {
+    if (!spare || enqueue(d, pkt, got, release, timed) < 0) {
         if (spare)
             pool_put(&d->pool, spare);
         d->model.count.drop_nomem++;
@@ -461,9 +496,11 @@ static int open_socket(const char *ifname, int rx, uint32_t sock_buf, FILE *err)
     return fd;
 }
 
-/* The interface must carry frames as large as the link's MTU, or sends would fail later. */
-static int check_mtu(int fd, const char *ifname, uint32_t mtu, FILE *err)
+/* The interface must carry frames as large as the link's MTU and any frame-time trailer, or
+ * sends would fail later. */
+static int check_mtu(int fd, const char *ifname, const struct le_opts *o, FILE *err)
 {
+    uint32_t mtu = o->mtu + (o->frame_times ? NR_FRAMETIME_LEN : 0);
     struct ifreq ifr = {0};
     snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
     if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
@@ -471,8 +508,9 @@ static int check_mtu(int fd, const char *ifname, uint32_t mtu, FILE *err)
         return -1;
     }
     if ((uint32_t)ifr.ifr_mtu < mtu) {
-        fprintf(err, "linkemu: %s has MTU %d, below --mtu %u; raise it with "
-                     "'ip link set %s mtu %u'\n", ifname, ifr.ifr_mtu, mtu, ifname, mtu);
+        fprintf(err, "linkemu: %s has MTU %d, below --mtu %u%s; raise it with "
+                     "'ip link set %s mtu %u'\n", ifname, ifr.ifr_mtu, o->mtu,
+                o->frame_times ? " and the 12-octet trailer of --frame-times" : "", ifname, mtu);
         return -1;
     }
     return 0;
@@ -483,11 +521,12 @@ static int dir_init(struct dir *d, const char *name, const struct le_opts *o, co
 {
     d->name = name;
     d->spin_ns = o->spin_ns;
+    d->frame_times = o->frame_times;
     nr_txlag_init(&d->txlag);
     d->priority = o->priority;
-    /* The largest frame we keep: MTU plus Ethernet header and a VLAN tag; larger ones are
-     * truncated on receive and dropped as oversize. */
-    d->pool.buf = VNET_HDR + LE_ETH_HEADER + 4 + o->mtu;
+    /* The largest frame we keep: MTU plus Ethernet header, a VLAN tag and a frame-time trailer;
+     * larger ones are truncated on receive and dropped as oversize. */
+    d->pool.buf = VNET_HDR + LE_ETH_HEADER + 4 + o->mtu + NR_FRAMETIME_LEN;
     d->pool.max = POOL_MAX_BYTES / d->pool.buf;
     if (le_dir_init(&d->model, cfg, o->framing, o->mtu, o->seed, stream) < 0)
         goto nomem;
@@ -592,7 +631,7 @@ int le_run(const struct le_opts *o, FILE *err)
         (fw.tx_fd = open_socket(o->if_b, 0, o->sock_buf, err)) < 0 ||
         (rv.tx_fd = open_socket(o->if_a, 0, o->sock_buf, err)) < 0)
         goto out;
-    if (check_mtu(fw.tx_fd, o->if_b, o->mtu, err) < 0 || check_mtu(rv.tx_fd, o->if_a, o->mtu, err) < 0)
+    if (check_mtu(fw.tx_fd, o->if_b, o, err) < 0 || check_mtu(rv.tx_fd, o->if_a, o, err) < 0)
         goto out;
     int64_t start = nr_mono_ns();
     if ((rc = pthread_create(&fw.thread, NULL, dir_main, &fw)) != 0) {

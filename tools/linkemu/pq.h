@@ -9,7 +9,8 @@
 struct le_pkt {
     int64_t release_ns;
     uint64_t seq;
-    uint32_t len;     /* octets received, virtio header included */
+    uint32_t len;     /* octets to send, virtio header included */
+    uint32_t trailer; /* octets of them that are a frame-time trailer, not the frame's */
     uint8_t data[];
 };
 

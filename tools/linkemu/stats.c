@@ -39,7 +39,8 @@ static void json_dir(FILE *out, const struct le_dir_report *r)
             "\"drop_bit_error\":%llu,\"drop_oversize\":%llu,\"drop_nomem\":%llu,"
             "\"pending_packets\":%llu,\"socket_drops\":%llu,\"send_errors\":%llu,\"gso_frames\":%llu,"
             "\"late_max_ns\":%llu,\"late_mean_ns\":%.1f,\"tx_stamps\":%llu,\"tx_lead_ns\":%lld,"
-            "\"realtime_switches\":%llu}",
+            "\"realtime_switches\":%llu,\"timed_frames\":%llu,\"timed_late_mean_ns\":%.1f,"
+            "\"timed_late_max_ns\":%lld}",
             c->rate_bps, (long long)c->delay_ns, (long long)c->jitter_ns, c->reorder ? "true" : "false",
             c->loss_pct, c->cell_loss_ratio, c->bit_error_ratio, (unsigned long long)c->queue_packets,
             (unsigned long long)c->queue_bytes, (unsigned long long)n->rx_packets,
@@ -55,7 +56,9 @@ static void json_dir(FILE *out, const struct le_dir_report *r)
             (unsigned long long)f->late_max_ns,
             n->tx_packets ? (double)f->late_sum_ns / (double)n->tx_packets : 0.0,
             (unsigned long long)f->tx_stamps, (long long)f->tx_lead_ns,
-            (unsigned long long)f->realtime_switches);
+            (unsigned long long)f->realtime_switches, (unsigned long long)f->timed_frames,
+            f->timed_frames ? (double)f->timed_late_sum_ns / (double)f->timed_frames : 0.0,
+            (long long)f->timed_late_max_ns);
 }
 
 void le_write_json(FILE *out, const struct le_opts *opts, double duration_s,
@@ -65,8 +68,9 @@ void le_write_json(FILE *out, const struct le_opts *opts, double duration_s,
     json_string(out, opts->if_a);
     fputs(",\"if_b\":", out);
     json_string(out, opts->if_b);
-    fprintf(out, ",\"framing\":\"%s\",\"mtu\":%u,\"seed\":%llu,\"duration_s\":%.6f,\"forward\":",
-            le_framing_name(opts->framing), opts->mtu, (unsigned long long)opts->seed, duration_s);
+    fprintf(out, ",\"framing\":\"%s\",\"mtu\":%u,\"seed\":%llu,\"frame_times\":%s,\"duration_s\":%.6f,"
+            "\"forward\":", le_framing_name(opts->framing), opts->mtu, (unsigned long long)opts->seed,
+            opts->frame_times ? "true" : "false", duration_s);
     json_dir(out, forward);
     fputs(",\"reverse\":", out);
     json_dir(out, reverse);

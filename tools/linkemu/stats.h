@@ -20,6 +20,9 @@ struct le_fwd_counters {
     uint64_t send_errors;
     uint64_t gso_frames;        /* frames a host's segmentation offload left whole, split here */
     uint64_t realtime_switches; /* times the thread went (back) to real-time priority */
+    uint64_t timed_frames;      /* frames admitted at the time their trailer stated */
+    int64_t timed_late_sum_ns;  /* how much later than its stated time each of them reached us */
+    int64_t timed_late_max_ns;
 };
 
 struct le_dir_report {

@@ -60,8 +60,11 @@ static void test_defaults(void)
     NRT_EQ_INT(o.seed, 1);
     NRT_EQ_INT(o.spin_ns, 150000);
     NRT_EQ_INT(o.priority, 0);
+    NRT_EQ_INT(o.frame_times, 0);
     NRT_CHECK(o.stats_path == NULL);
     NRT_CHECK(o.reverse.rate_bps == 10e6);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --frame-times"), 0);
+    NRT_EQ_INT(o.frame_times, 1);
 }
 
 static void test_reverse_overrides(void)

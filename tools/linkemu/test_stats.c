@@ -10,11 +10,12 @@
 static void test_json_record(void)
 {
     struct le_opts o = {.if_a = "m-eth0", .if_b = "m\"1", .framing = LE_FRAMING_AAL5_VC_MUX,
-                        .mtu = 9188, .seed = 5};
+                        .mtu = 9188, .seed = 5, .frame_times = 1};
     struct le_dir_cfg c = {.rate_bps = 155.52e6, .delay_ns = 250000000, .queue_packets = 50};
     struct le_counters n = {.rx_packets = 10, .tx_packets = 7, .drop_loss = 2, .drop_oversize = 1};
     struct le_fwd_counters f = {.late_sum_ns = 700, .late_max_ns = 300, .gso_frames = 4,
-                                .tx_stamps = 6, .tx_lead_ns = 4100};
+                                .tx_stamps = 6, .tx_lead_ns = 4100, .timed_frames = 4,
+                                .timed_late_sum_ns = -2, .timed_late_max_ns = 9000};
     struct le_dir_report r = {&c, &n, &f};
     char *text = NULL;
     size_t len = 0;
@@ -31,6 +32,10 @@ static void test_json_record(void)
     NRT_CHECK(strstr(text, "\"late_mean_ns\":100.0") != NULL);
     NRT_CHECK(strstr(text, "\"gso_frames\":4,") != NULL);
     NRT_CHECK(strstr(text, "\"tx_stamps\":6,\"tx_lead_ns\":4100,") != NULL);
+    NRT_CHECK(strstr(text, "\"seed\":5,\"frame_times\":true,") != NULL);
+    /* Frames that came before their stated time pull the mean below zero. */
+    NRT_CHECK(strstr(text, "\"timed_frames\":4,\"timed_late_mean_ns\":-0.5,"
+                           "\"timed_late_max_ns\":9000}") != NULL);
     NRT_CHECK(text[len - 1] == '\n' && strchr(text, '\n') == text + len - 1);
     free(text);
 }

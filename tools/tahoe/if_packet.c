@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "frametime.h"
 #include "hostclock.h"
 #include "if_ether.h"
 #include "nrio_tahoe.h"
@@ -62,6 +63,9 @@ struct rtdrv {
     int64_t tfd_armed;
     uint8_t *frame;
     struct hostclock clock;
+    int frame_times;  /* --frame-times */
+    int64_t xmit_at;  /* the departure time of the packet being sent; INT64_MIN: none */
+    uint8_t *txframe; /* a frame with its trailer */
 };
 
 _Static_assert(TAHOE_BOOT_SPREAD_NS == NR_TICK_CYCLE_NS,
@@ -121,6 +125,11 @@ static int rt_xmit(void *ctx, const uint8_t *frame, size_t len)
     struct rtdrv *d = ctx;
     /* Blocking send: a veth or NIC queue drains in microseconds, and waiting beats a loss the
      * modelled host would not have had. */
+    if (d->frame_times && d->xmit_at != INT64_MIN) {
+        memcpy(d->txframe, frame, len);
+        len = nr_frametime_put(d->txframe, len, d->xmit_at);
+        frame = d->txframe;
+    }
     int64_t called = nr_mono_ns();
     ssize_t n = send(d->txfd, frame, len, 0);
     if (n == (ssize_t)len) {
@@ -155,7 +164,9 @@ static int flush_due(struct rtdrv *d, int64_t now)
         if (!d->outq)
             d->outq_tail = NULL;
         d->noutq--;
+        d->xmit_at = p->at;
         int rc = ether_output(&d->eth, p->data, p->len, now);
+        d->xmit_at = INT64_MIN;
         free(p);
         if (rc < 0)
             return rc;
@@ -192,8 +203,8 @@ static int arm_timer(struct rtdrv *d, int64_t at)
 }
 
 /* Reads every waiting frame; returns how many IPv4 packets went to the stack, or -errno. Each
- * goes in at the time the kernel stamped it, so this process's wake-up delay is not added to
- * the modelled host's processing. */
+ * goes in at the time its trailer states (--frame-times), else at the time the kernel stamped
+ * it, so this process's wake-up delay is not added to the modelled host's processing. */
 static int read_frames(struct rtdrv *d)
 {
     int delivered = 0;
@@ -222,12 +233,16 @@ static int read_frames(struct rtdrv *d)
         if (sll.sll_pkttype != PACKET_HOST && sll.sll_pkttype != PACKET_BROADCAST)
             continue;
         const uint8_t *pkt;
-        size_t len;
-        int rc = ether_input(&d->eth, d->frame, (size_t)n, &pkt, &len);
+        size_t len, flen = (size_t)n;
+        int64_t arrival = INT64_MIN;
+        if (d->frame_times)
+            flen = nr_frametime_take(d->frame, flen, &arrival);
+        int rc = ether_input(&d->eth, d->frame, flen, &pkt, &len);
         if (rc < 0)
             return rc;
         if (rc == 1) {
-            int64_t arrival = nr_pktstamp_arrival_ns(&msg, nr_mono_ns(), real_offset);
+            if (arrival == INT64_MIN)
+                arrival = nr_pktstamp_arrival_ns(&msg, nr_mono_ns(), real_offset);
             nrio_tahoe_input(d->io, pkt, len, arrival);
             hostclock_event(&d->clock, arrival);
             delivered++;
@@ -333,6 +348,7 @@ static void rt_free(void *ctx)
     if (d->txfd >= 0)
         close(d->txfd);
     free(d->frame);
+    free(d->txframe);
     free(d);
 }
 
@@ -461,7 +477,10 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
 {
     struct rtdrv *d = calloc(1, sizeof *d);
     snprintf(hint, hintlen, "this should not happen; report it");
-    if (!d || !(d->frame = malloc(FRAME_MAX))) {
+    if (!d || !(d->frame = malloc(FRAME_MAX)) ||
+        !(d->txframe = malloc(FRAME_MAX + NR_FRAMETIME_LEN))) {
+        if (d)
+            free(d->frame);
         free(d);
         snprintf(what, whatlen, "out of memory starting the Tahoe stack");
         return NULL;
@@ -469,6 +488,8 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     d->fd = d->txfd = d->tfd = d->epfd = -1;
     nr_txlag_init(&d->txlag);
     d->tfd_armed = -1;
+    d->frame_times = o->frame_times;
+    d->xmit_at = INT64_MIN;
     hostclock_init(&d->clock);
     snprintf(d->ifname, sizeof d->ifname, "%s", o->ifname);
 
@@ -497,11 +518,14 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     int ifmtu;
     if (probe_interface(d, mac, &ifmtu, what, whatlen, hint, hintlen))
         goto fail;
-    cfg.mtu = o->mtu ? o->mtu : ifmtu;
-    if (cfg.mtu > ifmtu) {
+    /* A frame's trailer travels in room the interface must have past the stack's MTU. */
+    int trailer = d->frame_times ? NR_FRAMETIME_LEN : 0;
+    cfg.mtu = o->mtu ? o->mtu : ifmtu - trailer;
+    if (cfg.mtu + trailer > ifmtu) {
         snprintf(hint, hintlen, "give --mtu %dB or less, or raise it: ip link set dev %s mtu %d",
-                 ifmtu, d->ifname, cfg.mtu);
-        FAIL("--mtu %dB exceeds the MTU of %s (%dB)", cfg.mtu, d->ifname, ifmtu);
+                 ifmtu - trailer, d->ifname, cfg.mtu + trailer);
+        FAIL("--mtu %dB%s exceeds the MTU of %s (%dB)", cfg.mtu,
+             trailer ? " and the 12-octet frame-time trailer" : "", d->ifname, ifmtu);
     }
     struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
                                .sll_ifindex = d->ifindex };
