@@ -54,3 +54,10 @@ def test_an_unknown_experiment_is_refused_before_running(capsys, tmp_path):
     assert measure.main(["--spec", str(SPEC), "--experiment", "wan-huge", "--trial", "1", "--out", str(tmp_path)]) == 2
     assert "lan-nasa" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_emulated_provenance_names_linkemu_only_where_it_ran():
+    names = [p.name for p in measure.emulation_binaries("linkemu", ["pingx", "echod"])]
+    assert names == ["pingx", "echod", "linkemu"]
+    assert [p.name for p in measure.emulation_binaries("netem", ["ttcp"])] == ["ttcp"]
+    assert all(p.parent == measure.TOOLS_BIN for p in measure.emulation_binaries("linkemu", ["ttcp"]))
