@@ -96,7 +96,6 @@ class LinkemuBackend:
         self.priority = priority
         self.binary = binary
         self.frame_times = frame_times
-        self.trailer_octets = FRAME_TIME_OCTETS if frame_times else 0
         self._process: Any = None
         self._command: list[str] = []
         self._stats: Path | None = None
@@ -127,6 +126,10 @@ class LinkemuBackend:
                 self._kill()
                 raise BackendError(f"linkemu did not start forwarding within {READY_TIMEOUT_S}s")
             time.sleep(0.01)
+
+    @property
+    def trailer_octets(self) -> int:
+        return FRAME_TIME_OCTETS if self.frame_times else 0
 
     def settings(self) -> dict[str, Any]:
         return {"backend": self.name, "command": list(self._command), "offloads": dict(self._offloads)}
