@@ -3,9 +3,16 @@
 #include <errno.h>
 #include <stdlib.h>
 
+/* At one instant a frame's arrival comes before a host's wake-up, as the interrupt is taken
+ * before the process or timer it races: a host whose CPU frees as a frame arrives takes the
+ * frame first, as the emulation's drivers do. */
 static int before(const struct ns_ev *a, const struct ns_ev *b)
 {
-    return a->at_ns < b->at_ns || (a->at_ns == b->at_ns && a->seq < b->seq);
+    if (a->at_ns != b->at_ns)
+        return a->at_ns < b->at_ns;
+    if (a->type != b->type)
+        return a->type == NS_EV_ARRIVE;
+    return a->seq < b->seq;
 }
 
 int ns_evq_push(struct ns_evq *q, struct ns_ev ev)

@@ -1,5 +1,6 @@
-/* The simulator's event queue: a binary min-heap ordered by time and, for equal times, by the
- * order events were pushed, so that a run never depends on how the heap breaks ties. */
+/* The simulator's event queue: a binary min-heap ordered by time; at equal times arrivals come
+ * before wake-ups, and events of one kind in the order they were pushed, so that a run never
+ * depends on how the heap breaks ties. */
 #ifndef NETSIM_EVQ_H
 #define NETSIM_EVQ_H
 

@@ -43,6 +43,13 @@
  * instant: a timer wake-up comes tens of microseconds late, which would delay every packet
  * and tick by as much, as virtual time does not. */
 #define SPIN_AHEAD_NS 100000
+/* With --frame-times, the driver keeps a deadline open a little longer for frames stated to
+ * arrive by it: linkemu releases such a frame at its time, but it reaches this process tens of
+ * microseconds later, while the modelled host takes a frame that arrives as its CPU frees or a
+ * timer fires before that work, as netsim does. Where both hosts have the same costs, that tie
+ * comes with every back-to-back segment. The wait is half the host model's cost per packet,
+ * which every output pays before it departs, so no output is late for it; this caps it. */
+#define SETTLE_MAX_NS 100000
 
 struct outpkt {
     struct outpkt *next;
@@ -61,10 +68,13 @@ struct rtdrv {
     struct outpkt *outq, *outq_tail; /* by departure time */
     int noutq;
     int64_t tfd_armed;
-    uint8_t *frame;
+    uint8_t *frame;    /* the frame read last; while held_len, one whose time has not come */
+    size_t held_len;   /* 0: no frame held */
+    int64_t held_at;   /* the held frame's arrival */
     struct hostclock clock;
     int frame_times;  /* --frame-times */
     int64_t xmit_at;  /* the departure time of the packet being sent; INT64_MIN: none */
+    int64_t settle_ns; /* how long a deadline waits for frames stated to arrive by it */
     uint8_t *txframe; /* a frame with its trailer */
 };
 
@@ -123,14 +133,14 @@ static int rt_if_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns
 static int rt_xmit(void *ctx, const uint8_t *frame, size_t len)
 {
     struct rtdrv *d = ctx;
-    /* Blocking send: a veth or NIC queue drains in microseconds, and waiting beats a loss the
-     * modelled host would not have had. */
     if (d->frame_times && d->xmit_at != INT64_MIN) {
         memcpy(d->txframe, frame, len);
         len = nr_frametime_put(d->txframe, len, d->xmit_at);
         frame = d->txframe;
     }
     int64_t called = nr_mono_ns();
+    /* Blocking send: a veth or NIC queue drains in microseconds, and waiting beats a loss the
+     * modelled host would not have had. */
     ssize_t n = send(d->txfd, frame, len, 0);
     if (n == (ssize_t)len) {
         nr_txlag_sent(&d->txlag, len, called);
@@ -151,7 +161,8 @@ static int rt_xmit(void *ctx, const uint8_t *frame, size_t len)
  * wire at its time. */
 static int64_t handover_at(const struct rtdrv *d, const struct outpkt *p)
 {
-    return p->at - nr_txlag_lead(&d->txlag, ETHER_HDR_LEN + p->len);
+    size_t trailer = d->frame_times ? NR_FRAMETIME_LEN : 0;
+    return p->at - nr_txlag_lead(&d->txlag, ETHER_HDR_LEN + p->len + trailer);
 }
 
 /* Sends every queued packet whose time has come. */
@@ -202,51 +213,163 @@ static int arm_timer(struct rtdrv *d, int64_t at)
     return 0;
 }
 
-/* Reads every waiting frame; returns how many IPv4 packets went to the stack, or -errno. Each
- * goes in at the time its trailer states (--frame-times), else at the time the kernel stamped
- * it, so this process's wake-up delay is not added to the modelled host's processing. */
-static int read_frames(struct rtdrv *d)
+/* Reads the waiting frames and hands each to the stack at the time its trailer states
+ * (--frame-times), else at the time the kernel stamped it, so this process's wake-up delay is
+ * not added to the modelled host's processing. A frame due after limit is held in d->frame,
+ * unread by the stack, until a wait reaches its time. Returns how many IPv4 packets went to
+ * the stack, or -errno. */
+static int read_frames(struct rtdrv *d, int64_t limit)
 {
     int delivered = 0;
     int64_t real_offset = nr_real_offset_ns();
     for (;;) {
-        struct sockaddr_ll sll;
-        struct iovec iov = {d->frame, FRAME_MAX};
-        union {
-            char buf[NR_PKTSTAMP_CMSG_SPACE];
-            struct cmsghdr align;
-        } ctl;
-        struct msghdr msg = {.msg_name = &sll, .msg_namelen = sizeof sll, .msg_iov = &iov,
-                             .msg_iovlen = 1, .msg_control = ctl.buf,
-                             .msg_controllen = sizeof ctl.buf};
-        ssize_t n = recvmsg(d->fd, &msg, MSG_DONTWAIT);
-        if (n < 0) {
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
-                return delivered;
-            if (errno == EINTR)
+        if (!d->held_len) {
+            struct sockaddr_ll sll;
+            struct iovec iov = {d->frame, FRAME_MAX};
+            union {
+                char buf[NR_PKTSTAMP_CMSG_SPACE];
+                struct cmsghdr align;
+            } ctl;
+            struct msghdr msg = {.msg_name = &sll, .msg_namelen = sizeof sll, .msg_iov = &iov,
+                                 .msg_iovlen = 1, .msg_control = ctl.buf,
+                                 .msg_controllen = sizeof ctl.buf};
+            ssize_t n = recvmsg(d->fd, &msg, MSG_DONTWAIT);
+            if (n < 0) {
+                if (errno == EAGAIN || errno == EWOULDBLOCK)
+                    return delivered;
+                if (errno == EINTR)
+                    continue;
+                int err = errno;
+                fprintf(stderr, "tahoe: reading from %s failed: %s\n", d->ifname, strerror(err));
+                return -err;
+            }
+            /* Frames for other hosts reach us only in promiscuous mode. */
+            if (sll.sll_pkttype != PACKET_HOST && sll.sll_pkttype != PACKET_BROADCAST)
                 continue;
-            int err = errno;
-            fprintf(stderr, "tahoe: reading from %s failed: %s\n", d->ifname, strerror(err));
-            return -err;
+            size_t flen = (size_t)n;
+            int64_t arrival = INT64_MIN;
+            if (d->frame_times)
+                flen = nr_frametime_take(d->frame, flen, &arrival);
+            if (arrival == INT64_MIN)
+                arrival = nr_pktstamp_arrival_ns(&msg, nr_mono_ns(), real_offset);
+            d->held_len = flen;
+            d->held_at = arrival;
         }
-        /* Frames for other hosts reach us only in promiscuous mode. */
-        if (sll.sll_pkttype != PACKET_HOST && sll.sll_pkttype != PACKET_BROADCAST)
-            continue;
+        if (d->held_at > limit)
+            return delivered;
         const uint8_t *pkt;
-        size_t len, flen = (size_t)n;
-        int64_t arrival = INT64_MIN;
-        if (d->frame_times)
-            flen = nr_frametime_take(d->frame, flen, &arrival);
-        int rc = ether_input(&d->eth, d->frame, flen, &pkt, &len);
+        size_t len;
+        int rc = ether_input(&d->eth, d->frame, d->held_len, &pkt, &len);
+        d->held_len = 0;
         if (rc < 0)
             return rc;
         if (rc == 1) {
-            if (arrival == INT64_MIN)
-                arrival = nr_pktstamp_arrival_ns(&msg, nr_mono_ns(), real_offset);
-            nrio_tahoe_input(d->io, pkt, len, arrival);
-            hostclock_event(&d->clock, arrival);
+            nrio_tahoe_input(d->io, pkt, len, d->held_at);
+            hostclock_event(&d->clock, d->held_at);
             delivered++;
         }
+    }
+}
+
+/* A signal (echod's SIGTERM) ends a wait: the application's timers decide what it means. */
+static int interrupted(struct rtdrv *d)
+{
+    hostclock_event(&d->clock, nr_mono_ns());
+    return 0;
+}
+
+enum { WOKE_TIME, WOKE_FRAME, WOKE_SIGNAL };
+
+/* Sleeps until at or until a frame comes in; returns WOKE_* or -errno. */
+static int block(struct rtdrv *d, int64_t at)
+{
+    int rc = arm_timer(d, at);
+    if (rc < 0)
+        return rc;
+    struct epoll_event ev[2];
+    int n = epoll_wait(d->epfd, ev, 2, -1);
+    if (n < 0) {
+        if (errno == EINTR)
+            return WOKE_SIGNAL;
+        int err = errno;
+        fprintf(stderr, "tahoe: epoll_wait failed: %s\n", strerror(err));
+        return -err;
+    }
+    int woke = WOKE_TIME;
+    for (int i = 0; i < n; i++) {
+        if (ev[i].data.fd != d->tfd) {
+            woke = WOKE_FRAME;
+            continue;
+        }
+        uint64_t expirations;
+        if (read(d->tfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) {
+            int err = errno;
+            fprintf(stderr, "tahoe: reading the timerfd failed: %s\n", strerror(err));
+            return -err;
+        }
+        d->tfd_armed = -1;
+    }
+    return woke;
+}
+
+/* Returns 0 at the time, 1 if a signal came first, or -errno. */
+static int sleep_until(int64_t at)
+{
+    struct timespec ts = {at / 1000000000, at % 1000000000};
+    int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    if (rc == 0 || rc == EINTR)
+        return rc == EINTR;
+    fprintf(stderr, "tahoe: clock_nanosleep failed: %s\n", strerror(rc));
+    return -rc;
+}
+
+/* Sends the due packets and returns once now reaches at; a spin covers the last stretch,
+ * as a timer wakes the process tens of microseconds late. */
+static int pause_until(struct rtdrv *d, int64_t at)
+{
+    for (;;) {
+        int64_t now = nr_mono_ns();
+        int rc = flush_due(d, now);
+        if (rc < 0 || now >= at)
+            return rc;
+        if (at - now <= SPIN_AHEAD_NS) {
+            while (nr_mono_ns() < at)
+                continue;
+            continue;
+        }
+        rc = sleep_until(at - SPIN_AHEAD_NS);
+        if (rc != 0)
+            return rc < 0 ? rc : WOKE_SIGNAL;
+    }
+}
+
+/* The deadline until has come: the frames stated to arrive by it reach the stack first, those
+ * on their way included (settle_ns). linkemu sends each direction's frames in order of time,
+ * so once a later one is held, none of them is still to come. */
+static int settle(struct rtdrv *d, int64_t until)
+{
+    int64_t end = until + d->settle_ns;
+    int delivered = 0;
+    for (;;) {
+        int rc = read_frames(d, until);
+        if (rc < 0)
+            return rc;
+        delivered += rc;
+        int64_t now = nr_mono_ns();
+        if (d->held_len || now >= end)
+            return delivered;
+        rc = flush_due(d, now);
+        if (rc < 0)
+            return rc;
+        int64_t handover = d->outq ? handover_at(d, d->outq) : INT64_MAX;
+        if (handover < end)
+            rc = pause_until(d, handover);
+        else
+            rc = block(d, end);
+        if (rc < 0)
+            return rc;
+        if (rc == WOKE_SIGNAL)
+            return delivered;
     }
 }
 
@@ -262,52 +385,36 @@ static int rt_wait(void *ctx, int64_t until)
             return rc;
         if (now >= until) {
             hostclock_event(&d->clock, until);
-            /* A frame that came in before the deadline (a tick) must reach the stack first. */
-            rc = read_frames(d);
+            rc = settle(d, until);
+            return rc > 0 ? flush_due(d, nr_mono_ns()) : rc;
+        }
+        if (d->held_len && d->held_at <= until) {
+            rc = read_frames(d, until);
             return rc > 0 ? flush_due(d, nr_mono_ns()) : rc;
         }
         int64_t handover = d->outq ? handover_at(d, d->outq) : INT64_MAX;
         int64_t next = handover < until ? handover : until;
-        if (next - now <= SPIN_AHEAD_NS) {
-            while (nr_mono_ns() < next)
-                continue;
+        /* A held frame keeps the socket readable: only time can end this wait. */
+        if (next - now <= SPIN_AHEAD_NS || d->held_len) {
+            rc = pause_until(d, next);
+            if (rc < 0)
+                return rc;
+            if (rc == WOKE_SIGNAL)
+                return interrupted(d);
             continue;
         }
-        rc = arm_timer(d, next == INT64_MAX ? next : next - SPIN_AHEAD_NS);
+        rc = block(d, next == INT64_MAX ? next : next - SPIN_AHEAD_NS);
         if (rc < 0)
             return rc;
-        struct epoll_event ev[2];
-        int n = epoll_wait(d->epfd, ev, 2, -1);
-        if (n < 0) {
-            /* A signal (echod's SIGTERM): the application's timers decide what it means. */
-            if (errno == EINTR) {
-                hostclock_event(&d->clock, nr_mono_ns());
-                return 0;
-            }
-            int err = errno;
-            fprintf(stderr, "tahoe: epoll_wait failed: %s\n", strerror(err));
-            return -err;
-        }
-        int got = 0;
-        for (int i = 0; i < n; i++) {
-            if (ev[i].data.fd == d->tfd) {
-                uint64_t expirations;
-                if (read(d->tfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) {
-                    int err = errno;
-                    fprintf(stderr, "tahoe: reading the timerfd failed: %s\n", strerror(err));
-                    return -err;
-                }
-                d->tfd_armed = -1;
-            } else {
-                rc = read_frames(d);
-                if (rc < 0)
-                    return rc;
-                got += rc;
-            }
-        }
-        if (got) {
+        if (rc == WOKE_SIGNAL)
+            return interrupted(d);
+        if (rc == WOKE_FRAME) {
+            rc = read_frames(d, until);
+            if (rc < 0)
+                return rc;
             /* Output the input caused can wait for the next call; flush what is due now. */
-            return flush_due(d, nr_mono_ns());
+            if (rc > 0)
+                return flush_due(d, nr_mono_ns());
         }
     }
 }
@@ -317,12 +424,8 @@ static int rt_wait(void *ctx, int64_t until)
 static void drain(struct rtdrv *d)
 {
     while (d->outq) {
-        struct timespec ts = { d->outq->at / 1000000000, d->outq->at % 1000000000 };
-        int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-        if (rc != 0 && rc != EINTR) {
-            fprintf(stderr, "tahoe: clock_nanosleep failed: %s\n", strerror(rc));
+        if (sleep_until(d->outq->at) < 0)
             return;
-        }
         if (flush_due(d, nr_mono_ns()) < 0)
             return;
     }
@@ -501,6 +604,9 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
                  "per_byte_ps and per_call_ns");
         FAIL("reading the host model %s failed: %s", o->host_model, strerror(-rc));
     }
+    if (d->frame_times)
+        d->settle_ns = cfg.cost.per_packet_ns / 2 < SETTLE_MAX_NS ? cfg.cost.per_packet_ns / 2
+                                                                  : SETTLE_MAX_NS;
     int send_model, recv_model;
     if (host_model_space(o->host_model, "tcp_sendspace", &send_model, what, whatlen) ||
         host_model_space(o->host_model, "tcp_recvspace", &recv_model, what, whatlen)) {
