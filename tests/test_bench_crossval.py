@@ -144,25 +144,32 @@ def test_mftp_compares_only_what_both_backends_measured_for_this_case(bench: Mod
     assert not bench.compare_mftp()["compared"]  # records of another case do not count
 
 
-def test_emulated_runs_of_another_build_are_set_aside(bench: ModuleType, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_runs_of_another_build_are_set_aside(bench: ModuleType, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench, "REPO", tmp_path)
     monkeypatch.setattr(bench, "TOOLS_BIN", tmp_path / "bin")
     (tmp_path / "bin").mkdir()
-    for name in ("ttcp", "linkemu"):
+    for name in ("ttcp", "linkemu", "netsim"):
         (tmp_path / "bin" / name).write_bytes(name.encode())
-    now = bench.builds(["ttcp", "linkemu"])
-    runs = tmp_path / "results" / "comer94" / "table1" / "runs" / "quick" / "linkemu" / "trial-1"
-    kept = {"send-16384": now,
-            "send-20480": {**now, "linkemu": "sha256:old"},
-            "send-24576": {"ttcp": now["ttcp"], "python": "3.11.2"}}
-    for part, tools in kept.items():
-        (runs / part).mkdir(parents=True)
-        (runs / part / "provenance.json").write_text(json.dumps({"tools": {**tools, "python": "3.11.2"}}))
+    now = bench.builds(["ttcp", "linkemu", "netsim"])
+    quick = tmp_path / "results" / "comer94" / "table1" / "runs" / "quick"
+    kept = {"linkemu": {"send-16384": {"ttcp": now["ttcp"], "linkemu": now["linkemu"]},
+                        "send-20480": {"ttcp": now["ttcp"], "linkemu": "sha256:old"},
+                        "send-24576": {"ttcp": now["ttcp"]}},
+            "sim": {"send-16384": {"netsim": now["netsim"]},
+                    "send-20480": {"netsim": "sha256:old"}}}
+    for backend, parts in kept.items():
+        for part, tools in parts.items():
+            (quick / backend / "trial-1" / part).mkdir(parents=True)
+            (quick / backend / "trial-1" / part / "provenance.json").write_text(
+                json.dumps({"tools": {**tools, "python": "3.11.2"}}))
     moved = bench.set_aside_stale_runs()
-    assert sorted(Path(m).name for m in moved) == ["send-20480", "send-24576"]
-    assert (runs / "send-16384").is_dir() and not (runs / "send-20480").exists()
-    assert (bench.WORK / "stale" / "comer94" / "table1" / "runs" / "quick" / "linkemu" / "trial-1" / "send-20480"
+    assert sorted(str(Path(m).relative_to(Path(m).parents[2])) for m in moved) == [
+        "linkemu/trial-1/send-20480", "linkemu/trial-1/send-24576", "sim/trial-1/send-20480"]
+    for backend in ("linkemu", "sim"):
+        assert (quick / backend / "trial-1" / "send-16384").is_dir()
+        assert not (quick / backend / "trial-1" / "send-20480").exists()
+    assert (bench.WORK / "stale" / "comer94" / "table1" / "runs" / "quick" / "sim" / "trial-1" / "send-20480"
             / "provenance.json").is_file()
     assert bench.set_aside_stale_runs() == []
 

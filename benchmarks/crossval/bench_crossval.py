@@ -19,9 +19,9 @@ virtual time under other seeds; a pair whose result moves (unsettled) is emulate
 of them as well (kept in benchmarks/work/crossval/ too) and compared on the mean over its seeds.
 Every pair is also emulated a second time on its own seed, which shows how well the emulation
 agrees with itself: the yardstick for how well the sim can agree with it.
-Each run is tied to the builds of the binaries that made it: with --run, emulated runs of another
-build are set aside to benchmarks/work/crossval/stale/ and measured again, and the kept records
-of another build are measured again.
+Each run is tied to the builds of the binaries that made it: with --run, runs of another build
+(in virtual time or emulated) are set aside to benchmarks/work/crossval/stale/ and run again, and
+the kept records of another build are measured again.
 Writes benchmarks/results/crossval.json and crossval.md. Not a test: the figures are measured.
 """
 from __future__ import annotations
@@ -106,23 +106,26 @@ def builds(names: list[str]) -> dict[str, str]:
     return binary_digests([TOOLS_BIN / name for name in names])
 
 
-def is_current_run(tools: dict[str, str]) -> bool:
-    """Whether an emulated run's provenance names this build of linkemu and of every tool
-    binary it used; runs from before linkemu's build was recorded are not."""
+def is_current_run(tools: dict[str, str], backend: str) -> bool:
+    """Whether a run's provenance names this build of every tool binary it used, netsim's for
+    the sim and linkemu's for an emulated run; emulated runs from before linkemu's build was
+    recorded are not current."""
     used = [name for name in tools if (TOOLS_BIN / name).is_file()]
-    return "linkemu" in used and all(tools[name] == digest for name, digest in builds(used).items())
+    needed = "netsim" if backend == "sim" else "linkemu"
+    return needed in used and all(tools[name] == digest for name, digest in builds(used).items())
 
 
 def set_aside_stale_runs() -> list[str]:
-    """Moves the emulated runs of the cases made by other builds to WORK/stale, where nothing
-    reads them, so the workflow measures them again; returns what it moved."""
+    """Moves the runs of the cases made by other builds, in virtual time or emulated, to
+    WORK/stale, where nothing reads them, so the workflow runs them again; returns what it
+    moved."""
     moved = []
     for paper, (_, experiments) in CASES.items():
         for experiment in experiments:
-            for backend in EMULATED:
+            for backend in ("sim", *EMULATED):
                 for provenance in sorted((REPO / "results" / paper / experiment / "runs" / "quick" / backend)
                                          .glob("**/provenance.json")):
-                    if is_current_run(json.loads(provenance.read_text()).get("tools", {})):
+                    if is_current_run(json.loads(provenance.read_text()).get("tools", {}), backend):
                         continue
                     run = provenance.parent
                     target = WORK / "stale" / run.relative_to(REPO / "results")
@@ -135,7 +138,7 @@ def set_aside_stale_runs() -> list[str]:
 
 def run_missing() -> None:
     for run in set_aside_stale_runs():
-        print(f"crossval: {run} was emulated by another build; set aside to be measured again", file=sys.stderr)
+        print(f"crossval: {run} was made by another build; set aside to be run again", file=sys.stderr)
     for paper, (spec, experiments) in CASES.items():
         targets = [f"results/{paper}/{e}/results.csv" for e in experiments]
         for backend in ("sim", "auto"):
@@ -550,7 +553,7 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append(f"| comer94 Table 1, quick | {t['pairs']} buffer pairs | {t['pairs_within']} of {t['pairs']}{agree} "
                      f"| {t['pairs_same_regime']} pairs in the same regime on both backends, "
                      f"{t['pairs_same_regime_within']} of them within; mean abs. difference "
-                     f"{t['mean_abs_diff_pct_same_regime']:.1f}%{repeat_note(t)}{spread_note(t)} |")
+                     f"{t['mean_abs_diff_pct_same_regime']:.2f}%{repeat_note(t)}{spread_note(t)} |")
     e = report["liu95db/atm"]
     if e.get("items"):
         loss = [i for i in e["rows"] if "loss_bounds_overlap" in i]
