@@ -11,7 +11,7 @@ DEFAULT_SPECS := configs/liu95cool.yaml
 SIM_SPECS := configs/comer94.yaml configs/liu95db.yaml
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup build reproduce test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval clean
+.PHONY: all setup build reproduce study test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval clean
 
 all: build
 
@@ -32,6 +32,11 @@ reproduce: build
 			--config backend=sim profile=paper || exit 1; \
 	done
 	@echo "Reports: $(CURDIR)/reports/html/index.html"
+
+# A commented starting spec for a study of one's own: make study NAME=my-study [TOOL=ttcp] [LINK=ethernet-10]
+study: setup
+	@test -n "$(NAME)" || { echo "usage: make study NAME=my-study [TOOL=pingx|ttcp] [LINK=atm-oc3-155]"; exit 2; }
+	$(PYTHON) -m netrepro.new "$(NAME)" --tool "$(or $(TOOL),pingx)" --link "$(or $(LINK),atm-oc3-155)"
 
 test: build test-c test-r test-python
 

@@ -25,6 +25,8 @@ OVERRIDE_KEYS = ("profile", "backend")
 # pingx frames each message inside its own octets; smaller messages cannot carry the frame.
 MIN_MESSAGE = 16
 MAX_MESSAGE = 4 << 20
+# The message set of an experiment that lists its messages in the spec itself.
+INLINE_MESSAGES = "inline"
 # SunOS 4.1's sb_max: the largest socket buffer the Tahoe stack grants.
 TAHOE_SB_MAX = 52428
 
@@ -113,13 +115,14 @@ def _load_named(kind: str, name: str, schema: str, referrer: Document, key_path:
     return document
 
 
-def _messages(document: Document) -> tuple[Message, ...]:
+def _messages(document: Document, key_path: tuple, items: list[Any]) -> tuple[Message, ...]:
+    """Messages listed at key_path of document: a message set's file, or inline in a spec."""
     messages = []
-    for index, item in enumerate(document.data["messages"]):
+    for index, item in enumerate(items):
         text = item if isinstance(item, str) else item["size"]
-        size = parse_size(text)
+        size = _parse(document, (*key_path, index), parse_size, text)
         if not MIN_MESSAGE <= size <= MAX_MESSAGE:
-            raise document.error(("messages", index),
+            raise document.error((*key_path, index),
                                  f"{text} is outside the sizes pingx sends ({MIN_MESSAGE}B to 4M)")
         messages.append(Message(name=item["name"] if isinstance(item, dict) else "", size=size))
     return tuple(messages)
@@ -228,7 +231,7 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
                 profile: dict[str, Any], backend_override: str | None) -> Experiment:
     data = document.data
     where = _Where(exp_id, own)
-    _require(document, where, settings, ("mirrors", "link", "tool", "stack"))
+    _require(document, where, settings, ("link", "tool", "stack"))
     tool = settings["tool"]
     if tool == "pingx":
         _require(document, where, settings, ("modes", "messages"))
@@ -240,8 +243,12 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
     link = link_from_dict(settings["link"], link_doc.data)
     messages: tuple[Message, ...] = ()
     if tool == "pingx":
-        msg_doc = _load_named("msgsets", settings["messages"], "msgset.schema.json", document, where + ("messages",))
-        messages = _messages(msg_doc)
+        if isinstance(settings["messages"], list):
+            messages = _messages(document, where + ("messages",), settings["messages"])
+        else:
+            msg_doc = _load_named("msgsets", settings["messages"], "msgset.schema.json", document,
+                                  where + ("messages",))
+            messages = _messages(msg_doc, ("messages",), msg_doc.data["messages"])
     datagram = _parse(document, where + ("datagram",), parse_size, settings.get("datagram", "8K"))
     if not 64 <= datagram <= 65507 - 64:
         raise document.error(where + ("datagram",), "a UDP datagram payload must be 64B to 65443B")
@@ -264,7 +271,7 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         paper=data["paper"],
         id=exp_id,
         description=settings.get("description", ""),
-        mirrors=tuple(settings["mirrors"]),
+        mirrors=tuple(settings.get("mirrors", ())),
         network=settings.get("network", ""),
         tool=tool,
         link_name=settings["link"],
@@ -275,7 +282,7 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         host=settings.get("host"),
         host_model=_host_model(document, where, settings),
         modes=modes,
-        message_set=settings.get("messages", ""),
+        message_set=INLINE_MESSAGES if isinstance(settings.get("messages"), list) else settings.get("messages", ""),
         messages=messages,
         datagram=datagram,
         cooling_gap_s=_parse(document, where + ("cooling",), parse_time, cooling["gap"]) if "gap" in cooling else None,
@@ -312,7 +319,10 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
     document = load_document(path)
     validate(document, "spec.schema.json")
     data = document.data
+    # A spec need not define every profile: one it lacks is its quick profile.
     profile_name = overrides.get("profile", "quick")
+    if profile_name not in data["profiles"]:
+        profile_name = "quick"
     defaults = data.get("defaults", {})
     experiments = {}
     for exp_id, own in data["experiments"].items():

@@ -1,16 +1,19 @@
 # Renders one report to self-contained HTML plus its scorecard CSV.
 #
-# Usage: Rscript reports/render.R <report_id> [results_dir] [output_dir]
-#   report_id    e.g. liu95cool (reports/<report_id>.Rmd)
+# Usage: Rscript reports/render.R <report_id> [results_dir] [output_dir] [spec]
+#   report_id    e.g. liu95cool (reports/<report_id>.Rmd); an id without a report of its
+#                own is a study of one's own and renders with reports/study.Rmd
 #   results_dir  default: results
 #   output_dir   default: reports/html
+#   spec         the spec a study's settings and assumptions are read from
 # Relative paths are taken from the current directory.
 
 usage <- paste(
-  "usage: Rscript reports/render.R <report_id> [results_dir] [output_dir]",
-  "  report_id    a report in reports/, e.g. liu95cool",
+  "usage: Rscript reports/render.R <report_id> [results_dir] [output_dir] [spec]",
+  "  report_id    a report in reports/, e.g. liu95cool, or a study's name (reports/study.Rmd)",
   "  results_dir  the pipeline's results tree (default: results)",
   "  output_dir   where the HTML and scorecard go (default: reports/html)",
+  "  spec         a study's spec, for its settings and assumptions (default: none)",
   sep = "\n"
 )
 
@@ -28,17 +31,22 @@ script_dir <- function() {
 }
 
 args <- commandArgs(trailingOnly = TRUE)
-if (length(args) < 1 || length(args) > 3 || args[1] %in% c("-h", "--help")) {
-  fail("expected 1 to 3 arguments, got ", length(args), ".")
+if (length(args) < 1 || length(args) > 4 || args[1] %in% c("-h", "--help")) {
+  fail("expected 1 to 4 arguments, got ", length(args), ".")
 }
 report_id <- args[1]
 results_dir <- if (length(args) >= 2) args[2] else "results"
 output_dir <- if (length(args) >= 3) args[3] else file.path("reports", "html")
+spec <- if (length(args) >= 4) normalizePath(args[4], mustWork = FALSE) else ""
 
 reports_dir <- script_dir()
+if (!grepl("^[a-z0-9][a-z0-9-]*$", report_id) || report_id == "study") {
+  fail("'", report_id, "' is not a paper or study name (lower case, digits, hyphens).")
+}
 input <- file.path(reports_dir, paste0(report_id, ".Rmd"))
-if (!grepl("^[A-Za-z0-9_-]+$", report_id) || !file.exists(input)) {
-  fail("no report '", report_id, "': ", input, " does not exist.")
+study <- !file.exists(input)
+if (study) {
+  input <- file.path(reports_dir, "study.Rmd")
 }
 if (!dir.exists(results_dir)) {
   fail("results directory '", results_dir, "' does not exist. Run the pipeline first.")
@@ -58,19 +66,21 @@ scratch <- tempfile("netrepro-render-")
 dir.create(scratch)
 on.exit(unlink(scratch, recursive = TRUE), add = TRUE)
 
+study_params <- if (study) list(paper = report_id, spec = spec) else list()
 rmarkdown::render(
   input,
+  output_file = paste0(report_id, ".html"),
   output_dir = output_dir,
   intermediates_dir = scratch,
   knit_root_dir = reports_dir,
-  params = list(
+  params = c(study_params, list(
     results_dir = normalizePath(results_dir),
     out_dir = output_dir
-  ),
+  )),
   envir = new.env(),
   quiet = TRUE
 )
 message(
   "render.R: wrote ", file.path(output_dir, paste0(report_id, ".html")),
-  " and ", file.path(output_dir, paste0(report_id, "-scorecard.csv"))
+  if (study) " (a study: no scorecard)" else paste0(" and ", file.path(output_dir, paste0(report_id, "-scorecard.csv")))
 )

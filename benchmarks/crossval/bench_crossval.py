@@ -22,7 +22,8 @@ agrees with itself: the yardstick for how well the sim can agree with it.
 Each run is tied to the builds of the binaries that made it: with --run, runs of another build
 (in virtual time or emulated) are set aside to benchmarks/work/crossval/stale/ and run again, and
 the kept records of another build are measured again.
-Writes benchmarks/results/crossval.json and crossval.md. Not a test: the figures are measured.
+Writes benchmarks/results/crossval.json and crossval.md, then benchmarks/README.md from every
+benchmark's table. Not a test: the figures are measured.
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.readme import write_readme  # noqa: E402
 from netrepro import phase  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict, with_direction  # noqa: E402
 from netrepro.provenance import binary_digests  # noqa: E402
@@ -599,6 +601,7 @@ def main() -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "crossval.json").write_text(json.dumps(report, indent=1) + "\n")
     (RESULTS / "crossval.md").write_text(markdown(report))
+    write_readme()
     print(markdown(report))
     return 0
 

@@ -6,7 +6,8 @@ emulator's own counters for loss. Run as root:
     sudo /usr/bin/python3 benchmarks/link/bench_link.py [--quick]
 
 Builds h1 -- mid -- h2 in Mininet (plain veth links, no switch, no controller), runs linkemu in
-mid through LinkemuBackend, and writes benchmarks/results/linkemu.json and linkemu.md.
+mid through LinkemuBackend, and writes benchmarks/results/linkemu.json and linkemu.md, then
+benchmarks/README.md from every benchmark's table.
 Not a test: the figures depend on the machine, and the JSON says whether each target was met.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ from mininet.log import setLogLevel  # noqa: E402
 from mininet.net import Mininet  # noqa: E402
 from mininet.node import Host  # noqa: E402
 
+from benchmarks.readme import write_readme  # noqa: E402
 from netrepro.backends.linkemu import LinkemuBackend  # noqa: E402
 from netrepro.cpuidle import ShallowIdle  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict  # noqa: E402
@@ -416,6 +418,8 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "linkemu.json").write_text(json.dumps(report, indent=2) + "\n")
     (args.out / "linkemu.md").write_text(markdown(cases))
+    if args.out == RESULTS:
+        write_readme()
     print(markdown(cases))
     return 0
 

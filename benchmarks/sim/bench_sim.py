@@ -5,10 +5,11 @@ on the ATM link with two SPARCstation IPC host models?
 
     python3 benchmarks/sim/bench_sim.py              # full scale, 2 processes
     python3 benchmarks/sim/bench_sim.py --repeats 5  # a sample; the full time is extrapolated
+    python3 benchmarks/sim/bench_sim.py --tables     # sim.md again from sim.json, measuring nothing
 
-Writes benchmarks/results/sim.json: the wall time of the run (measured, or extrapolated from
-the sample and labelled so), events per second, the virtual-to-wall speed-up, and each cell's
-mean throughput. Where ns-3 is installed (Debian libns3-dev), the same run also times one bulk
+Writes benchmarks/results/sim.json, sim.md and benchmarks/README.md: the wall time of the run
+(measured, or extrapolated from the sample and labelled so), events per second, the
+virtual-to-wall speed-up, and each cell's mean throughput. Where ns-3 is installed (Debian libns3-dev), the same run also times one bulk
 TCP transfer of 32 MB in ns-3 (ns3_bulk.cc: its own TCP, ideal hosts) beside netsim's
 48K/48K transfer, with and without host models. Not a test: the times depend on the machine.
 Needs tools/bin/netsim.
@@ -34,6 +35,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.readme import write_readme  # noqa: E402
 from netrepro.linkspec import link_from_dict  # noqa: E402
 from netrepro.sim import BINARY, run_netsim, ttcp_command  # noqa: E402
 
@@ -116,6 +118,34 @@ def compare_ns3(link: Any) -> dict[str, Any] | None:
     }
 
 
+def markdown(result: dict[str, Any]) -> str:
+    rows = [
+        "| case | measured | target | met |",
+        "|---|---|---|---|",
+        f"| {result['what']} | {result['full_scale_wall_s']:.0f} s wall ({result['full_scale_note']}), "
+        f"{result['jobs']} processes; {result['events_per_s'] / 1e6:.2f} M events/s; virtual/wall "
+        f"{result['speedup_overall']:.0f}x; every transfer complete: "
+        f"{'yes' if result['all_complete'] else 'no'} | under {result['target_wall_s']:.0f} s | "
+        f"{'yes' if result['target_met'] else 'no'} |",
+    ]
+    ns3 = result["ns3_comparison"]
+    if isinstance(ns3, dict):
+        ipc, ideal = ns3["netsim"]["ipc_hosts"], ns3["netsim"]["ideal_hosts"]
+        rows.append(
+            f"| {ns3['what']} | ns-3 {ns3['ns3_version']}: {ns3['ns3_wall_s_per_transfer'] * 1e3:.1f} ms wall "
+            f"per transfer; netsim: {ideal['wall_s_per_transfer'] * 1e3:.1f} ms with ideal hosts, "
+            f"{ipc['wall_s_per_transfer'] * 1e3:.1f} ms with SPARCstation IPC hosts | none: a reference | - |")
+    else:
+        rows.append(f"| ns-3 beside netsim | {ns3} | none: a reference | - |")
+    return "\n".join(rows) + "\n"
+
+
+def write_tables(result: dict[str, Any], output: Path) -> None:
+    output.with_suffix(".md").write_text(markdown(result))
+    if output.parent == RESULTS:
+        write_readme()
+
+
 def tool_version() -> str:
     out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
     return out.stdout.strip() or "unknown"
@@ -127,7 +157,12 @@ def main() -> int:
                         help=f"transfers per cell (default {FULL_REPEATS}, the paper's)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel netsim processes (default 2)")
     parser.add_argument("--output", type=Path, default=RESULTS / "sim.json")
+    parser.add_argument("--tables", action="store_true",
+                        help="write sim.md and benchmarks/README.md from the existing --output, measuring nothing")
     opts = parser.parse_args()
+    if opts.tables:
+        write_tables(json.loads(opts.output.read_text()), opts.output)
+        return 0
     if not BINARY.is_file():
         print(f"{BINARY} is missing; run make -C tools", file=sys.stderr)
         return 1
@@ -177,6 +212,7 @@ def main() -> int:
     tmp = opts.output.with_suffix(".tmp")
     tmp.write_text(json.dumps(result, indent=1) + "\n")
     tmp.replace(opts.output)
+    write_tables(result, opts.output)
     print(f"{len(rows)} cells x {opts.repeats} transfers: {wall:.1f} s wall "
           f"({'measured' if opts.repeats == FULL_REPEATS else 'full scale extrapolated'}: "
           f"{full_wall:.1f} s), {events / sim_wall:.0f} events/s, "

@@ -9,8 +9,8 @@ Cases, each between h1 and h2 of netrepro.topology.LinkNetwork with the linkemu 
   - mftp GETs of one file over 1, 4 and 16 connections on atm-wan-emulator (RTT 200 ms) with a
     per-connection window, against the window limit N*W/RTT;
   - ipcbench UDP 1UnAck and 6UnAck (echoed and compared) and TCP on ethernet-10.
-Writes benchmarks/results/tools.json and tools.md. Not a test: the figures depend on the
-machine, and the JSON says whether each target was met.
+Writes benchmarks/results/tools.json and tools.md, then benchmarks/README.md from every benchmark's
+table. Not a test: the figures depend on the machine, and the JSON says whether each target was met.
 """
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO))
 from mininet.log import setLogLevel  # noqa: E402
 from mininet.node import Host  # noqa: E402
 
+from benchmarks.readme import write_readme  # noqa: E402
 from netrepro.backends import get_backend  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict, with_direction  # noqa: E402
 from netrepro.topology import H1_IP, H2_IP, LinkNetwork  # noqa: E402
@@ -431,6 +432,8 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "tools.json").write_text(json.dumps(report, indent=2) + "\n")
     (args.out / "tools.md").write_text(markdown(cases))
+    if args.out == RESULTS:
+        write_readme()
     print(markdown(cases))
     return 0
 

@@ -137,12 +137,25 @@ def get_render_argv():
     """Absolute paths: the renderer works from the reports folder, not the run directory."""
     return [
         "Rscript", get_report_script("render.R"), PAPER,
-        str(Path("results").resolve()), str(Path("reports/html").resolve()),
+        str(Path("results").resolve()), str(Path("reports/html").resolve()), str(get_spec_path().resolve()),
     ]
 
 
+def get_has_own_report():
+    """A paper has a report of its own; any other `paper:` is a study, shown by reports/study.Rmd."""
+    return (Path(workflow.basedir) / "reports" / f"{PAPER}.Rmd").is_file()
+
+
 def get_report_source():
-    return str(Path(workflow.basedir) / "reports" / f"{PAPER}.Rmd")
+    name = PAPER if get_has_own_report() else "study"
+    return str(Path(workflow.basedir) / "reports" / f"{name}.Rmd")
+
+
+def get_index_inputs():
+    """The index lists the papers by their scorecards; a study, which has none, by its report."""
+    if get_has_own_report():
+        return [f"reports/html/{PAPER}-scorecard.csv"]
+    return [f"reports/html/{PAPER}.html"]
 
 
 def get_report_script(name):

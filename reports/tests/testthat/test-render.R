@@ -15,9 +15,12 @@ test_that("render.R fails with a clear message when there are no data", {
   run <- rscript(file.path(reports_dir, "render.R"), "liu95cool", empty, out)
   expect_false(run$status == 0)
   expect_match(run$output, "no data for liu95cool")
-  run <- rscript(file.path(reports_dir, "render.R"), "nosuchpaper", empty, out)
+  run <- rscript(file.path(reports_dir, "render.R"), "my-study", empty, out)
   expect_false(run$status == 0)
-  expect_match(run$output, "no report 'nosuchpaper'")
+  expect_match(run$output, "no data for my-study")
+  run <- rscript(file.path(reports_dir, "render.R"), "Bad Name", empty, out)
+  expect_false(run$status == 0)
+  expect_match(run$output, "'Bad Name' is not a paper or study name")
 })
 
 test_that("the report renders offline with a missing experiment shown, then the index", {

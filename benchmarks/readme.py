@@ -1,0 +1,71 @@
+"""Writes benchmarks/README.md from the tables the benchmarks wrote in benchmarks/results/.
+
+Each benchmark script calls write_readme() after writing its own results, so the README always
+shows the last measured figures and is never edited by hand:
+
+    python3 benchmarks/readme.py    # compose it again from benchmarks/results/ (measures nothing)
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent
+RESULTS = BENCHMARKS / "results"
+README = BENCHMARKS / "README.md"
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    command: str
+    cost: str
+    about: str
+    table: str
+
+
+SECTIONS = (
+    Section("The link emulator", "make bench-link", "root, about 4 minutes",
+            "linkemu measured with clients the project did not write "
+            "(iperf3, ping) and with its own counters: goodput per link kind, added delay, "
+            "random, cell and bit-error loss, and forwarding capacity.",
+            "linkemu.md"),
+    Section("The tools", "make bench-tools", "root, about 6 minutes",
+            "ttcp beside iperf3, MFTP with 1, 4 and 16 connections over a "
+            "200 ms link, and ipcbench, between two Mininet hosts.",
+            "tools.md"),
+    Section("Virtual time", "make bench-sim", "about a minute; installs Debian's libns3-dev",
+            "How fast netsim runs comer94 Table 1 at the paper's full scale, and the same bulk "
+            "transfer in ns-3 beside it.",
+            "sim.md"),
+    Section("Virtual time against emulation", "make bench-crossval", "root, about 90 minutes",
+            "Virtual time (backend=sim) against linkemu on comer94 Table 1, liu95db's "
+            "ATM echoes and MFTP GETs with cell loss; docs/cross-validation.md explains the figures.",
+            "crossval.md"),
+)
+
+
+def compose(results: Path = RESULTS) -> str:
+    parts = [
+        "# Benchmarks",
+        "",
+        "Written by `benchmarks/readme.py` from `benchmarks/results/`, which each benchmark "
+        "rewrites when it runs; do not edit by hand. Every figure is measured on the machine "
+        "named in the benchmark's JSON file beside its table.",
+    ]
+    for section in SECTIONS:
+        table = results / section.table
+        body = table.read_text().strip() if table.is_file() else "Not measured yet."
+        parts += ["", f"## {section.title}", "", f"`{section.command}` ({section.cost}). {section.about}", "", body]
+    return "\n".join(parts) + "\n"
+
+
+def write_readme(results: Path = RESULTS, readme: Path = README) -> None:
+    readme.write_text(compose(results))
+
+
+if __name__ == "__main__":
+    write_readme()
+    print(f"wrote {README}")
+    sys.exit(0)

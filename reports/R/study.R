@@ -1,0 +1,157 @@
+# A study of one's own (a spec whose `paper:` has no report of its own):
+# which experiments it has, what kind of results each holds, and its settings.
+
+# The experiments of a study that have results, in the spec's order when the
+# spec is known, else alphabetically.
+study_experiments <- function(results_dir, paper, spec = NULL) {
+  found <- basename(dirname(Sys.glob(file.path(results_dir, paper, "*", "results.csv"))))
+  ordered <- if (is.null(spec)) character() else intersect(names(spec$experiments), found)
+  c(ordered, sort(setdiff(found, ordered)))
+}
+
+# What an experiment's results.csv holds, judged by its columns: echoes
+# (pingx), a buffer matrix (ttcp), or transfers against other settings.
+results_kind <- function(columns) {
+  if ("rtt_ms" %in% columns) {
+    return("echoes")
+  }
+  if (all(c("send_buffer", "recv_buffer", "throughput_mbit") %in% columns)) {
+    return("buffers")
+  }
+  if ("throughput_mbit" %in% columns) {
+    return("transfers")
+  }
+  "unknown"
+}
+
+read_header <- function(path) {
+  names(readr::read_csv(path, n_max = 0, col_types = readr::cols(.default = "c")))
+}
+
+# Numeric settings that vary across an experiment's transfers (e.g. a swept
+# delay or number of connections): the x axes its figures call for. Counters,
+# identifiers and the measurement itself are not settings.
+varying_settings <- function(data) {
+  measured <- c(
+    "throughput_mbit", "receiver_throughput_mbit", "trial", "repeat", "bytes", "run_id",
+    "elapsed_s", "seed"
+  )
+  candidates <- setdiff(names(data), measured)
+  numeric <- purrr::keep(candidates, function(column) {
+    values <- suppressWarnings(as.numeric(data[[column]]))
+    all(!is.na(values[!is.na(data[[column]])])) && dplyr::n_distinct(values, na.rm = TRUE) > 1
+  })
+  numeric[!grepl("(^|_)(count|segments|acks|s[0-9]|r[0-9]|drops|packets|octets)$", numeric)]
+}
+
+# Mean throughput per value of one setting, per setup.
+throughput_by_setting <- function(data, setting) {
+  data |>
+    dplyr::mutate(
+      value = as.numeric(.data[[setting]]),
+      throughput_mbit = as.numeric(throughput_mbit)
+    ) |>
+    dplyr::group_by(setup, value) |>
+    dplyr::summarise(
+      transfers = dplyr::n(),
+      mean_mbit = mean(throughput_mbit, na.rm = TRUE),
+      min_mbit = min(throughput_mbit, na.rm = TRUE),
+      max_mbit = max(throughput_mbit, na.rm = TRUE),
+      .groups = "drop"
+    )
+}
+
+plot_throughput_by_setting <- function(points, setting, title) {
+  ggplot2::ggplot(points, ggplot2::aes(value, mean_mbit, colour = setup)) +
+    ggplot2::geom_linerange(ggplot2::aes(ymin = min_mbit, ymax = max_mbit), alpha = 0.5) +
+    ggplot2::geom_line() +
+    ggplot2::geom_point() +
+    ggplot2::labs(
+      title = title, x = setting, y = "Throughput (Mb/s)", colour = NULL,
+      caption = "Line: mean over transfers; bar: lowest to highest."
+    ) +
+    theme_report()
+}
+
+# The buffer matrix of a ttcp experiment as heat-map panels, one per setup.
+study_matrix_panels <- function(transfers) {
+  summarise_cells(transfers) |>
+    dplyr::transmute(
+      panel = factor(setup), send_buffer, recv_buffer,
+      throughput_mbit = mean_mbit, abnormal = FALSE,
+      send = factor(buffer_label(send_buffer), levels = rev(unique(buffer_label(sort(unique(send_buffer)))))),
+      recv = buffer_factor(recv_buffer),
+      label = fmt_num(mean_mbit, 2)
+    )
+}
+
+# The spec's settings of one experiment (its own over the defaults), one row
+# per leaf setting, values as text.
+experiment_settings <- function(spec, experiment) {
+  merged <- utils::modifyList(spec$defaults %||% list(), spec$experiments[[experiment]] %||% list())
+  merged$description <- NULL
+  flat <- unlist(merged)
+  if (length(flat) == 0) {
+    return(tibble::tibble(setting = character(), value = character()))
+  }
+  grouped <- split(unname(flat), sub("[0-9]+$", "", names(flat)))
+  tibble::tibble(
+    setting = names(grouped),
+    value = unname(purrr::map_chr(grouped, function(values) paste(values, collapse = ", ")))
+  )
+}
+
+# One experiment's section for a results = "asis" chunk: its heading, the
+# figures its results call for, and (with the spec) its settings.
+study_experiment_section <- function(results_dir, paper, experiment, spec = NULL) {
+  cat("\n\n## ", escape_html(experiment), "\n\n", sep = "")
+  description <- spec$experiments[[experiment]]$description
+  if (!is.null(description)) {
+    cat("<p>", escape_html(description), "</p>\n\n", sep = "")
+  }
+  path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
+  kind <- results_kind(read_header(path))
+  if (kind == "echoes") {
+    data <- read_results(results_dir, paper, experiment)$data
+    sizes <- summarise_sizes(data)
+    trials <- summarise_trials(data)
+    print(plot_rtt(sizes, trials, paste0(experiment, ": round-trip time by message size")))
+    udp <- dplyr::filter(sizes, grepl("^udp", mode))
+    if (nrow(udp) > 0) {
+      print(plot_loss(
+        udp, dplyr::filter(trials, grepl("^udp", mode)),
+        paste0(experiment, ": UDP datagram loss by message size")
+      ))
+    }
+  } else if (kind == "buffers") {
+    print(plot_matrix_heatmap(
+      study_matrix_panels(read_transfers(results_dir, paper, experiment)),
+      paste0(experiment, ": mean throughput per buffer pair"),
+      published_abnormal = "none: no paper"
+    ))
+  } else if (kind == "transfers") {
+    data <- add_setup(read_contract_csv(path, c("throughput_mbit", "link", "stack", "backend")))
+    for (setting in varying_settings(data)) {
+      print(plot_throughput_by_setting(
+        throughput_by_setting(data, setting), setting,
+        paste0(experiment, ": throughput against ", setting)
+      ))
+    }
+  } else {
+    cat(callout(paste0(
+      "No figure for ", escape_html(path), ": its columns are of no kind this report draws."
+    )))
+  }
+  if (!is.null(spec)) {
+    cat("\n\n<p>Settings (the spec's defaults with this experiment's own):</p>\n")
+    cat(kable_html(experiment_settings(spec, experiment)))
+  }
+}
+
+# Experiments of a paper's results tree that its report does not know: the
+# user's own, shown under "Beyond the paper".
+beyond_paper_experiments <- function(results_dir, paper, known) {
+  setdiff(study_experiments(results_dir, paper), known)
+}
+
+`%||%` <- function(x, y) if (is.null(x)) y else x

@@ -1,0 +1,50 @@
+# The generic report of a study of one's own: what it draws for which results.
+
+test_that("results are told apart by their columns", {
+  expect_equal(results_kind(c("mode", "rtt_ms", "message_bytes")), "echoes")
+  expect_equal(results_kind(c("send_buffer", "recv_buffer", "throughput_mbit")), "buffers")
+  expect_equal(results_kind(c("connections", "delay_ms", "throughput_mbit")), "transfers")
+  expect_equal(results_kind(c("a", "b")), "unknown")
+})
+
+test_that("only settings that vary and are not measurements become axes", {
+  data <- tibble::tibble(
+    connections = c("1", "2", "4"), delay_ms = c("200", "200", "200"),
+    link = c("x", "x", "x"), throughput_mbit = c("1", "2", "3"), trial = c("1", "2", "3"),
+    data_segments = c("10", "20", "30")
+  )
+  expect_equal(varying_settings(data), "connections")
+})
+
+test_that("throughput is summarised per setting value and setup", {
+  data <- tibble::tibble(
+    setup = "s", connections = c("1", "1", "4"), throughput_mbit = c("1", "3", "8")
+  )
+  points <- throughput_by_setting(data, "connections")
+  expect_equal(points$value, c(1, 4))
+  expect_equal(points$mean_mbit, c(2, 8))
+  expect_equal(points$transfers, c(2L, 1L))
+})
+
+test_that("an experiment's settings are its own over the spec's defaults", {
+  spec <- list(
+    defaults = list(link = "ethernet-10", stack = "tahoe", ttcp = list(write_size = "4K")),
+    experiments = list(e = list(description = "d", link = "atm-oc3-155", messages = list("1K", "2K")))
+  )
+  settings <- experiment_settings(spec, "e")
+  expect_equal(settings$value[settings$setting == "link"], "atm-oc3-155")
+  expect_equal(settings$value[settings$setting == "messages"], "1K, 2K")
+  expect_equal(settings$value[settings$setting == "ttcp.write_size"], "4K")
+  expect_false("description" %in% settings$setting)
+})
+
+test_that("a study's experiments follow the spec's order", {
+  results <- withr::local_tempdir()
+  for (experiment in c("b", "a", "c")) {
+    dir.create(file.path(results, "s", experiment), recursive = TRUE)
+    writeLines("x", file.path(results, "s", experiment, "results.csv"))
+  }
+  spec <- list(experiments = list(c = list(), b = list()))
+  expect_equal(study_experiments(results, "s", spec), c("c", "b", "a"))
+  expect_equal(study_experiments(results, "s"), c("a", "b", "c"))
+})
