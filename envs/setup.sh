@@ -45,10 +45,11 @@ if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$lock_file"
     echo "$want" > "$stamp"
 fi
-# The netrepro package is used in place, as an editable install would.
+# The netrepro package is used in place, as an editable install would; its yte guard keeps
+# Snakemake from running Python written in a spec (netrepro/yteguard.py).
 site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-echo "$repo" > "$site/netrepro.pth"
+printf '%s\nimport netrepro.yteguard\n' "$repo" > "$site/netrepro.pth"
 
-"$venv/bin/python" -c 'import mininet.net, snakemake, jsonschema, yaml' \
+"$venv/bin/python" -c 'import mininet.net, snakemake, jsonschema, yaml, yte; assert yte.process_yaml.__name__ == "process_yaml_without_code"' \
     || { say "the venv cannot import mininet, snakemake, jsonschema or yaml"; exit 1; }
 say "ready: $venv"
