@@ -70,18 +70,78 @@ def _record_lines(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int]) -> 
             _record_lines(item, path + (index,), lines)
 
 
-def load_document(path: Path) -> Document:
-    """Parses a YAML file; syntax errors and duplicate keys become SpecErrors with their line."""
+# A spec is a few kilobytes; these bounds keep a crafted file from exhausting the validator.
+MAX_FILE_BYTES = 1 << 20
+MAX_DEPTH = 32
+
+
+class _SpecLoader(yaml.SafeLoader):
+    """Plain data only: no anchors or aliases (which let a small file expand without bound or
+    refer to itself), nesting at most MAX_DEPTH deep, and every mapping key read as the text it
+    is written as, so that an experiment named `on` or `1995` keeps its name."""
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise yaml.MarkedYAMLError(problem="anchors and aliases (& and *) are not allowed in a spec; "
+                                       "write the values out, or put shared settings under defaults",
+                                       problem_mark=event.start_mark)
+        self.depth = getattr(self, "depth", 0) + 1
+        if self.depth > MAX_DEPTH:
+            raise yaml.MarkedYAMLError(problem=f"nested more than {MAX_DEPTH} levels deep",
+                                       problem_mark=event.start_mark)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        mapping = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise yaml.MarkedYAMLError(problem="a key must be plain text", problem_mark=key_node.start_mark)
+            if any(ord(char) < 32 or ord(char) == 127 for char in key_node.value):
+                raise yaml.MarkedYAMLError(problem=f"the key {key_node.value!r} holds a control character",
+                                           problem_mark=key_node.start_mark)
+            mapping[key_node.value] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+
+_SpecLoader.add_constructor("tag:yaml.org,2002:map", _SpecLoader.construct_mapping)
+
+
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise SpecError(path, "", None, f"cannot read the file: {exc.strerror}") from exc
+    if len(raw) > MAX_FILE_BYTES:
+        raise SpecError(path, "", None, f"the file has {len(raw)} octets; a spec has at most {MAX_FILE_BYTES}")
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise SpecError(path, "", line, "not UTF-8 text: save the file as UTF-8") from exc
+
+
+def load_document(path: Path) -> Document:
+    """Parses a YAML file; syntax errors, duplicate keys and constructs a spec does not allow
+    become SpecErrors with their line."""
+    text = _read_text(path)
+    loader = None
+    try:
+        loader = _SpecLoader(text)
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise SpecError(path, "", line, f"not valid YAML: {exc.problem}") from exc
+    except yaml.YAMLError as exc:  # e.g. a control character, found by the reader
+        line = text[:getattr(exc, "position", 0)].count("\n") + 1
+        raise SpecError(path, "", line, f"not valid YAML: {exc}".splitlines()[0]) from exc
+    finally:
+        if loader is not None:
+            loader.dispose()
     lines: dict[KeyPath, int] = {}
     if node is not None:
         _check_duplicate_keys(path, node)
