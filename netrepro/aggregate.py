@@ -3,8 +3,10 @@
     python -m netrepro.aggregate --spec configs/liu95cool.yaml --experiment lan-large \
         --out results/liu95cool/lan-large RUN_FOLDER...
 
-The finished runs of the same experiment settings on other backends (runs/<profile>/<backend>/...)
-join the table too, so a report can set virtual time and emulation side by side.
+It reads only the run folders it is given: the workflow lists each trial's, and the finished runs
+of the same settings on other backends (netrepro.runsettings.other_backend_runs), so a report can
+set virtual time and emulation side by side. A run measured under other settings than the spec's
+now is refused (netrepro.runsettings.check_runs).
 """
 from __future__ import annotations
 
@@ -17,6 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from netrepro.atomic import write_text
+from netrepro.errors import RunError
+from netrepro.ipc_plan import COLUMNS as IPC_COLUMNS
+from netrepro.mftp_plan import COLUMNS as MFTP_COLUMNS
+from netrepro.runsettings import check_runs
 from netrepro.spec import Experiment, SpecError, load_spec
 
 COLUMNS = (
@@ -28,7 +34,9 @@ TRANSFER_COLUMNS = (
     "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "send_buffer", "recv_buffer",
     "nodelay", "trial", "repeat", "bytes", "throughput_mbit", "receiver_throughput_mbit",
     "sndbuf_granted", "rcvbuf_granted", "pair_segments_s1", "pair_segments_s2", "pair_segments_s3",
-    "pair_segments_nodelay", "pair_acks_r1", "pair_acks_r2", "pair_acks_timer", "run_id",
+    "pair_segments_nodelay", "pair_acks_r1", "pair_acks_r2", "pair_acks_timer", "proto", "cool_iterations",
+    "cool_gap_us", "datagrams_sent", "datagrams_received", "link_drops", "link_cells_lost",
+    "receiver_fullsock", "receiver_ipq_drops", "run_id",
 )
 
 
@@ -48,30 +56,16 @@ def read_trial(trial_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return rows, provenance
 
 
-def other_backends(runs: list[Path]) -> list[Path]:
-    """Finished runs of the same experiment and profile on backends other than the runs' own:
-    the folders laid out like runs under runs/<profile>/<backend>/ whose settings hash
-    (netrepro.spec.settings_hash) is the same."""
-    found: list[Path] = []
-    for run in runs:
-        parts = run.parts
-        if "runs" not in parts or len(parts) < parts.index("runs") + 4:
-            continue
-        at = parts.index("runs") + 2
-        backends_dir = Path(*parts[:at])
-        own = json.loads((run / "provenance.json").read_text(encoding="utf-8")).get("settings_hash")
-        for backend_dir in sorted(p for p in backends_dir.iterdir() if p.is_dir() and p.name != parts[at]):
-            candidate = backend_dir.joinpath(*parts[at + 1:])
-            provenance = candidate / "provenance.json"
-            if candidate in found or not provenance.is_file():
-                continue
-            if own and json.loads(provenance.read_text(encoding="utf-8")).get("settings_hash") == own:
-                found.append(candidate)
-    return found
+def sweep_columns(provenance: dict[str, Any]) -> dict[str, Any]:
+    """A run's sweep point as columns; ratios as small as 3e-8 keep their significant digits."""
+    return {key: f"{value:.6g}" if isinstance(value, float) else value
+            for key, value in provenance.get("sweep", {}).items()}
 
 
 def table(experiment: Experiment, trials: list[tuple[list[dict[str, Any]], dict[str, Any]]]) -> str:
-    columns = TRANSFER_COLUMNS if experiment.tool == "ttcp" else COLUMNS
+    columns = {"ttcp": TRANSFER_COLUMNS, "mftp": MFTP_COLUMNS, "ipcbench": IPC_COLUMNS}.get(experiment.tool, COLUMNS)
+    if experiment.sweep is not None:
+        columns = (*columns[:-1], *(c for c in experiment.sweep.columns() if c not in columns), columns[-1])
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
@@ -83,7 +77,7 @@ def table(experiment: Experiment, trials: list[tuple[list[dict[str, Any]], dict[
             "recv_buffer": experiment.receive_buffer, "message_set": experiment.message_set,
         }
         for row in rows:
-            record = {**fixed, **row}
+            record = {**fixed, **sweep_columns(provenance), **row}
             writer.writerow([csv_value(record.get(column)) for column in columns])
     return buffer.getvalue()
 
@@ -102,7 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     except SpecError as exc:
         print(f"netrepro: {exc}", file=sys.stderr)
         return 2
-    trials = [read_trial(path) for path in sorted(args.trials) + other_backends(args.trials)]
+    try:
+        check_runs(experiment, args.spec, args.trials)
+    except RunError as exc:
+        print(f"netrepro: {exc}", file=sys.stderr)
+        return 2
+    trials = [read_trial(path) for path in sorted(args.trials)]
     write_text(args.out / "results.csv", table(experiment, trials))
     write_text(args.out / "provenance.jsonl", "".join(json.dumps(p) + "\n" for _, p in trials))
     return 0

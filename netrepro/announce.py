@@ -9,12 +9,14 @@ import select
 import time
 from typing import Any
 
+from netrepro.cleanup import kill_group
 from netrepro.errors import RunError
 
 
 def wait_announced(process: Any, prefix: str, name: str, timeout_s: float = 10.0) -> None:
     """Reads process's stderr up to its first newline and checks it starts with prefix.
-    Reads byte by byte from the descriptor, so nothing after the line is consumed."""
+    Reads byte by byte from the descriptor, so nothing after the line is consumed. A process
+    that does not announce itself is killed (with its process group) before the error."""
     deadline = time.monotonic() + timeout_s
     line = b""
     while time.monotonic() < deadline and not line.endswith(b"\n"):
@@ -23,10 +25,11 @@ def wait_announced(process: Any, prefix: str, name: str, timeout_s: float = 10.0
             break
         chunk = os.read(process.stderr.fileno(), 1)
         if not chunk:
-            process.wait(timeout=5)
+            kill_group(process)
             raise RunError(f"{name} exited at start (exit {process.returncode}): "
                            f"{line.decode(errors='replace').strip() or 'no output'}")
         line += chunk
     if not line.startswith(prefix.encode()):
+        kill_group(process)
         raise RunError(f"{name} did not start within {timeout_s:g} s: "
                        f"{line.decode(errors='replace').strip() or 'no output'}")

@@ -5,8 +5,11 @@ import os
 import tempfile
 from pathlib import Path
 
+from netrepro.safepath import refuse_links
+
 
 def write_text(path: Path, text: str) -> None:
+    refuse_links(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

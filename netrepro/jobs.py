@@ -6,6 +6,8 @@ import subprocess
 from pathlib import Path
 from typing import Sequence
 
+from netrepro.safepath import refuse_links
+
 TAIL_LINES = 20
 
 
@@ -15,6 +17,7 @@ class JobError(RuntimeError):
 
 def run_logged(argv: Sequence[str], log: str | Path) -> None:
     log = Path(log)
+    refuse_links(log)
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w", encoding="utf-8") as handle:
         try:

@@ -10,6 +10,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from netrepro.cleanup import finish, kill_group
 from netrepro.linkspec import LinkParams
 
 PING_COUNT = 21
@@ -30,6 +31,10 @@ END_SLACK_S = 0.1
 # sends it once); such a test is run again, at most IPERF_ATTEMPTS times in all.
 SETUP_ERRORS = ("unable to read from stream socket",)
 IPERF_ATTEMPTS = 5
+# Wall-clock limits of the check's tools; one past its limit is killed and the run fails.
+PING_LIMIT_S = 60.0
+PROBE_LIMIT_S = 10.0
+IPERF_GRACE_S = 60.0
 
 
 class LinkCheckError(RuntimeError):
@@ -60,7 +65,7 @@ def ping_rtts_ms(output: str) -> list[float]:
 def measure_rtt_ms(src: Any, dst_ip: str) -> float:
     process = src.popen(["ping", "-n", "-c", str(PING_COUNT), "-i", "0.02", "-s", str(PING_BYTES), dst_ip],
                         stdout=-1, stderr=-2, text=True)
-    output, _ = process.communicate(timeout=60)
+    output, _ = finish(process, PING_LIMIT_S, f"ping {dst_ip} from {src.name}")
     # The first echo carries ARP resolution; it says nothing about the link.
     rtts = ping_rtts_ms(output)[1:]
     if len(rtts) < PING_COUNT // 2:
@@ -120,7 +125,7 @@ def wait_listening(host: Any, timeout_s: float = 5.0) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         probe = host.popen(["ss", "-Hltn", f"sport = :{IPERF_PORT}"], stdout=-1, stderr=-2, text=True)
-        output, _ = probe.communicate(timeout=10)
+        output, _ = finish(probe, PROBE_LIMIT_S, f"ss on {host.name}")
         if output.strip():
             return
         time.sleep(0.05)
@@ -136,15 +141,15 @@ def run_iperf3(client: Any, server: Any, command: list[str]) -> dict[str, Any]:
         # stderr apart: iperf3 warns there (e.g. UDP datagrams larger than the TCP MSS) even
         # with --json, and the warning must not spoil the report on stdout.
         process = client.popen(command, stdout=-1, stderr=-1, text=True)
-        output, errors = process.communicate(timeout=IPERF_SECONDS + 60)
+        output, errors = finish(process, IPERF_SECONDS + IPERF_GRACE_S, f"iperf3 client on {client.name}")
         report = parse_iperf3_report(output)
         if process.returncode != 0 and "error" not in report:
             report["error"] = f"exit {process.returncode}: {errors.strip()[-300:]}"
         return report
     finally:
-        if daemon.poll() is None:
-            daemon.terminate()
-        daemon.communicate(timeout=10)
+        # Killed, not asked: a one-off server ends by itself after a test, and one still there
+        # after a failed test has nothing to say that the client's error does not.
+        kill_group(daemon)
 
 
 def iperf3_goodput_mbit(client: Any, server: Any, server_ip: str, reverse: bool,

@@ -57,6 +57,8 @@ class LinkParams:
     forward: Direction
     reverse: Direction
     check: LinkCheck
+    # "shared": one half-duplex Ethernet both hosts take turns on (netsim --medium shared).
+    medium: str = "duplex"
 
     def directions(self) -> dict[str, Direction]:
         return {"forward": self.forward, "reverse": self.reverse}
@@ -151,6 +153,7 @@ def link_from_dict(name: str, data: Mapping[str, Any], overrides: Mapping[str, A
             rate_tolerance_pct=float(check.get("rate_tolerance_pct", 5.0)),
             rtt_tolerance_s=parse_time(check.get("rtt_tolerance", "1ms")),
         ),
+        medium=merged.get("medium", "duplex"),
     )
 
 

@@ -10,7 +10,6 @@ atomically; a trial killed half way leaves no provenance, so the workflow reruns
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import random
@@ -19,18 +18,30 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from netrepro import phase, stacks
+from netrepro import limits, phase, stacks
 from netrepro.announce import wait_announced
 from netrepro.atomic import write_text
+from netrepro.cleanup import Stopped, finish, kill_group, remove_temp_files, signals_raise
+from netrepro.deadlines import pingx_limit_s
 from netrepro.errors import RunError
+from netrepro.safepath import refuse_links
+from netrepro.seeds import derive_seed, link_seed
 from netrepro.spec import Experiment, Spec, SpecError, load_spec, settings_hash
-from netrepro.provenance import REPO, binary_digest, binary_digests, machine, now_iso, read_sysctls, tool_version
+from netrepro.sweep import at_point, column_values
+from netrepro.yamlsrc import load_document
+from netrepro.provenance import (REPO, binary_digest, binary_digests, executor, machine, now_iso, read_sysctls,
+                                 tool_version)
 
 TOOLS_BIN = REPO / "tools" / "bin"
 ECHO_PORT = 7007
 # udp-cooled messages go to a second echod that paces its echo by the same gap, so the round
 # trip is cooled both ways, as when both hosts ran the paper's cooled sender.
 COOLED_ECHO_PORT = 7008
+# CPU time of one busy-loop iteration in netsim for a host model without spin_ps: its
+# --spin-ps default (tools/netsim/args.c), an ASSUMPTION of one cycle of a 25 MHz CPU.
+NETSIM_SPIN_PS = 40000
+# How long echod may take to print its summary once told to stop.
+ECHOD_STOP_S = 30.0
 REQUIRED_COMMANDS = ("ip", "tc", "ethtool", "ping", "iperf3", "ss", "mnexec")
 
 
@@ -64,26 +75,24 @@ def mode_order(experiment: Experiment, trial: int) -> list[str]:
     return modes
 
 
-def cooling_gap_us(experiment: Experiment) -> int | None:
-    return round(experiment.cooling_gap_s * 1e6) if experiment.cooling_gap_s is not None else None
-
-
 def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[str, ...] = ()) -> list[str]:
     sizes = ",".join(f"{size}B" for size in sorted({m.size for m in experiment.messages}))
     port = COOLED_ECHO_PORT if mode == "udp-cooled" else ECHO_PORT
     argv = [
         str(TOOLS_BIN / "pingx"), "--host", "10.0.0.2", "--port", str(port), "--mode", mode,
-        "--sizes", sizes, "--count", str(experiment.echoes),
+        "--sizes", sizes, "--count", limits.ECHOES.arg(experiment.echoes),
         "--interval", f"{round(experiment.interval_s * 1e6)}us",
         "--datagram", f"{experiment.datagram}B",
-        "--timeout", f"{round(experiment.timeout_s * 1e3)}ms",
+        "--timeout", limits.TIMEOUT_NS.arg(experiment.timeout_s * 1e9),
         "--order", "shuffled", "--seed", str(experiment.seed * 1000 + trial),
     ]
     if mode == "udp-cooled":
         if experiment.cooling_gap_s is not None:
-            argv += ["--cool-gap", f"{cooling_gap_us(experiment)}us"]
+            argv += ["--cool-gap", limits.COOL_GAP_NS.arg(experiment.cooling_gap_s * 1e9)]
         else:
-            argv += ["--cool-iterations", str(experiment.cooling_iterations)]
+            argv += ["--cool-iterations", limits.COOL_ITERATIONS.arg(experiment.cooling_iterations)]
+    if experiment.print_each:
+        argv.append("--print-each")
     argv += buffer_args(experiment)
     return argv + list(stack_args)
 
@@ -91,9 +100,9 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[
 def buffer_args(experiment: Experiment) -> list[str]:
     argv = []
     if experiment.send_buffer:
-        argv += ["--sndbuf", f"{experiment.send_buffer}B"]
+        argv += ["--sndbuf", limits.SOCKET_BUFFER.arg(experiment.send_buffer)]
     if experiment.receive_buffer:
-        argv += ["--rcvbuf", f"{experiment.receive_buffer}B"]
+        argv += ["--rcvbuf", limits.SOCKET_BUFFER.arg(experiment.receive_buffer)]
     return argv
 
 
@@ -126,7 +135,7 @@ def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
     phase_a = phase.host_a_args(experiment.stack, mode_seed(experiment, trial, mode))
     argv = pingx_argv(experiment, mode, trial, (*stack_args, *phase_a))
     process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
-    output, errors = process.communicate()
+    output, errors = finish(process, pingx_limit_s(experiment), f"pingx --mode {mode}")
     return check_pingx(parse_records(output, "pingx"), mode, process.returncode, errors)
 
 
@@ -154,13 +163,26 @@ def message_rows(experiment: Experiment, mode: str, trial: int, run_id: str,
     return rows
 
 
+def host_spin_ps(host_model: Path | None) -> int:
+    """One busy-loop iteration on host_model as netsim charges it: the model's spin_ps, else
+    netsim's default."""
+    if host_model is None:
+        return NETSIM_SPIN_PS
+    return int(load_document(host_model).data.get("spin_ps", NETSIM_SPIN_PS))
+
+
 def echod_argv(experiment: Experiment, cooled: bool) -> list[str]:
     argv = [str(TOOLS_BIN / "echod"), "--proto", "both", *buffer_args(experiment)]
     if not cooled:
         return argv + ["--port", str(ECHO_PORT)]
-    if experiment.cooling_gap_s is None:
+    if experiment.cooling_gap_s is not None:
+        gap_ns = round(experiment.cooling_gap_s * 1e9)
+    elif experiment.backend == "sim":
+        # The echo host's loop takes as long as pingx's on the same host model in netsim.
+        gap_ns = round(experiment.cooling_iterations * host_spin_ps(experiment.host_model) / 1000)
+    else:
         raise RunError("udp-cooled by busy-loop iterations has no echo gap in time; give cooling.gap")
-    return argv + ["--port", str(COOLED_ECHO_PORT), "--echo-gap", f"{cooling_gap_us(experiment)}us"]
+    return argv + ["--port", str(COOLED_ECHO_PORT), "--echo-gap", limits.COOL_GAP_NS.arg(gap_ns)]
 
 
 def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...]) -> dict[str, Any]:
@@ -169,16 +191,21 @@ def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...]) 
         servers["cooled"] = echod_argv(experiment, cooled=True)
     processes = {}
     phase_b = phase.host_b_args(experiment.stack)
-    for name, argv in servers.items():
-        processes[name] = net.h2.popen([*argv, *stack_args, *phase_b], stdout=-1, stderr=-1, text=True)
-        wait_announced(processes[name], "echod: serving", f"echod ({name})")
+    try:
+        for name, argv in servers.items():
+            processes[name] = net.h2.popen([*argv, *stack_args, *phase_b], stdout=-1, stderr=-1, text=True)
+            wait_announced(processes[name], "echod: serving", f"echod ({name})")
+    except BaseException:
+        for process in processes.values():
+            kill_group(process)
+        raise
     return processes
 
 
 def stop_echod(process: Any) -> dict[str, Any]:
     if process.poll() is None:
         process.terminate()
-    output, errors = process.communicate(timeout=30)
+    output, errors = finish(process, ECHOD_STOP_S, "echod")
     records = parse_records(output, "echod")
     if not records:
         raise RunError(f"echod ended without its summary (exit {process.returncode}): {errors.strip()[-300:]}")
@@ -196,7 +223,8 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
 
     run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
     started = now_iso()
-    backend = emulation_backend(experiment.backend, experiment.stack)
+    seed_of_link = link_seed(experiment.seed, experiment.id, trial)
+    backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
     rows: list[dict[str, Any]] = []
     metas: dict[str, Any] = {}
     order = mode_order(experiment, trial)
@@ -213,8 +241,12 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
             for mode in order:
                 metas[mode], records = run_mode(net, experiment, mode, trial, tuple(tool_args["h1"]))
                 rows += message_rows(experiment, mode, trial, run_id, records)
-        finally:
-            echod_summary = {name: stop_echod(process) for name, process in echods.items()}
+        except BaseException:
+            # Their summaries no longer matter; ending them must not hide why the run failed.
+            for process in echods.values():
+                kill_group(process)
+            raise
+        echod_summary = {name: stop_echod(process) for name, process in echods.items()}
         offloads = net.offloads
         cpu_idle = net.cpu_idle
         backend_settings = backend.settings()
@@ -224,7 +256,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
         "sysctls": sysctls,
         "offloads": offloads,
         "cpu_idle": cpu_idle,
-        "link": {**link_summary(experiment), "backend_settings": backend_settings},
+        "link": {**link_summary(experiment), "backend_settings": backend_settings, "seed": seed_of_link},
         "link_check": link_check.as_dict(),
         "link_counters": net.counters,
         "backend": backend.name,
@@ -246,8 +278,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
 
 
 def mode_seed(experiment: Experiment, trial: int, mode: str) -> int:
-    text = f"{experiment.seed}:{experiment.id}:{trial}:{mode}"
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") % (1 << 31) or 1
+    return derive_seed(experiment.seed, experiment.id, trial, mode)
 
 
 def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
@@ -266,7 +297,7 @@ def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> 
                                 echod_argv(experiment, cooled=mode == "udp-cooled")[1:],
                                 boot_b=phase.boot_b_ns(seed))
         try:
-            result = run_netsim(command)
+            result = run_netsim(command, pingx_limit_s(experiment))
         except SimError as exc:
             raise RunError(f"pingx --mode {mode} in virtual time: {exc}") from exc
         meta, records = check_pingx(result.records, mode, 0, "")
@@ -296,6 +327,7 @@ def base_provenance(spec: Spec, experiment: Experiment, run_id: str, started: st
         "paper": spec.paper,
         "experiment": experiment.id,
         **machine(),
+        **executor(),
         "spec_file": str(spec.path),
         "spec_hash": spec.sha256,
         "settings_hash": settings_hash(experiment),
@@ -309,6 +341,7 @@ def base_provenance(spec: Spec, experiment: Experiment, run_id: str, started: st
         "seed": experiment.seed,
         "started_at": started,
         "assumptions": spec.assumptions,
+        "sweep": column_values(experiment.point),
     }
 
 
@@ -356,7 +389,57 @@ def link_summary(experiment: Experiment) -> dict[str, Any]:
     }
 
 
+def point_of(experiment: Experiment, point: str | int) -> Experiment:
+    try:
+        return at_point(experiment, int(point))
+    except ValueError as exc:
+        raise RunError(f"--point {point}: {exc}") from exc
+
+
+def run_part(spec: Spec, experiment: Experiment, trial: int, out: Path, send_buffer: int | None) -> None:
+    """One trial (or one sweep point of it) of any tool."""
+    if experiment.tool == "ttcp":
+        if send_buffer is None:
+            raise RunError(f"experiment {experiment.id} runs ttcp: give --send-buffer")
+        run_transfer_part(spec, experiment, trial, send_buffer, out)
+    elif experiment.tool == "mftp":
+        from netrepro import mftp_plan
+        mftp_plan.run_trial(spec, experiment, trial, out)
+    elif experiment.tool == "ipcbench":
+        from netrepro import ipc_plan
+        ipc_plan.run_trial(spec, experiment, trial, out)
+    else:
+        run_trial(spec, experiment, trial, out)
+
+
+def run_points(spec: Spec, experiment: Experiment, trial: int, out: Path, send_buffer: int | None) -> None:
+    """Every sweep point of a trial in one process (a job each would cost a workflow job's start
+    per point), each into out/point-K; a point already finished is kept, so a run killed half
+    way resumes. Writes out/points.json, listing them, last."""
+    assert experiment.sweep is not None
+    done = []
+    for index in range(1, len(experiment.sweep.points()) + 1):
+        part = out / f"point-{index}"
+        here = point_of(experiment, index)
+        finished = part / "provenance.json"
+        if not finished.is_file() or json.loads(finished.read_text()).get("settings_hash") != settings_hash(here):
+            run_part(spec, here, trial, part, send_buffer)
+        done.append(part.name)
+    write_text(out / "points.json", json.dumps({"points": done}) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
+    """run_job, with a stop signal (SIGTERM, SIGHUP, SIGINT) ending the job as an error does:
+    what it started is ended, nothing half written is kept; exits 128 + the signal's number."""
+    with signals_raise():
+        try:
+            return run_job(argv)
+        except Stopped as stop:
+            print(f"netrepro: {stop}; what the run started was ended", file=sys.stderr)
+            return 128 + stop.signum
+
+
+def run_job(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec", required=True, type=Path, help="the paper spec (configs/<paper>.yaml)")
     parser.add_argument("--experiment", required=True, help="experiment id in the spec")
@@ -366,6 +449,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", default=None, help="override the spec's link backend")
     parser.add_argument("--send-buffer", type=int, default=None,
                         help="ttcp experiments: the send buffer (octets) whose pairs to measure")
+    parser.add_argument("--point", default=None,
+                        help="experiments with a sweep: the point (from 1) to measure, or `all`: each "
+                             "into <out>/point-K (those not yet finished), then <out>/points.json")
     args = parser.parse_args(argv)
     overrides = {"profile": args.profile, **({"backend": args.backend} if args.backend else {})}
     try:
@@ -373,14 +459,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.experiment not in spec.experiments:
             raise RunError(f"{args.spec} has no experiment {args.experiment!r}; it has {', '.join(spec.experiments)}")
         experiment = spec.experiments[args.experiment]
+        refuse_links(args.out / "logs")
+        remove_temp_files(args.out)
         if not 1 <= args.trial <= experiment.trials:
             raise RunError(f"trial {args.trial} is outside 1..{experiment.trials} of profile {spec.profile}")
-        if experiment.tool == "ttcp":
-            if args.send_buffer is None:
-                raise RunError(f"experiment {experiment.id} runs ttcp: give --send-buffer")
-            run_transfer_part(spec, experiment, args.trial, args.send_buffer, args.out)
+        if (args.point is None) != (experiment.sweep is None):
+            raise RunError(f"experiment {experiment.id}: give --point exactly when it has a sweep")
+        if args.point == "all":
+            run_points(spec, experiment, args.trial, args.out, args.send_buffer)
         else:
-            run_trial(spec, experiment, args.trial, args.out)
+            if args.point is not None:
+                experiment = point_of(experiment, args.point)
+            run_part(spec, experiment, args.trial, args.out, args.send_buffer)
     except (SpecError, RunError) as exc:
         print(f"netrepro: {exc}", file=sys.stderr)
         return 2

@@ -76,6 +76,17 @@ def machine() -> dict[str, Any]:
     }
 
 
+def executor() -> dict[str, Any]:
+    """Where the workflow ran this part: in a Slurm job (its id and node, from the variables
+    slurmd sets) or directly on this machine."""
+    job_id = os.environ.get("SLURM_JOB_ID")
+    return {
+        "executor": "slurm" if job_id else "local",
+        "slurm_job_id": job_id,
+        "slurm_node": os.environ.get("SLURMD_NODENAME") if job_id else None,
+    }
+
+
 def binary_digest(path: Path) -> str:
     """A tool without a version flag is named by its build: the SHA-256 of its binary."""
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from netrepro.backends import BackendError, linkemu
+from netrepro.cleanup import die_with_parent
 from netrepro.linkspec import LinkParams
 from netrepro.transfer import pause_spread_args
 
@@ -37,6 +38,8 @@ class SimResult:
     records: list[dict[str, Any]]  # every record the applications wrote, in virtual-time order
     transfers: list[dict[str, Any]]  # ttcp's transfer records, both ends
     segments: list[dict[str, Any]]  # with --trace: every TCP segment sent, with its rule
+    # with --tcp-debug: each connection's send state after every segment in and timer out
+    tcp_debug: list[dict[str, Any]]
     sim: dict[str, Any]  # the {"record": "sim"} record
     command: list[str]
 
@@ -51,15 +54,15 @@ def link_args(link: LinkParams) -> list[str]:
         linkemu.refuse_unsupported(link)
     except BackendError as err:
         raise SimError(str(err)) from err
-    return linkemu.link_args(link)
+    return [*linkemu.link_args(link), *(["--medium", "shared"] if link.medium == "shared" else [])]
 
 
 def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,
                  host_model_a: Path | None, host_model_b: Path | None, seed: int, nodelay: bool = False,
                  write_size: int = DEFAULT_WRITE_SIZE, pause_s: float | None = None,
                  pause_spread_s: float = 0.0, timeout_s: float = DEFAULT_TIMEOUT_S, wall: bool = False,
-                 pcap: Path | None = None, boot_b: int | None = None,
-                 binary: Path = BINARY) -> list[str]:
+                 pcap: Path | None = None, boot_b: int | None = None, udp: bool = False,
+                 cool_spin: int = 0, binary: Path = BINARY) -> list[str]:
     """The netsim argument list for ttcp from host a to host b: send_buffer is the
     transmitter's SO_SNDBUF, recv_buffer the receiver's SO_RCVBUF (ttcp -b sets just these).
     wall=True keeps the wall-clock fields in the sim record (the output is then not
@@ -67,16 +70,21 @@ def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: in
     pcap names a file for the packets at host a's interface, with each segment's sender rule
     beside them in the output (--trace). pause_spread_s lengthens each pause by a draw from
     seed. boot_b (ns) is how long before host a host b booted (netrepro.phase); None lets
-    netsim draw it from the seed."""
+    netsim draw it from the seed. udp=True sends datagrams of write_size, with cool_spin
+    busy-loop iterations after each (ttcp --cool-spin), timed by the host model."""
     for name, value in (("send_buffer", send_buffer), ("recv_buffer", recv_buffer),
                         ("bytes", bytes), ("repeats", repeats), ("write_size", write_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise SimError(f"{name} must be a positive whole number, not {value!r}")
+    if isinstance(cool_spin, bool) or not isinstance(cool_spin, int) or cool_spin < 0 or (cool_spin and not udp):
+        raise SimError(f"cool_spin must be a whole number of iterations, for UDP only, not {cool_spin!r}")
     common = ["--bytes", f"{bytes}B", "--repeat", str(repeats), "-l", f"{write_size}B",
-              "--timeout", _time(timeout_s)]
+              "--timeout", _time(timeout_s), *(["-u"] if udp else [])]
     tx = ["-t", "--sndbuf", f"{send_buffer}B", *common]
     if nodelay:
         tx.append("--nodelay")
+    if cool_spin:
+        tx += ["--cool-spin", str(cool_spin)]
     if pause_s is not None:
         tx += ["--pause", _time(pause_s)]
     tx += pause_spread_args(pause_spread_s, seed)
@@ -115,24 +123,31 @@ def pingx_command(link: LinkParams, host_model: Path | None, seed: int, pingx_ar
 
 
 def mftp_command(link: LinkParams, host_model: Path | None, seed: int, file_bytes: int, root: Path,
-                 mftp_args: list[str], boot_b: int | None = None, binary: Path = BINARY) -> list[str]:
+                 mftp_args: list[str], boot_b: int | None = None, binary: Path = BINARY,
+                 stack_args: list[str] | None = None, dest: Path | None = None) -> list[str]:
     """The netsim argument list for an MFTP GET of root/src.bin from mftpd on host b by mftp on
-    host a into root/got.bin, both hosts with host_model. netsim first writes file_bytes octets
-    drawn from the seed into src.bin. mftp_args are mftp's own options (-n, --window, ...)."""
+    host a into dest (default root/got.bin; /dev/null as ishikura), both hosts with host_model.
+    netsim first writes file_bytes octets drawn from the seed into src.bin. mftp_args are
+    mftp's own options (-n, --window, ...), stack_args netsim's for both stacks
+    (--window-scale, --sb-max)."""
     if isinstance(file_bytes, bool) or not isinstance(file_bytes, int) or file_bytes < 1:
         raise SimError(f"file_bytes must be a positive whole number, not {file_bytes!r}")
     return [str(binary), "--app", "mftp", *link_args(link), *both_hosts(host_model), *boot_b_args(boot_b),
-            "--seed", str(seed), "--no-wall", "--file-size", f"{file_bytes}B", "--", *mftp_args,
-            "--get", "src.bin", "--dest", str(root / "got.bin"), ADDR_B, "--", "--root", str(root)]
+            *(stack_args or []), "--seed", str(seed), "--no-wall", "--file-size", f"{file_bytes}B", "--",
+            *mftp_args, "--get", "src.bin", "--dest", str(dest or root / "got.bin"), ADDR_B, "--",
+            "--root", str(root)]
 
 
 def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
-    """Runs a netsim argument list (never through a shell) and parses its records."""
+    """Runs a netsim argument list (never through a shell) and parses its records. netsim is
+    killed when timeout_s of wall-clock time pass, when this process is stopped, and when it
+    dies, even by SIGKILL (netrepro.cleanup.die_with_parent)."""
     binary = Path(args[0])
     if not binary.is_file():
         raise SimError(f"{binary} is missing; build it with `make -C tools`")
     try:
-        process = subprocess.run(args, capture_output=True, text=True, timeout=timeout_s, check=False)
+        process = subprocess.run(args, capture_output=True, text=True, timeout=timeout_s, check=False,
+                                 preexec_fn=die_with_parent)
     except subprocess.TimeoutExpired as err:
         raise SimError(f"netsim ran longer than {timeout_s} s of wall-clock time") from err
     records = [json.loads(line) for line in process.stdout.splitlines() if line.strip()]
@@ -143,8 +158,10 @@ def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
         raise SimError(f"netsim failed with status {process.returncode}: {detail or 'no sim record'}")
     transfers = [r for r in records if r.get("record") == "transfer"]
     segments = [r for r in records if r.get("record") == "segment"]
-    apps = [r for r in records if r.get("record") not in ("sim", "segment")]
-    return SimResult(records=apps, transfers=transfers, segments=segments, sim=sims[0], command=list(args))
+    debug = [r for r in records if r.get("record") == "tcp_debug"]
+    apps = [r for r in records if r.get("record") not in ("sim", "segment", "tcp_debug")]
+    return SimResult(records=apps, transfers=transfers, segments=segments, tcp_debug=debug, sim=sims[0],
+                     command=list(args))
 
 
 def run_ttcp_sim(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,

@@ -11,7 +11,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from netrepro.limits import check_link, check_settings
 from netrepro.linkspec import LinkParams, link_from_dict
+from netrepro.ipc_plan import IpcPlan
+from netrepro.ipc_plan import parse_plan as parse_ipc_plan
+from netrepro.mftp_plan import MftpPlan, parse_plan
+from netrepro.sweep import Sweep, parse_sweep
 from netrepro.units import UnitError, parse_size, parse_time
 from netrepro.yamlsrc import Document, SpecError, load_document, validate
 
@@ -49,6 +54,9 @@ class TtcpPlan:
     pause_spread_s: float
     nodelay: bool
     timeout_s: float
+    protocols: tuple[str, ...] = ("tcp",)
+    # UDP's cooling levels: busy-loop iterations after each datagram.
+    cool_iterations: tuple[int, ...] = (0,)
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,13 @@ class Experiment:
     transfers: int
     transfer_bytes: int
     trace: bool
+    mftp: MftpPlan | None = None
+    ipcbench: IpcPlan | None = None
+    # The settings swept (netrepro.sweep), and the point a run measures: ((axis, value), ...).
+    sweep: Sweep | None = None
+    point: tuple[tuple[str, Any], ...] = ()
+    # pingx --print-each: a printed line per returned datagram or message (liu95db Fig 1).
+    print_each: bool = False
 
 
 def settings_hash(experiment: Experiment) -> str:
@@ -131,7 +146,7 @@ def _messages(document: Document, key_path: tuple, items: list[Any]) -> tuple[Me
 def _merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for key, value in top.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict) and key != "cooling":
+        if isinstance(value, dict) and isinstance(merged.get(key), dict) and key not in ("cooling", "sweep"):
             merged[key] = _merge(merged[key], value)
         else:
             merged[key] = value
@@ -178,6 +193,12 @@ def _backend(document: Document, where: _Where, settings: Mapping[str, Any],
              override: str | None) -> tuple[str, str]:
     """The backend an experiment runs on, and why it is not the one asked for (or "")."""
     asked = override or settings.get("backend", "auto")
+    # netsim's stack flags and traces, which the emulated tools lack (netrepro/mftp_plan.py).
+    mftp = settings.get("mftp", {}) if settings.get("tool") == "mftp" else {}
+    sim_only = [key for key in ("window_scale", "sb_max", "cwnd_trace") if mftp.get(key)]
+    if asked != "sim" and sim_only and settings["stack"] == "tahoe":
+        return "sim", (f"backend {asked} was asked for, but mftp's {', '.join(sim_only)} exist only on "
+                       "netsim's stacks, so this experiment runs in virtual time")
     if asked != "sim" or settings["stack"] == "tahoe":
         return asked, ""
     if override:
@@ -214,6 +235,11 @@ def _ttcp_plan(document: Document, where: _Where, settings: Mapping[str, Any]) -
     write_size = _parse(document, where + ("ttcp", "write_size"), parse_size, plan.get("write_size", "8K"))
     if not 1 <= write_size <= MAX_MESSAGE:
         raise document.error(where + ("ttcp", "write_size"), "a write must be 1B to 4M")
+    protocols = tuple(plan.get("protocols", ["tcp"]))
+    if "udp" in protocols and not 64 <= write_size <= 65507:
+        raise document.error(where + ("ttcp", "write_size"), "a UDP write is one datagram: 64B to 65507B")
+    if "cool_iterations" in plan and "udp" not in protocols:
+        raise document.error(where + ("ttcp", "cool_iterations"), "cooling applies to UDP: add udp to protocols")
     return TtcpPlan(
         send_buffers=_sizes(document, where, ("ttcp", "send_buffers"), plan["send_buffers"], settings["stack"]),
         receive_buffers=_sizes(document, where, ("ttcp", "receive_buffers"), plan["receive_buffers"],
@@ -224,6 +250,8 @@ def _ttcp_plan(document: Document, where: _Where, settings: Mapping[str, Any]) -
                               plan.get("pause_spread", "0s")),
         nodelay=bool(plan.get("nodelay", False)),
         timeout_s=_parse(document, where + ("ttcp", "timeout"), parse_time, plan.get("timeout", "30s")),
+        protocols=protocols,
+        cool_iterations=tuple(plan.get("cool_iterations", [0])),
     )
 
 
@@ -236,10 +264,17 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
     if tool == "pingx":
         _require(document, where, settings, ("modes", "messages"))
         _require(document, ("profiles",), profile, ("trials", "echoes", "interval"))
-    else:
+    elif tool == "ttcp":
         _require(document, where, settings, ("ttcp",))
         _require(document, ("profiles",), profile, ("trials", "transfers", "transfer"))
+    elif tool == "ipcbench":
+        _require(document, where, settings, ("ipcbench",))
+        _require(document, ("profiles",), profile, ("trials", "transfers"))
+    else:
+        _require(document, ("profiles",), profile, ("trials", "transfers", "transfer"))
     link_doc = _load_named("links", settings["link"], "link.schema.json", document, where + ("link",))
+    check_link(link_doc)
+    check_settings(document, where, settings)
     link = link_from_dict(settings["link"], link_doc.data)
     messages: tuple[Message, ...] = ()
     if tool == "pingx":
@@ -256,8 +291,17 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
     cooling = settings.get("cooling", {})
     if "udp-cooled" in modes and not cooling:
         raise document.error(where + ("modes",), "mode udp-cooled needs `cooling` (a gap or iterations)")
+    if settings.get("print_each") and tool != "pingx":
+        raise document.error(where + ("print_each",), f"print_each is pingx's option, and this experiment runs {tool}")
     buffers = settings.get("socket_buffers", {})
     backend, backend_note = _backend(document, where, settings, backend_override)
+    if link.medium == "shared" and backend != "sim":
+        raise document.error(where + ("link",), f"link {settings['link']} is a shared medium, which "
+                             "only netsim models (linkemu and tc keep one line per direction): give "
+                             "backend sim")
+    if tool == "ttcp" and "udp" in settings["ttcp"].get("protocols", ()) and backend != "sim":
+        raise document.error(where + ("ttcp", "protocols"), "ttcp over UDP runs in virtual time only "
+                             "(the emulated runner times TCP): give stack tahoe and backend sim")
     if "udp-cooled" in modes and settings["stack"] == "tahoe" and backend != "sim":
         raise document.error(where + ("modes",), "emulated, mode udp-cooled needs a second echod on "
                              "host h2, and a second Tahoe stack on the same interface would answer the "
@@ -298,6 +342,12 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         transfers=int(profile.get("transfers", 1)),
         transfer_bytes=_parse(document, ("profiles",), parse_size, transfer) if transfer else 0,
         trace=bool(settings.get("trace", False)),
+        print_each=bool(settings.get("print_each", False)),
+        mftp=parse_plan(document, where, settings) if tool == "mftp" else None,
+        ipcbench=parse_ipc_plan(document, where, settings, backend,
+                                lambda name, key: _load_named("hosts", name, "host.schema.json", document, key).path)
+        if tool == "ipcbench" else None,
+        sweep=parse_sweep(document, where + ("sweep",), settings["sweep"], tool) if "sweep" in settings else None,
     )
 
 

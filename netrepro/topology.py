@@ -6,6 +6,7 @@ carry no rate limit: a limit there would only block the sender, never drop its d
 """
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from mininet.node import Host
 from mininet.topo import Topo
 
 from netrepro.backends import LinkBackend
+from netrepro.cleanup import ProcessGroups, die_with_parent, emulation_session
 from netrepro.backends.htb import run_checked
 from netrepro.cpuidle import ShallowIdle
 from netrepro.linkspec import LinkParams
@@ -43,11 +45,28 @@ class LinkTopo(Topo):
         self.addLink(mid, h2, cls=Link, intfName1=IF_B, intfName2="h2-eth0")
 
 
+class TrackedHost(Host):
+    """A Mininet host that hands every process it starts to `groups`: Mininet starts each in a
+    session of its own, which net.stop() does not end."""
+
+    def __init__(self, name: str, groups: ProcessGroups, **params: Any) -> None:
+        super().__init__(name, **params)
+        self.groups = groups
+
+    def popen(self, *args: Any, **kwargs: Any) -> Any:
+        # die_with_parent: a run killed by SIGKILL leaves no tool running on until the sweep.
+        kwargs.setdefault("preexec_fn", die_with_parent)
+        return self.groups.add(super().popen(*args, **kwargs))
+
+
 class LinkNetwork:
     """A running LinkTopo whose middle node emulates `link` with `backend`.
 
     Use as a context manager; on exit the backend's counters are in `counters`. While it
     runs the CPUs are held out of deep idle where the kernel allows; `cpu_idle` says how.
+    It runs inside netrepro.cleanup.emulation_session (one network at a time, leftovers of a
+    killed run swept first; `swept` says what was removed), and every process started in its
+    hosts is killed with its process group when it stops.
     """
 
     def __init__(self, link: LinkParams, backend: LinkBackend, log_dir: Path) -> None:
@@ -58,12 +77,20 @@ class LinkNetwork:
         self.offloads: dict[str, dict[str, str]] = {}
         self._net: Mininet | None = None
         self._idle = ShallowIdle()
+        self._groups = ProcessGroups()
+        self._session = emulation_session()
+        self.swept: dict[str, Any] = {}
 
     def __enter__(self) -> "LinkNetwork":
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        self._idle.hold()
-        self._net = Mininet(topo=LinkTopo(mtu=self.link.mtu), host=Host, controller=None,
-                            autoSetMacs=True, waitConnected=False)
+        self.swept = self._session.__enter__()
+        try:
+            self._idle.hold()
+            self._net = Mininet(topo=LinkTopo(mtu=self.link.mtu), host=partial(TrackedHost, groups=self._groups),
+                                controller=None, autoSetMacs=True, waitConnected=False)
+        except BaseException:
+            self._stop()
+            raise
         try:
             self._net.start()
             # The middle node's interfaces also carry frame-time trailers; the hosts' get the
@@ -76,8 +103,7 @@ class LinkNetwork:
                 self.offloads[iface] = disable_offloads(host, iface)
             self.backend.start(self.mid, IF_A, IF_B, self.link, self.log_dir)
         except BaseException:
-            self._net.stop()
-            self._idle.release()
+            self._stop()
             raise
         return self
 
@@ -86,8 +112,20 @@ class LinkNetwork:
         try:
             self.counters = self.backend.stop()
         finally:
-            self._net.stop()
-            self._idle.release()
+            self._stop()
+
+    def _stop(self) -> None:
+        """Ends every process the hosts started, then the network, each step even if one before
+        failed."""
+        try:
+            self._groups.end_all()
+        finally:
+            try:
+                if self._net is not None:
+                    self._net.stop()
+            finally:
+                self._idle.release()
+                self._session.__exit__(None, None, None)
 
     @property
     def frame_times(self) -> bool:

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from netrepro.aggregate import other_backends
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
 
@@ -93,11 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, type=Path, help="the trace CSV to write")
     parser.add_argument("runs", nargs="+", type=Path,
-                        help="run folders; the first with a capture on each backend is traced")
+                        help="run folders (the workflow's, with other backends' runs of the same settings); "
+                             "the first with a capture on each backend is traced")
     args = parser.parse_args(argv)
     try:
         traces: dict[str, str] = {}
-        for part in [*args.runs, *other_backends(args.runs)]:
+        for part in args.runs:
             text = part_trace(part)
             backend = json.loads((part / "provenance.json").read_text(encoding="utf-8"))["backend"]
             if text is not None and backend not in traces:

@@ -16,6 +16,7 @@ from typing import Any
 
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
+from netrepro.seeds import derive_seed
 from netrepro.spec import Experiment
 
 TTCP_PORT = 5001
@@ -40,8 +41,7 @@ def receive_order(experiment: Experiment, trial: int, send_buffer: int) -> list[
 
 def pair_seed(experiment: Experiment, trial: int, send_buffer: int, recv_buffer: int) -> int:
     """A seed per buffer pair, so pairs are independent yet every rerun draws the same."""
-    text = f"{experiment.seed}:{experiment.id}:{trial}:{send_buffer}:{recv_buffer}"
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") % (1 << 31) or 1
+    return derive_seed(experiment.seed, experiment.id, trial, send_buffer, recv_buffer)
 
 
 def ttcp_common_args(experiment: Experiment) -> list[str]:
@@ -86,8 +86,9 @@ def parse_json_lines(output: str, where: str) -> list[dict[str, Any]]:
 
 
 def transfer_rows(experiment: Experiment, trial: int, run_id: str, send_buffer: int, recv_buffer: int,
-                  records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per transfer from ttcp's transmitter records; refuses an incomplete set."""
+                  records: list[dict[str, Any]], cool_iterations: int | None = None) -> list[dict[str, Any]]:
+    """One row per transfer from ttcp's transmitter records; refuses an incomplete set. A UDP
+    transfer (cool_iterations given) may lose datagrams; a TCP one must deliver every octet."""
     assert experiment.ttcp is not None
     sent = sorted((r for r in records if r.get("role") == "transmitter"), key=lambda r: r["index"])
     if len(sent) != experiment.transfers:
@@ -95,7 +96,7 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, send_buffer: 
                        f"expected {experiment.transfers}")
     rows = []
     for record in sent:
-        if record.get("receiver_bytes") != record["bytes"]:
+        if cool_iterations is None and record.get("receiver_bytes") != record["bytes"]:
             raise RunError(f"ttcp {send_buffer}/{recv_buffer} transfer {record['index']}: the receiver got "
                            f"{record.get('receiver_bytes')} of {record['bytes']} octets")
         receiver_bps = record.get("receiver_bps")
@@ -111,6 +112,12 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, send_buffer: 
             "bytes": record["bytes"],
             "throughput_mbit": record["sender_bps"] / 1e6,
             "receiver_throughput_mbit": receiver_bps / 1e6 if receiver_bps is not None else None,
+            "proto": record.get("proto", "tcp"),
+            "cool_iterations": cool_iterations,
+            "cool_gap_us": record["cool_spin_ns_per_iter"] * cool_iterations / 1e3
+            if cool_iterations and record.get("cool_spin_ns_per_iter") is not None else None,
+            "datagrams_sent": record.get("datagrams_sent"),
+            "datagrams_received": record.get("datagrams_received"),
         })
     return rows
 

@@ -8,8 +8,12 @@ from typing import Any
 
 from netrepro import phase, stacks
 from netrepro.announce import wait_announced
+from netrepro.cleanup import finish, kill_group
+from netrepro.deadlines import ttcp_limit_s
 from netrepro.errors import RunError
 from netrepro.provenance import now_iso, read_sysctls
+from netrepro.safepath import refuse_links
+from netrepro.seeds import link_seed
 from netrepro.spec import Experiment
 from netrepro.transfer import (RECEIVER_GRACE_S, TTCP_PORT, measure_pairs, pair_seed, parse_json_lines,
                                receiver_args, stop_process, transfer_rows, transmitter_args)
@@ -18,13 +22,17 @@ TTCP = Path(__file__).resolve().parent.parent / "tools" / "bin" / "ttcp"
 H1 = ("h1-eth0", "10.0.0.1/24")
 H2 = ("h2-eth0", "10.0.0.2/24")
 CAPTURE_READY_S = 10.0
+CAPTURE_STOP_S = 30.0
 
 
 def start_capture(host: Any, iface: str, pcap: Path) -> Any:
     """tcpdump on iface, headers only; returns once it is capturing. Packets go to tcpdump as
     they come (--immediate-mode): in the kernel's default blocks, those of the last block would
-    be lost when the capture stops right after the transfer."""
+    be lost when the capture stops right after the transfer. A capture left by an earlier run
+    is removed first: it would pass for this one's readiness."""
+    refuse_links(pcap)
     pcap.parent.mkdir(parents=True, exist_ok=True)
+    pcap.unlink(missing_ok=True)
     process = host.popen(["tcpdump", "-i", iface, "--immediate-mode", "-n", "-U", "-s", "128", "-w", str(pcap),
                           "tcp"],
                          stdout=-1, stderr=-1, text=True)
@@ -36,13 +44,13 @@ def start_capture(host: Any, iface: str, pcap: Path) -> Any:
         if pcap.is_file() and pcap.stat().st_size > 0:
             return process
         time.sleep(0.05)
-    process.kill()
+    kill_group(process)
     raise RunError(f"tcpdump on {iface} did not start capturing within {CAPTURE_READY_S:.0f} s")
 
 
 def stop_capture(process: Any) -> None:
     process.terminate()
-    _, errors = process.communicate(timeout=30)
+    _, errors = finish(process, CAPTURE_STOP_S, "tcpdump")
     if process.returncode not in (0, -15):
         raise RunError(f"tcpdump ended with status {process.returncode}: {errors.strip()[-300:]}")
 
@@ -62,14 +70,19 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
         transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer, seed), *port,
                                     *tool_args["h1"], *phase.host_a_args(experiment.stack, seed),
                                     "10.0.0.2"], stdout=-1, stderr=-1, text=True)
-        tx_out, tx_err = transmitter.communicate()
+        tx_out, tx_err = finish(transmitter, ttcp_limit_s(experiment, send_buffer, recv_buffer),
+                                f"ttcp -t ({send_buffer}/{recv_buffer})")
         timeout = experiment.ttcp.timeout_s + RECEIVER_GRACE_S if experiment.ttcp else RECEIVER_GRACE_S
         rx_out, rx_err = stop_process(receiver, timeout, f"ttcp receiver ({send_buffer}/{recv_buffer})")
-    finally:
-        if receiver.poll() is None:
-            receiver.kill()
-        if capture is not None:
-            stop_capture(capture)
+    except BaseException:
+        # Killed, not stopped: their output no longer matters, and stopping them must not
+        # hide why the pair failed.
+        for process in (receiver, capture):
+            if process is not None:
+                kill_group(process)
+        raise
+    if capture is not None:
+        stop_capture(capture)
     records = parse_json_lines(tx_out, "ttcp -t") + parse_json_lines(rx_out, "ttcp -r")
     errors = [r for r in records if r.get("record") == "error"]
     if transmitter.returncode != 0 or receiver.returncode != 0 or errors:
@@ -87,7 +100,8 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
     from netrepro.topology import H2_IP, LinkNetwork
 
     assert experiment.ttcp is not None
-    backend = emulation_backend(experiment.backend, experiment.stack)
+    seed_of_link = link_seed(experiment.seed, experiment.id, trial, send_buffer)
+    backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
     buffers = (max(experiment.ttcp.send_buffers), max(experiment.ttcp.receive_buffers))
     with LinkNetwork(experiment.link, backend, out / "logs") as net:
         link_check = check_link(net, experiment.link, H2_IP)
@@ -111,6 +125,7 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
         "run_log": run_log,
         "backend": backend.name,
         "link_check": link_check.as_dict(),
+        "link_seed": seed_of_link,
         "link_counters": net.counters,
         "backend_settings": backend_settings,
         "sysctls": sysctls,

@@ -78,6 +78,10 @@ rmarkdown::render(
     out_dir = output_dir
   )),
   envir = new.env(),
+  # A report stays light (under 1.5 MB): no Bootstrap theme (netrepro.css styles the
+  # page; the theme adds about 600 KB) and figures at their stated dpi, not doubled for
+  # high-density screens (a quarter of the pixels).
+  output_options = list(theme = NULL, fig_retina = 1),
   quiet = TRUE
 )
 message(

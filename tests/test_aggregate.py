@@ -2,13 +2,18 @@ import csv
 import json
 
 from netrepro.aggregate import COLUMNS, main
-from tests.test_spec import SPEC
+from netrepro.spec import load_spec, settings_hash
+from tests.test_spec import COMER, SPEC
+
+LAN_LARGE = settings_hash(load_spec(SPEC).experiments["lan-large"])
+TABLE1 = settings_hash(load_spec(COMER).experiments["table1"])
 
 
-def write_trial(folder, rows, backend="htb"):
+def write_trial(folder, rows, backend="htb", settings=LAN_LARGE):
     folder.mkdir(parents=True)
     (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (folder / "provenance.json").write_text(json.dumps({"run_id": folder.name, "backend": backend}))
+    (folder / "provenance.json").write_text(json.dumps({"run_id": folder.name, "backend": backend,
+                                                       "settings_hash": settings}))
 
 
 def row(trial, mode, size, rtt, datagrams, returned):
@@ -33,10 +38,10 @@ def test_trials_become_one_tidy_table(tmp_path):
     assert len((out / "provenance.jsonl").read_text().splitlines()) == 2
 
 
-def write_part(folder, rows, backend, settings_hash="h1"):
+def write_part(folder, rows, backend, settings=TABLE1):
     folder.mkdir(parents=True)
     (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (folder / "provenance.json").write_text(json.dumps({"backend": backend, "settings_hash": settings_hash}))
+    (folder / "provenance.json").write_text(json.dumps({"backend": backend, "settings_hash": settings}))
 
 
 def transfer(recv, mbit):
@@ -46,17 +51,40 @@ def transfer(recv, mbit):
 
 def test_transfers_of_every_backend_with_the_same_settings_sit_side_by_side(tmp_path):
     from netrepro.aggregate import TRANSFER_COLUMNS
+    from netrepro.runsettings import other_backend_runs
 
     runs = tmp_path / "results/comer94/table1/runs/quick"
     write_part(runs / "linkemu/trial-1/send-16384", [transfer(24576, 0.3)], "linkemu")
     write_part(runs / "sim/trial-1/send-16384", [transfer(24576, 0.31)], "sim")
-    write_part(runs / "htb/trial-1/send-16384", [transfer(24576, 9.0)], "htb", settings_hash="other settings")
+    write_part(runs / "htb/trial-1/send-16384", [transfer(24576, 9.0)], "htb", settings="other settings")
+    write_part(runs / "netem/trial-1/send-16384", [transfer(24576, 5.0)], "netem")
+    own = [str(runs / "sim/trial-1/send-16384")]
+    # netem stands for a backend the invocation runs itself: its runs are its own jobs' outputs.
+    others = other_backend_runs(load_spec(COMER).experiments["table1"], own, {"sim", "netem"})
+    assert others == [str(runs / "linkemu/trial-1/send-16384")]
     out = tmp_path / "results/comer94/table1"
-    spec = SPEC.parent / "comer94.yaml"
-    assert main(["--spec", str(spec), "--experiment", "table1", "--out", str(out),
-                 str(runs / "sim/trial-1/send-16384")]) == 0
+    assert main(["--spec", str(COMER), "--experiment", "table1", "--out", str(out), *own, *others]) == 0
     with (out / "results.csv").open() as handle:
         table = list(csv.DictReader(handle))
     assert tuple(table[0].keys()) == TRANSFER_COLUMNS
-    assert [(r["backend"], r["throughput_mbit"]) for r in table] == [("sim", "0.31"), ("linkemu", "0.3")]
+    assert [(r["backend"], r["throughput_mbit"]) for r in table] == [("linkemu", "0.3"), ("sim", "0.31")]
     assert table[0]["host"] == "sparcstation-ipc" and table[0]["stack"] == "tahoe"
+
+
+def test_a_run_measured_under_other_settings_is_refused_by_name(tmp_path, capsys):
+    """A trial measured on ethernet-10 must not be aggregated once the spec says wan-1995."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(SPEC.read_text())
+    write_trial(tmp_path / "trial-1", [row(1, "tcp", 4096, 3.5, 0, 0)])
+    out = tmp_path / "exp"
+    assert main(["--spec", str(spec), "--experiment", "lan-large", "--out", str(out), str(tmp_path / "trial-1")]) == 0
+    text = SPEC.read_text()
+    link = next(line for line in text.splitlines() if line.strip().startswith("link:"))
+    spec.write_text(text.replace(link, link.split(":")[0] + ": wan-1995", 1))
+    assert settings_hash(load_spec(spec).experiments["lan-large"]) != LAN_LARGE
+    (out / "results.csv").unlink()
+    assert main(["--spec", str(spec), "--experiment", "lan-large", "--out", str(out), str(tmp_path / "trial-1")]) == 2
+    error = capsys.readouterr().err
+    assert f"{tmp_path / 'trial-1' / 'provenance.json'}: measured under settings {LAN_LARGE[:12]}" in error
+    assert "experiment lan-large" in error and "Traceback" not in error
+    assert not (out / "results.csv").exists()

@@ -11,7 +11,7 @@ def test_each_section_shows_its_benchmarks_table_or_says_it_was_not_measured(tmp
     text = readme.compose(tmp_path)
     link, rest = text.split("## The tools")
     assert "| delay 1ms | yes |" in link and "make bench-link" in link
-    assert rest.count("Not measured yet.") == 3
+    assert rest.count("Not measured yet.") == len(readme.SECTIONS) - 1
 
 
 def test_the_committed_readme_is_what_the_committed_tables_compose_to() -> None:

@@ -22,7 +22,7 @@ def test_a_tahoe_pair_moves_its_bytes_from_first_write_on(tmp_path):
     spec = load_spec(COMER, {"profile": "smoke", "backend": "linkemu"})
     experiment = spec.experiments["table1"]
     send, receive = 49152, 49152
-    with LinkNetwork(experiment.link, emulation_backend("linkemu", "tahoe"), tmp_path / "logs") as net:
+    with LinkNetwork(experiment.link, emulation_backend("linkemu", "tahoe", seed=1), tmp_path / "logs") as net:
         tool_args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", experiment.host_model,
                                        experiment.link.mtu, frame_times=net.frame_times)
         records = run_pair(net, experiment, tool_args, send, receive, None,
@@ -48,7 +48,7 @@ def test_the_emulation_takes_a_frame_arriving_as_the_cpu_frees_first_as_the_sim_
     seed = pair_seed(experiment, 1, send, receive)
     simulated = run_netsim(pair_command(experiment, send, receive, seed))
     sim_rates = [r["sender_bps"] for r in simulated.transfers if r["role"] == "transmitter"]
-    with LinkNetwork(experiment.link, emulation_backend("linkemu", "tahoe"), tmp_path / "logs") as net:
+    with LinkNetwork(experiment.link, emulation_backend("linkemu", "tahoe", seed=1), tmp_path / "logs") as net:
         tool_args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", experiment.host_model,
                                        experiment.link.mtu, frame_times=net.frame_times)
         records = run_pair(net, experiment, tool_args, send, receive, None, seed)

@@ -26,7 +26,7 @@ def test_pingx_gets_every_size_exactly(experiment):
 def test_cooled_udp_gets_its_gap_and_buffers_pass_through(experiment):
     buffered = replace(experiment, send_buffer=16384, receive_buffer=24576)
     argv = measure.pingx_argv(buffered, "udp-cooled", 2)
-    assert flag(argv, "--cool-gap") == f"{round(experiment.cooling_gap_s * 1e6)}us"
+    assert flag(argv, "--cool-gap") == f"{round(experiment.cooling_gap_s * 1e9)}ns"
     assert flag(argv, "--sndbuf") == "16384B" and flag(argv, "--rcvbuf") == "24576B"
 
 

@@ -1,4 +1,5 @@
 """The workflow as users drive it: lint, dry runs of every spec, resuming, refusing bad specs."""
+import json
 import re
 import subprocess
 import sys
@@ -43,10 +44,15 @@ def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
                      "--directory", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     counts = job_counts(done.stdout)
-    echo_trials = sum(e.trials for e in loaded.experiments.values() if e.ttcp is None)
-    transfer_parts = sum(e.trials * len(e.ttcp.send_buffers) for e in loaded.experiments.values() if e.ttcp)
+    plain = [e for e in loaded.experiments.values() if e.sweep is None]
+    swept = [e for e in loaded.experiments.values() if e.sweep is not None]
+    echo_trials = sum(e.trials for e in plain if e.ttcp is None)
+    transfer_parts = sum(e.trials * len(e.ttcp.send_buffers) for e in plain if e.ttcp)
     assert counts.get("measure_trial", 0) == echo_trials
     assert counts.get("measure_transfers", 0) == transfer_parts
+    assert counts.get("measure_sweep", 0) == sum(e.trials for e in swept if e.ttcp is None)
+    assert counts.get("measure_point_transfers", 0) == sum(
+        e.trials * len(e.sweep.points()) * len(e.ttcp.send_buffers) for e in swept if e.ttcp)
     assert counts["aggregate_results"] == len(loaded.experiments)
     assert counts.get("extract_trace", 0) == sum(e.trace for e in loaded.experiments.values())
 
@@ -65,13 +71,16 @@ def test_backend_sim_runs_tahoe_experiments_in_virtual_time_and_says_why_others_
 
 
 def test_a_rerun_does_only_what_is_missing(tmp_path):
+    from netrepro.spec import load_spec, settings_hash
+
     spec = REPO / "configs" / "liu95cool.yaml"
+    lan_512b = load_spec(spec).experiments["lan-512b"]
     backend = resolve_backend_name("auto")
     for trial in (1, 2):
         folder = tmp_path / f"results/liu95cool/lan-512b/runs/quick/{backend}/trial-{trial}"
         folder.mkdir(parents=True)
-        for name in ("records.jsonl", "provenance.json"):
-            (folder / name).write_text("{}\n")
+        (folder / "records.jsonl").write_text("{}\n")
+        (folder / "provenance.json").write_text(json.dumps({"settings_hash": settings_hash(lan_512b)}) + "\n")
     done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"output: results/liu95cool/lan-512b/runs/quick/{backend}/trial-1/" not in done.stdout
@@ -93,3 +102,33 @@ def test_an_unknown_profile_stops_the_workflow(tmp_path):
                      "--config", "profile=fast", "--directory", str(tmp_path))
     assert done.returncode != 0
     assert "profile" in done.stderr and "quick" in done.stderr
+
+
+def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
+    """A trial measured on ethernet-10 is measured again once the spec says wan-1995, though
+    .snakemake (Snakemake's own records) is gone; the other experiments' runs are kept."""
+    from netrepro.spec import load_spec, settings_hash
+
+    spec = tmp_path / "liu95cool.yaml"
+    spec.write_text((REPO / "configs" / "liu95cool.yaml").read_text())
+    backend = resolve_backend_name("auto")
+    loaded = load_spec(spec)
+    for experiment in ("lan-512b", "lan-large"):
+        for trial in range(1, loaded.experiments[experiment].trials + 1):
+            folder = tmp_path / f"results/liu95cool/{experiment}/runs/quick/{backend}/trial-{trial}"
+            folder.mkdir(parents=True)
+            (folder / "records.jsonl").write_text("{}\n")
+            provenance = {"settings_hash": settings_hash(loaded.experiments[experiment])}
+            (folder / "provenance.json").write_text(json.dumps(provenance) + "\n")
+    first = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "output: results/liu95cool/lan-large/runs/" not in first.stdout
+    text = spec.read_text()
+    own = text.index("  lan-large:")
+    spec.write_text(text[:own] + text[own:].replace("\n", "\n    link: wan-1995\n", 1))
+    assert load_spec(spec).experiments["lan-large"].link_name == "wan-1995"
+    assert not (tmp_path / ".snakemake" / "metadata").exists() or not any((tmp_path / ".snakemake" / "metadata").iterdir())
+    again = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"output: results/liu95cool/lan-large/runs/quick/{backend}/trial-1/" in again.stdout
+    assert "output: results/liu95cool/lan-512b/runs/" not in again.stdout

@@ -32,7 +32,6 @@ import csv
 import hashlib
 import json
 import math
-import random
 import shutil
 import statistics
 import subprocess
@@ -98,7 +97,8 @@ class MftpCase:
 
 
 MFTP = MftpCase()
-MFTP_PORT = 2121
+# One emulated repeat's wall-clock limit: a 4 MB file at 200 ms with cell loss takes seconds.
+MFTP_LIMIT_S = 600.0
 # The emulated runs' file: the same octets on every rerun.
 MFTP_FILE_SEED = 1
 
@@ -182,46 +182,30 @@ def mftp_sim_runs() -> dict[str, Any]:
 
 def mftp_emulated_runs() -> dict[str, Any]:
     """Each repeat between two Mininet hosts on the Tahoe stack, over linkemu, with the tick
-    phases of the sim's repeat of the same number; needs root. The emulator's counters of the
-    data direction (h2 to h1: reverse) cover all repeats."""
+    phases of the sim's repeat of the same number (netrepro.mftp_net); needs root. The
+    emulator's counters of the data direction (h2 to h1: reverse) cover all repeats."""
     from mininet.log import setLogLevel
 
-    from netrepro import stacks
-    from netrepro.announce import wait_announced
+    from netrepro import mftp_net
     from netrepro.backends import emulation_backend
-    from netrepro.topology import H2_IP, LinkNetwork
-    from netrepro.transfer_net import H1, H2
+    from netrepro.topology import LinkNetwork
 
     setLogLevel("warning")
     link = mftp_link()
-    binaries = REPO / "tools" / "bin"
     runs = []
     with tempfile.TemporaryDirectory(prefix="crossval-mftp-") as tmp:
         root = Path(tmp)
-        source = root / "src.bin"
-        source.write_bytes(random.Random(MFTP_FILE_SEED).randbytes(MFTP.file_bytes))
+        source = mftp_net.write_source(root, MFTP.file_bytes, MFTP_FILE_SEED)
         crc = f"{zlib.crc32(source.read_bytes()):08x}"
-        net = LinkNetwork(link, emulation_backend("linkemu", "tahoe"), WORK / "logs")
+        net = LinkNetwork(link, emulation_backend("linkemu", "tahoe", seed=1), WORK / "logs")
         with net:
-            args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], "tahoe", host_model(), link.mtu,
-                                      frame_times=net.frame_times)
+            args = mftp_net.hosts_ready(net, "tahoe", host_model(), link)
             for repeat in range(1, MFTP.repeats + 1):
-                phase_b = phase.host_b_args("tahoe")
-                server = net.h2.popen([str(binaries / "mftpd"), *args["h2"], *phase_b, "-p", str(MFTP_PORT),
-                                       "--root", str(root), "--sessions", "1", "--timeout", MFTP.timeout],
-                                      stdout=-1, stderr=-1, text=True)
-                wait_announced(server, "mftpd: serving", f"mftpd (repeat {repeat})")
-                phase_a = phase.host_a_args("tahoe", repeat)
-                client = net.h1.popen([str(binaries / "mftp"), *args["h1"], *phase_a,
-                                       "-p", str(MFTP_PORT), *mftp_args(), "--get", "src.bin",
-                                       "--dest", str(root / "got.bin"), H2_IP], stdout=-1, stderr=-1, text=True)
-                client_out, client_err = client.communicate()
-                server_out, server_err = server.communicate(timeout=60)
-                if client.returncode != 0 or server.returncode != 0:
-                    raise RuntimeError(f"mftp repeat {repeat} failed (mftp exit {client.returncode}, mftpd exit "
-                                       f"{server.returncode}): {(client_err or server_err).strip()[-300:]}")
-                (client_record,) = [r for r in map(json.loads, client_out.splitlines()) if r["record"] == "transfer"]
-                (server_record,) = [r for r in map(json.loads, server_out.splitlines()) if r["record"] == "transfer"]
+                try:
+                    (client_record,), (server_record,) = mftp_net.run_session(
+                        net, args, "tahoe", root, mftp_args(), root / "got.bin", repeat, MFTP_LIMIT_S)
+                except ValueError as exc:
+                    raise RuntimeError(f"mftp repeat {repeat}: not one transfer record per end") from exc
                 client_record["crc32_python"] = f"{zlib.crc32((root / 'got.bin').read_bytes()):08x}"
                 runs.append({"repeat": repeat, "client": client_record, "server": server_record,
                              "source_crc32": crc})
@@ -370,7 +354,7 @@ def emulate_missing(experiment: Experiment, name: str, plan: dict[tuple[int, int
     WORK.mkdir(parents=True, exist_ok=True)
     pairs = table1_pairs(experiment)
     buffers = (max(s for s, _ in pairs), max(r for _, r in pairs))
-    with LinkNetwork(experiment.link, emulation_backend("linkemu", experiment.stack), WORK / "logs") as net:
+    with LinkNetwork(experiment.link, emulation_backend("linkemu", experiment.stack, seed=1), WORK / "logs") as net:
         args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], experiment.stack, experiment.host_model,
                                   experiment.link.mtu, buffers, net.frame_times)
         for send, recv in missing:

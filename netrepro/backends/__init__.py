@@ -59,10 +59,10 @@ def resolve_backend_name(name: str) -> str:
     return name
 
 
-def get_backend(name: str, *, frame_times: bool = False) -> LinkBackend:
+def get_backend(name: str, *, frame_times: bool = False, seed: int = 1) -> LinkBackend:
     """The backend called name; 'auto' is netem where the kernel has it, else linkemu.
     frame_times: frames from hosts with --frame-times are timed by their trailers, which only
-    linkemu reads."""
+    linkemu reads. seed: of linkemu's loss and jitter draws (netem draws from the kernel's)."""
     name = resolve_backend_name(name)
     if frame_times and name != "linkemu":
         raise BackendError(f"backend {name} cannot read frame-time trailers; only linkemu can")
@@ -73,7 +73,7 @@ def get_backend(name: str, *, frame_times: bool = False) -> LinkBackend:
     if name == "linkemu":
         from netrepro.backends.linkemu import LinkemuBackend
 
-        return LinkemuBackend(frame_times=frame_times)
+        return LinkemuBackend(seed=seed, frame_times=frame_times)
     if name == "netem":
         if not netem_available():
             raise BackendError("backend netem needs sch_netem, which this kernel lacks; use linkemu or auto")
@@ -83,11 +83,13 @@ def get_backend(name: str, *, frame_times: bool = False) -> LinkBackend:
     raise BackendError(f"unknown link backend {name!r}; choose auto, linkemu, netem or htb")
 
 
-def emulation_backend(name: str, stack: str) -> LinkBackend:
-    """The backend called name for hosts on `stack`. Tahoe hosts and linkemu tell each other
-    their frames' modelled times, so that wake-up delays of the emulating processes stay out of
-    the modelled timeline, as virtual time has none; the Linux stack cannot."""
-    return get_backend(name, frame_times=stack == "tahoe" and resolve_backend_name(name) == "linkemu")
+def emulation_backend(name: str, stack: str, seed: int) -> LinkBackend:
+    """The backend called name for hosts on `stack`, drawing from seed. Tahoe hosts and linkemu
+    tell each other their frames' modelled times, so that wake-up delays of the emulating
+    processes stay out of the modelled timeline, as virtual time has none; the Linux stack
+    cannot."""
+    return get_backend(name, frame_times=stack == "tahoe" and resolve_backend_name(name) == "linkemu",
+                       seed=seed)
 
 
 def total_drops(counters: dict[str, Any]) -> int:

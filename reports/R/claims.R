@@ -20,7 +20,12 @@ claim_columns <- readr::cols(
   target_basis = readr::col_character()
 )
 
-verdict_levels <- c("reproduced", "partly", "not reproduced", "no data")
+# "follows from assumption": the data agree, but a parameter fitted to the same figure decides
+# it; "not reproducible here": nothing here can measure it. Neither counts as reproduced.
+verdict_levels <- c(
+  "reproduced", "partly", "not reproduced", "follows from assumption", "not reproducible here",
+  "no data"
+)
 
 # Metrics that compare exactly two modes, a against b.
 pair_metrics <- c(
@@ -150,8 +155,12 @@ claim_metrics <- list(
     shared <- intersect(a$message_bytes, b$message_bytes)
     a <- na_if_empty(relative_iqr(a[a$message_bytes %in% shared, ]), stats::median)
     b <- na_if_empty(relative_iqr(b[b$message_bytes %in% shared, ]), stats::median)
-    if (is.na(a) || is.na(b) || b == 0) {
+    if (is.na(a) || is.na(b)) {
       return(NA_real_)
+    }
+    # Echoes that never vary (virtual time) are equally predictable; any spread is less so.
+    if (b == 0) {
+      return(if (a == 0) 1 else Inf)
     }
     a / b
   },
@@ -212,6 +221,11 @@ claim_metrics <- list(
   # ttcp (Fig 15): the same for UDP throughput.
   ttcp_throughput_trend = function(sizes, modes, extra = list(), ...) {
     ttcp_trend(extra$ttcp, "throughput_mbit")
+  },
+  # ttcp (Fig 15): share (%) of UDP's lost datagrams that the link dropped
+  # (reports/R/liu95cool.R); 0 when the receiving host lost them all.
+  ttcp_link_loss_share = function(sizes, modes, extra = list(), ...) {
+    ttcp_link_loss_share(extra$ttcp_transfers)
   },
   # ttcp (Fig 15): UDP throughput divided by TCP throughput at the shortest
   # cooling whose UDP loss is below the acceptable level; NA when no cooling
@@ -319,12 +333,47 @@ evaluate_claim <- function(claim, sizes, extra = list(), metrics = claim_metrics
   judged <- judge_claim(
     measured, claim$check, claim$target, claim$tolerance, claim$partly_tolerance
   )
+  if (never_whole(claim$metric, rows, split_list(claim$modes), measured)) {
+    judged$verdict <- "not reproduced"
+  }
+  judged$verdict <- basis_verdict(claim$target_basis, judged$verdict)
   tibble::tibble(
     measured = measured,
     verdict = judged$verdict,
     margin = judged$margin,
     sizes_used = dplyr::n_distinct(rows$message_bytes)
   )
+}
+
+# A claims file marks a claim whose target an assumption decides by starting its target_basis
+# with "follows from assumption" (agreement then proves nothing; disagreement still counts),
+# and one nothing here can measure with "not reproducible here".
+basis_verdict <- function(target_basis, verdict) {
+  basis <- dplyr::coalesce(target_basis, "")
+  if (startsWith(basis, "not reproducible here")) {
+    return("not reproducible here")
+  }
+  if (startsWith(basis, "follows from assumption") && verdict %in% c("reproduced", "partly")) {
+    return("follows from assumption")
+  }
+  verdict
+}
+
+# Metrics that need RTTs, which only whole echoes give.
+rtt_metrics <- c(
+  "rtt_rel_diff_median", "rtt_abs_rel_diff_median", "rtt_abs_rel_diff_max", "share_faster",
+  "gap_trend", "rtt_linearity", "dispersion_ratio"
+)
+
+# TRUE when an RTT metric found no value because a mode the claim names was measured in its
+# range but, at some size, no echo came back whole: the RTT the claim speaks of does not
+# exist, so the claim is not reproduced rather than unmeasured.
+never_whole <- function(metric, rows, modes, measured) {
+  if (!is.na(measured) || !metric %in% rtt_metrics || nrow(rows) == 0) {
+    return(FALSE)
+  }
+  here <- dplyr::filter(rows, mode %in% modes)
+  all(modes %in% here$mode) && sum(here$echoes) > 0 && any(here$complete_echoes == 0)
 }
 
 # The setups that measured any of the experiments, in any of the tables.
@@ -381,6 +430,7 @@ difference_unit <- function(unit) {
 # Plain-language comparison for the scorecard, e.g. "1.3 points under the
 # bound 4.5 %".
 describe_margin <- function(measured, margin, check, target, unit) {
+  unit <- dplyr::coalesce(as.character(unit), "")
   side <- dplyr::case_when(
     is.na(measured) ~ NA_character_,
     check != "about" & margin == 0 ~ "exactly at",
@@ -405,6 +455,7 @@ describe_margin <- function(measured, margin, check, target, unit) {
 
 # The verdict rule of a claim in words, e.g. "<= 4.5 % (partly <= 9 %)".
 rule_text <- function(check, target, tolerance, partly_tolerance, unit) {
+  unit <- dplyr::coalesce(as.character(unit), "")
   dplyr::case_when(
     check == "at_most" ~ paste0(
       "\u2264 ", fmt_num(target + tolerance), " ", unit,

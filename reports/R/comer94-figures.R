@@ -231,3 +231,63 @@ matrix_pair_html <- function(cells, matrix, setup, published_caption) {
   )
   paste0("<div class=\"matrix-pair\"><div>", measured, "</div><div>", published, "</div></div>")
 }
+
+# Fig 8: each traced pair as a ladder, side by side: the sender on the left,
+# the receiver on the right, time running down; data segments labelled with
+# the rule that sent them and their length, ACKs with the receiver's rule.
+plot_ladder <- function(rows, title) {
+  rows <- dplyr::mutate(rows, kind = dplyr::if_else(direction == "data", "data segment", "ACK"))
+  ggplot2::ggplot(rows, ggplot2::aes(x, y, xend = xend, yend = yend, colour = rule)) +
+    ggplot2::geom_vline(xintercept = c(0, 1), colour = "grey60") +
+    ggplot2::geom_segment(
+      ggplot2::aes(linetype = kind),
+      arrow = ggplot2::arrow(length = ggplot2::unit(0.06, "inches")), linewidth = 0.5
+    ) +
+    ggplot2::geom_text(
+      data = dplyr::filter(rows, direction == "data"),
+      ggplot2::aes(x = -0.04, y = y, label = label), hjust = 1, size = 2.4, colour = "grey15"
+    ) +
+    ggplot2::geom_text(
+      data = dplyr::filter(rows, direction == "ack"),
+      ggplot2::aes(x = 1.04, y = yend, label = label), hjust = 0, size = 2.4, colour = "grey35"
+    ) +
+    ggplot2::scale_y_reverse("Time from the first data segment (ms)") +
+    ggplot2::scale_x_continuous(
+      NULL, breaks = c(0, 1), labels = c("sender", "receiver"), limits = c(-0.45, 1.35)
+    ) +
+    ggplot2::scale_colour_brewer("Rule", palette = "Dark2") +
+    ggplot2::scale_linetype_manual(NULL, values = c("data segment" = "solid", "ACK" = "22")) +
+    ggplot2::facet_wrap(ggplot2::vars(pair), nrow = 1) +
+    ggplot2::labs(
+      title = title,
+      caption = paste(
+        "Left labels: sender rule and segment length (octets); right labels: the receiver rule",
+        "behind each ACK.\nTimes are those captured at the sender's interface."
+      )
+    ) +
+    theme_report() +
+    ggplot2::theme(panel.grid = ggplot2::element_blank())
+}
+
+# Sec 5: the measured Ethernet matrix, with the pair the paper names framed
+# in black and a line where the send buffer reaches 3 x MSS.
+plot_ethernet_matrix <- function(panels, named, fix_octets, title) {
+  sends <- sort(unique(panels$send_buffer))
+  below <- sum(sends < fix_octets)
+  plot_matrix_heatmap(panels, title) +
+    ggplot2::geom_tile(
+      data = dplyr::semi_join(panels, named, by = c("send_buffer", "recv_buffer")),
+      colour = "black", fill = NA, linewidth = 1.2, linetype = "22"
+    ) +
+    ggplot2::geom_hline(
+      yintercept = length(sends) - below + 0.5, colour = "grey10", linewidth = 0.6
+    ) +
+    ggplot2::annotate(
+      "label", x = 0.55, y = length(sends) - below + 0.5, hjust = 0, size = 2.4,
+      label = paste0("below this line: send \u2265 3 \u00d7 MSS (", fix_octets, " octets)")
+    ) +
+    ggplot2::labs(caption = paste(
+      "Colour: mean throughput (log scale). Red frame: abnormal by this report's rule.",
+      "Dashed black frame: the pair Sec 5 names."
+    ))
+}

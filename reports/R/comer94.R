@@ -14,6 +14,12 @@ buffer_label <- function(octets) {
   paste0(floor(octets / 1024), "K")
 }
 
+# A buffer label that keeps sizes which are not whole Kbytes (e.g. 3 x MSS)
+# in octets; SunOS's cap of 52428 stays "51K".
+octet_label <- function(octets) {
+  dplyr::if_else(octets %% 1024 == 0 | octets == 52428, buffer_label(octets), paste(octets, "octets"))
+}
+
 # Ordered factor of buffer labels, smallest first.
 buffer_factor <- function(octets) {
   levels <- buffer_label(sort(unique(octets)))
@@ -417,6 +423,26 @@ cell_metrics <- list(
       return(NA_real_)
     }
     100 * (mean(cells$mean_mbit) / mean(cells$baseline_mbit) - 1)
+  },
+  # Traced pairs (read_state_pairs()): share (%) of the data octets that rule
+  # S3 sent; NA when the trace has no rules (emulated runs).
+  s3_octet_share = function(cells) {
+    if (!"s3_octet_share" %in% names(cells)) NA_real_ else na_if_empty(cells$s3_octet_share, mean)
+  },
+  # Traced pairs: share (%) of data segments sent while another was still
+  # unacknowledged (the sender streams rather than waits for each ACK).
+  pipelined_share = function(cells) {
+    if (!"pipelined_share" %in% names(cells)) NA_real_ else na_if_empty(cells$pipelined_share, mean)
+  },
+  # ftp transfers (one row per link): mean throughput over the ATM link
+  # divided by that over the Ethernet, in %.
+  atm_over_ethernet = function(cells) {
+    if (!"link" %in% names(cells)) {
+      return(NA_real_)
+    }
+    atm <- cells$mean_mbit[startsWith(cells$link, "atm")]
+    ethernet <- cells$mean_mbit[startsWith(cells$link, "ethernet")]
+    if (length(atm) == 0 || length(ethernet) == 0) NA_real_ else 100 * mean(atm) / mean(ethernet)
   }
 )
 
@@ -447,10 +473,7 @@ evaluate_cell_claims <- function(claims, cells) {
 
 # The buffer range of a claim in words, e.g. "send 16K, receive 24K to 51K".
 buffer_range_text <- function(send_min, send_max, recv_min, recv_max) {
-  # Sizes that are not whole Kbytes (e.g. 3 x MSS) are given in octets.
-  size <- function(x) {
-    dplyr::if_else(x %% 1024 == 0 | x == 52428, buffer_label(x), paste(x, "octets"))
-  }
+  size <- octet_label
   one <- function(what, lo, hi) {
     dplyr::case_when(
       is.na(lo) & is.na(hi) ~ paste(what, "any"),

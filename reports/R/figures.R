@@ -70,6 +70,7 @@ claims_list_html <- function(evaluated) {
   } else {
     ""
   }
+  unit <- dplyr::coalesce(as.character(evaluated$unit), "")
   items <- paste0(
     "<li>", verdict_badge(evaluated$verdict), " <b>", escape_html(evaluated$claim_id),
     "</b> ", escape_html(evaluated$claim), setup_note,
@@ -79,9 +80,9 @@ claims_list_html <- function(evaluated) {
       is.na(evaluated$measured),
       "no data (the experiment, or the values this claim needs, are missing)",
       paste0(
-        escape_html(fmt_num(evaluated$measured)), " ", escape_html(evaluated$unit), " — ",
+        escape_html(fmt_num(evaluated$measured)), " ", escape_html(unit), " — ",
         escape_html(describe_margin(
-          evaluated$measured, evaluated$margin, evaluated$check, evaluated$target, evaluated$unit
+          evaluated$measured, evaluated$margin, evaluated$check, evaluated$target, unit
         ))
       )
     ),
@@ -113,27 +114,63 @@ experiment_note <- function(coverage, missing, experiment, results_dir, paper,
   )
 }
 
-# The scorecard as an HTML table: claim, the paper's words and source,
-# published, measured, verdict and how far off; a setup column when claims
-# were measured in several setups.
+# A column of the evaluated claims, or NA when a paper's claims lack it.
+claim_column <- function(evaluated, name) {
+  if (name %in% names(evaluated)) evaluated[[name]] else rep(NA, nrow(evaluated))
+}
+
+# The scorecard as a compact HTML table, two rows per claim: the claim in full
+# width (id, figure, setup, the paper's words and where), then its numbers
+# beneath (published, measured, n, the verdict rule, verdict, how far off).
 scorecard_view_html <- function(evaluated) {
-  view <- evaluated |>
-    dplyr::transmute(
-      Claim = paste0(
-        "<b>", escape_html(claim_id), '</b><br><span class="small">', escape_html(figure), "</span>"
-      ),
-      `The paper says` = paste0(
-        escape_html(claim), '<br><span class="small">', escape_html(source), "</span>"
-      ),
-      Published = escape_html(published),
-      Measured = escape_html(paste(fmt_num(measured), unit)),
-      Verdict = verdict_badge(verdict),
-      `By how much` = escape_html(describe_margin(measured, margin, check, target, unit))
-    )
-  if (dplyr::n_distinct(evaluated$setup) > 1) {
-    view <- dplyr::mutate(view, Setup = escape_html(evaluated$setup), .after = Claim)
+  if (nrow(evaluated) == 0) {
+    return("<p>No claims.</p>")
   }
-  knitr::kable(view, format = "html", escape = FALSE, table.attr = 'class="scorecard"')
+  setup <- if (dplyr::n_distinct(evaluated$setup) > 1) {
+    paste0(" &middot; ", escape_html(dplyr::coalesce(evaluated$setup, "no setup measured it")))
+  } else {
+    ""
+  }
+  unit <- dplyr::coalesce(as.character(evaluated$unit), "")
+  rule <- rule_text(
+    claim_column(evaluated, "check"), claim_column(evaluated, "target"),
+    claim_column(evaluated, "tolerance"), claim_column(evaluated, "partly_tolerance"), unit
+  )
+  rule <- dplyr::if_else(is.na(claim_column(evaluated, "check")), "–", rule)
+  n <- claim_column(evaluated, "sizes_used")
+  # n only when the claims count message sizes (buffer-cell claims do not).
+  show_n <- any(n > 0, na.rm = TRUE)
+  columns <- if (show_n) 6 else 5
+  measured <- dplyr::if_else(
+    is.na(evaluated$measured), "not measured", paste(fmt_num(evaluated$measured), unit)
+  )
+  source <- claim_column(evaluated, "source")
+  rows <- paste0(
+    '<tbody><tr class="claim"><td colspan="', columns, '"><b>', escape_html(evaluated$claim_id),
+    '</b> <span class="small">', escape_html(dplyr::coalesce(evaluated$figure, "–")), setup, "</span> ",
+    escape_html(evaluated$claim),
+    dplyr::if_else(is.na(source), "", paste0(' <span class="small">(', escape_html(source), ")</span>")),
+    '</td></tr>\n<tr class="numbers"><td>', escape_html(dplyr::coalesce(evaluated$published, "–")),
+    '</td><td class="num">', escape_html(measured),
+    if (show_n) {
+      paste0('</td><td class="num">', dplyr::if_else(is.na(n) | n == 0, "–", as.character(n)))
+    } else {
+      ""
+    },
+    "</td><td>", escape_html(rule),
+    "</td><td>", verdict_badge(evaluated$verdict),
+    "</td><td>", escape_html(describe_margin(
+      evaluated$measured, evaluated$margin, claim_column(evaluated, "check"),
+      claim_column(evaluated, "target"), unit
+    )),
+    "</td></tr></tbody>"
+  )
+  paste0(
+    '<table class="scorecard"><thead><tr><th>Published</th><th class="num">Measured</th>',
+    if (show_n) '<th class="num" title="how many measurements the verdict rests on: message sizes, or (ishikura) transfers or recoveries">n</th>' else "",
+    "<th>Verdict rule</th><th>Verdict</th><th>By how much</th></tr></thead>\n",
+    paste(rows, collapse = "\n"), "</table>"
+  )
 }
 
 # Verdict counts as badges.

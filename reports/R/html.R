@@ -4,6 +4,89 @@ escape_html <- function(x) {
   htmltools::htmlEscape(as.character(x))
 }
 
+# Text from data files (a host model's YAML comments, claim wording, spec values)
+# must never become Markdown structure: a "#" line would be a heading in the table
+# of contents, "**" bold, a "|" line a table. So every results = "asis" chunk's
+# output reaches pandoc as a raw HTML block (use_report_output() below); a
+# chunk that must add a section to the table of contents does it with
+# markdown_heading(), the one way out of the raw block.
+markdown_heading_marker <- "<!--netrepro-markdown-heading-->"
+
+# Backslash-escapes every ASCII punctuation character, so text is literal in Markdown.
+escape_markdown <- function(x) {
+  gsub("([][!\"#$%&'()*+,./:;<=>?@\\^_`{|}~-])", "\\\\\\1", as.character(x), perl = TRUE)
+}
+
+# A Markdown heading (in the table of contents) written from a results = "asis" chunk.
+markdown_heading <- function(text, level = 2) {
+  paste0("\n", markdown_heading_marker, strrep("#", level), " ", escape_markdown(text), "\n")
+}
+
+# x as a pandoc raw HTML block, fenced by more backticks than x holds in a row.
+raw_html_fence <- function(x) {
+  if (!nzchar(trimws(x))) {
+    return(x)
+  }
+  runs <- regmatches(x, gregexpr("`+", x))[[1]]
+  fence <- strrep("`", max(3, nchar(runs) + 1))
+  paste0("\n\n", fence, "{=html}\n", x, "\n", fence, "\n\n")
+}
+
+# The output of a results = "asis" chunk: raw HTML, but for markdown_heading() lines.
+raw_html_block <- function(x) {
+  text <- paste(x, collapse = "\n")
+  if (!nzchar(trimws(text))) {
+    return(text)
+  }
+  lines <- strsplit(text, "\n", fixed = TRUE)[[1]]
+  heading <- startsWith(lines, markdown_heading_marker)
+  part <- cumsum(heading | c(FALSE, utils::head(heading, -1)))
+  blocks <- purrr::map_chr(split(lines, part), function(block) {
+    if (startsWith(block[1], markdown_heading_marker)) {
+      paste0("\n\n", sub(markdown_heading_marker, "", block[1], fixed = TRUE), "\n\n")
+    } else {
+      raw_html_fence(paste(block, collapse = "\n"))
+    }
+  })
+  paste(blocks, collapse = "")
+}
+
+# A figure's alt text when its chunk gives neither fig.alt nor fig.cap: its label
+# in words, e.g. "fig-table1-heatmap" -> "Figure: table1 heatmap".
+figure_alt_text <- function(label) {
+  paste("Figure:", gsub("[-_.]+", " ", sub("^(fig|plot)[-_.]", "", label)))
+}
+
+# How every report writes its output, set while the report is knitted: results =
+# "asis" output through raw_html_block(), alt text on every figure, and PNGs
+# reduced to 256 colours with pngquant when it is installed (a report's figures
+# stay small). Safe to call again: the helpers are sourced once per report.
+use_report_output <- function() {
+  current <- knitr::knit_hooks$get("output")
+  if (isTRUE(attr(current, "netrepro_raw_html"))) {
+    return(invisible())
+  }
+  hook <- function(x, options) {
+    if (identical(options$results, "asis")) raw_html_block(x) else current(x, options)
+  }
+  attr(hook, "netrepro_raw_html") <- TRUE
+  knitr::knit_hooks$set(output = hook)
+  # A value a table lacks reads "–", never "NA".
+  options(knitr.kable.NA = "–")
+  # fig.width is set for every chunk, so its option hook sees every chunk.
+  knitr::opts_hooks$set(fig.width = function(options) {
+    if (is.null(options$fig.alt) && is.null(options$fig.cap)) {
+      options$fig.alt <- figure_alt_text(options$label)
+    }
+    options
+  })
+  if (nzchar(Sys.which("pngquant"))) {
+    knitr::knit_hooks$set(pngquant = knitr::hook_pngquant)
+    knitr::opts_chunk$set(pngquant = "--speed=3 --skip-if-larger")
+  }
+  invisible()
+}
+
 verdict_badge <- function(verdict) {
   verdict <- as.character(verdict)
   css <- gsub(" ", "-", verdict, fixed = TRUE)
@@ -15,10 +98,10 @@ callout <- function(text, kind = "warning") {
   paste0('<div class="callout callout-', kind, '">', text, "</div>")
 }
 
+# Counts of each of verdict_levels (R/claims.R).
 verdict_counts <- function(verdicts) {
-  levels <- c("reproduced", "partly", "not reproduced", "no data")
-  counts <- table(factor(as.character(verdicts), levels = levels))
-  stats::setNames(as.integer(counts), levels)
+  counts <- table(factor(as.character(verdicts), levels = verdict_levels))
+  stats::setNames(as.integer(counts), verdict_levels)
 }
 
 # Scorecards found in an output folder, keyed by report id.
@@ -50,7 +133,7 @@ report_title <- function(html_path, fallback) {
 scorecard_rows_html <- function(scorecard) {
   cells <- paste0(
     "<tr><td>", escape_html(scorecard$claim_id),
-    "</td><td>", escape_html(scorecard$figure),
+    "</td><td>", escape_html(dplyr::coalesce(scorecard$figure, "–")),
     "</td><td>", escape_html(scorecard$claim),
     "</td><td>", escape_html(scorecard$published),
     "</td><td>", escape_html(dplyr::coalesce(scorecard$measured, "")),
@@ -66,9 +149,90 @@ report_is_synthetic <- function(html_path) {
     any(grepl("SYNTHETIC DATA", readLines(html_path, warn = FALSE), fixed = TRUE))
 }
 
-report_section_html <- function(id, scorecard, html_dir) {
-  html_file <- paste0(id, ".html")
-  title <- report_title(file.path(html_dir, html_file), id)
+# The five papers (reports/reference/papers.csv): id, title, specs, command.
+read_papers <- function(path) {
+  readr::read_csv(path, col_types = readr::cols(.default = readr::col_character()), progress = FALSE)
+}
+
+# A paper's most recent run from results/<paper>/*/provenance.jsonl, as a
+# one-row table of provenance_runs() (R/provenance.R) plus how many runs and
+# which backends there are; NULL when none is recorded.
+last_run <- function(results_dir, paper) {
+  paths <- Sys.glob(file.path(results_dir, paper, "*", "provenance.jsonl"))
+  runs <- purrr::list_flatten(purrr::map(paths, read_jsonl))
+  if (length(runs) == 0) {
+    return(NULL)
+  }
+  table <- provenance_runs(runs)
+  when <- dplyr::coalesce(table$finished_at, table$started_at, "")
+  dplyr::mutate(
+    table[order(when, decreasing = TRUE)[1], ],
+    runs = nrow(table),
+    backends = paste(sort(unique(stats::na.omit(table$backend))), collapse = ", ")
+  )
+}
+
+last_run_html <- function(run) {
+  if (is.null(run)) {
+    return('<p class="small">Last run: no provenance.jsonl found in the results folder.</p>')
+  }
+  value <- function(x) escape_html(dplyr::coalesce(x, "–"))
+  paste0(
+    '<p class="small">Last run: profile <b>', value(run$profile), "</b>, backend <b>",
+    value(run$backend), "</b>, ", value(dplyr::coalesce(run$finished_at, run$started_at)),
+    ", commit <code>", value(substr(run$git_commit, 1, 12)), "</code> (", run$runs,
+    " runs recorded; backends: ", value(dplyr::na_if(run$backends, "")), ").</p>"
+  )
+}
+
+# A small chart of verdicts per figure: one stacked bar per figure, inline SVG.
+verdict_chart_svg <- function(scorecard) {
+  levels <- verdict_levels
+  colours <- c("#3a9a5b", "#e0a800", "#c62828", "#5b73b8", "#8e5cb0", "#b0b0b0")
+  figure <- dplyr::coalesce(scorecard$figure, "–")
+  figures <- unique(figure)
+  counts <- table(factor(figure, levels = figures), factor(scorecard$verdict, levels = levels))
+  unit <- 170 / max(rowSums(counts))
+  bars <- purrr::map_chr(seq_along(figures), function(i) {
+    y <- (i - 1) * 18
+    x <- cumsum(c(0, counts[i, ])) * unit
+    rects <- paste0(
+      '<rect x="', 150 + x[-length(x)], '" y="', y + 3, '" width="', counts[i, ] * unit,
+      '" height="13" fill="', colours, '"><title>', escape_html(figures[i]), ": ",
+      counts[i, ], " ", levels, "</title></rect>",
+      collapse = ""
+    )
+    paste0(
+      '<text x="145" y="', y + 14, '" text-anchor="end">',
+      escape_html(substr(figures[i], 1, 24)), "</text>", rects,
+      '<text x="', 155 + x[length(x)], '" y="', y + 14, '" fill="#555">',
+      counts[i, "reproduced"], " of ", sum(counts[i, ]), "</text>"
+    )
+  })
+  paste0(
+    '<svg class="verdict-chart" role="img" width="380" height="', 18 * length(figures) + 4,
+    '" viewBox="0 0 380 ', 18 * length(figures) + 4, '" aria-label="Verdicts per figure: ',
+    escape_html(paste0(figures, " ", apply(counts, 1, function(r) {
+      paste(r[r > 0], names(r)[r > 0], collapse = ", ")
+    }), collapse = "; ")), '">', paste(bars, collapse = ""), "</svg>"
+  )
+}
+
+# One paper's section of the index: its scorecard counts, verdicts per figure
+# and last run, or, not run yet, the commands that run it.
+paper_section_html <- function(paper, scorecard, html_dir, run) {
+  html_file <- paste0(paper$id, ".html")
+  title <- escape_html(paper$title)
+  open <- paste0('<section class="report" id="paper-', escape_html(paper$id), '">\n')
+  if (is.null(scorecard)) {
+    commands <- strsplit(paper$command, ";\\s*")[[1]]
+    return(paste0(
+      open, "<h2>", title, "</h2>\n",
+      '<p><span class="verdict verdict-no-data">not run yet</span> Run it with ',
+      "(then <code>Rscript reports/render.R ", escape_html(paper$id), "</code>):</p>\n",
+      "<pre><code>", paste(escape_html(commands), collapse = "\n"), "</code></pre>\n</section>"
+    ))
+  }
   synthetic <- if (report_is_synthetic(file.path(html_dir, html_file))) {
     callout(
       "SYNTHETIC DATA: this report was rendered from test fixtures, not from measurements.",
@@ -77,20 +241,20 @@ report_section_html <- function(id, scorecard, html_dir) {
   } else {
     ""
   }
-  counts <- verdict_counts(scorecard$verdict)
-  summary <- paste0(
-    verdict_badge(names(counts)), " ", counts,
-    collapse = " &nbsp; "
-  )
+  name <- escape_html(report_title(file.path(html_dir, html_file), paper$title))
   link <- if (file.exists(file.path(html_dir, html_file))) {
-    paste0('<a href="', escape_html(html_file), '">', escape_html(title), "</a>")
+    paste0('<a href="', escape_html(html_file), '">', name, "</a>")
   } else {
-    paste0(escape_html(title), " (report HTML missing)")
+    paste0(name, " (report HTML missing)")
   }
+  counts <- verdict_counts(scorecard$verdict)
   paste0(
-    '<section class="report">\n<h2>', link, "</h2>\n", synthetic,
-    '<p class="summary">', summary, ' &nbsp; <a href="', escape_html(id),
-    '-scorecard.csv">scorecard CSV</a></p>\n',
+    open, "<h2>", link, "</h2>\n", '<p class="small">', title, "</p>\n", synthetic,
+    '<p class="summary">', paste0(verdict_badge(names(counts)), " ", counts, collapse = " &nbsp; "),
+    ' &nbsp; <a href="', escape_html(paper$id), '-scorecard.csv">scorecard CSV</a></p>\n',
+    last_run_html(run),
+    '<p class="small">Verdicts per figure, coloured as the badges above; "n of m": claims reproduced:</p>',
+    verdict_chart_svg(scorecard), "\n",
     "<details><summary>Scorecard (", nrow(scorecard), " claims)</summary>\n",
     "<table><thead><tr><th>Claim</th><th>Figure</th><th>What the paper says</th>",
     "<th>Published</th><th>Measured</th><th>Verdict</th></tr></thead><tbody>\n",
@@ -99,23 +263,69 @@ report_section_html <- function(id, scorecard, html_dir) {
   )
 }
 
-index_html <- function(scorecards, html_dir, css = "") {
-  sections <- if (length(scorecards) == 0) {
+# The index: every paper of papers.csv (rendered or not), then any other
+# scorecard found; runs holds each paper's last_run().
+index_html <- function(scorecards, html_dir, css = "", papers = NULL, runs = list()) {
+  if (is.null(papers)) {
+    papers <- tibble::tibble(id = character(), title = character(), command = character())
+  }
+  others <- setdiff(names(scorecards), papers$id)
+  papers <- dplyr::bind_rows(
+    papers, tibble::tibble(id = others, title = purrr::map_chr(others, function(id) {
+      report_title(file.path(html_dir, paste0(id, ".html")), id)
+    }), command = NA_character_)
+  )
+  sections <- if (nrow(papers) == 0) {
     "<p>No report has been rendered yet.</p>"
   } else {
-    paste(purrr::imap_chr(scorecards, function(s, id) {
-      report_section_html(id, s, html_dir)
+    paste(purrr::map_chr(seq_len(nrow(papers)), function(i) {
+      id <- papers$id[i]
+      paper_section_html(papers[i, ], scorecards[[id]], html_dir, runs[[id]])
     }), collapse = "\n")
   }
+  rendered <- sum(papers$id %in% names(scorecards))
+  sections <- paste0(sections, studies_section_html(html_dir, papers$id))
   paste0(
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
     "<title>netrepro reports</title>\n<style>\n", css, "\n</style>\n</head>\n<body>\n",
     "<main class=\"index\">\n<h1>netrepro: 1990s TCP/UDP papers, re-run</h1>\n",
-    "<p>Each report re-runs one paper's experiments on emulated links and sets every ",
-    "published claim beside what we measured.</p>\n",
+    "<p>Each report re-runs one paper's experiments on emulated links or in virtual time ",
+    "and sets every published claim beside what we measured. ", rendered, " of ",
+    nrow(papers), " papers have a report.</p>\n",
     sections,
     "\n<footer>Built ", escape_html(format(Sys.time(), "%Y-%m-%d %H:%M %Z")),
     " by reports/index.R.</footer>\n</main>\n</body>\n</html>\n"
   )
+}
+
+# Reports of studies of one's own: any report in html_dir that is not a
+# paper's (a study has no scorecard).
+study_ids <- function(html_dir, paper_ids) {
+  ids <- sub("\\.html$", "", list.files(html_dir, pattern = "\\.html$"))
+  sort(setdiff(ids, c(paper_ids, "index")))
+}
+
+studies_section_html <- function(html_dir, paper_ids) {
+  ids <- study_ids(html_dir, paper_ids)
+  if (length(ids) == 0) {
+    return("")
+  }
+  items <- purrr::map_chr(ids, function(id) {
+    paste0(
+      "<li><a href=\"", escape_html(id), ".html\">", escape_html(id), "</a>: ",
+      escape_html(report_title(file.path(html_dir, paste0(id, ".html")), id)), "</li>"
+    )
+  })
+  paste0(
+    "\n<section>\n<h2>Studies of your own</h2>\n<p>Specs whose <code>paper:</code> is none of ",
+    "the five; their reports show what was measured, with no scorecard.</p>\n<ul>\n",
+    paste(items, collapse = "\n"), "\n</ul>\n</section>\n"
+  )
+}
+
+# Every report sources these helpers in its setup chunk: knitting one, they
+# switch the report's output settings on.
+if (isTRUE(getOption("knitr.in.progress"))) {
+  use_report_output()
 }

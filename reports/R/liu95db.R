@@ -201,8 +201,81 @@ liu95db_echo_metrics <- c(claim_metrics, list(
       predict_sizes(extra$formula) |>
       dplyr::filter(!is.na(agree))
     if (nrow(classified) == 0) NA_real_ else 100 * mean(classified$agree)
+  },
+  # Median RTT in the first experiment over that in the second, for the first
+  # mode; the median ratio over the sizes both measured.
+  experiment_rtt_ratio_median = function(sizes, modes, experiments = character(), ...) {
+    if (length(experiments) < 2) {
+      return(NA_real_)
+    }
+    na_if_empty(experiment_ratios(sizes, modes[1], experiments), stats::median)
+  },
+  # Pooled datagram loss of the first mode in the first experiment over that
+  # in the second, over the sizes both measured.
+  experiment_loss_ratio = function(sizes, modes, experiments = character(), ...) {
+    if (length(experiments) < 2) {
+      return(NA_real_)
+    }
+    loss_ratio_between(sizes, modes[1], experiments)
+  },
+  # Share (%) of the reference's Table 1 sizes (extra$table1) that the first
+  # mode measured.
+  table1_size_agreement = function(sizes, modes, extra = list(), ...) {
+    measured <- unique(dplyr::filter(sizes, mode == modes[1])$message_bytes)
+    if (is.null(extra$table1) || length(measured) == 0) {
+      return(NA_real_)
+    }
+    100 * mean(extra$table1$size_bytes %in% measured)
+  },
+  # Share (%) of the sizes the formula (extra$formula) calls abnormal whose
+  # median RTT, for the first mode, exceeds that of the next larger size it
+  # calls normal; sizes with no larger normal one are left out.
+  abnormal_slower_share = function(sizes, modes, extra = list(), ...) {
+    if (is.null(extra$formula)) {
+      return(NA_real_)
+    }
+    pairs <- abnormal_next_normal(dplyr::filter(sizes, mode == modes[1]), extra$formula)
+    if (nrow(pairs) == 0) NA_real_ else 100 * mean(pairs$rtt_abnormal > pairs$rtt_normal)
   }
 ))
+
+# Pooled datagram loss of one mode in experiment a over that in experiment b,
+# over the sizes both measured: 1 when neither lost anything.
+loss_ratio_between <- function(sizes, mode, experiments) {
+  rows <- dplyr::filter(sizes, mode == !!mode, experiment %in% experiments[1:2])
+  shared <- Reduce(intersect, split(rows$message_bytes, rows$experiment))
+  loss <- purrr::map_dbl(experiments[1:2], function(e) {
+    here <- dplyr::filter(rows, experiment == e, message_bytes %in% shared)
+    pooled_loss_pct(here$datagrams_sent, here$datagrams_back)
+  })
+  if (length(shared) == 0 || anyNA(loss)) {
+    return(NA_real_)
+  }
+  if (loss[2] == 0) {
+    return(if (loss[1] == 0) 1 else Inf)
+  }
+  loss[1] / loss[2]
+}
+
+# Each size the formula calls abnormal beside the next larger size it calls
+# normal, with both median RTTs (rtt_abnormal, rtt_normal).
+abnormal_next_normal <- function(sizes, formula) {
+  classed <- sizes |>
+    dplyr::filter(!is.na(rtt_median)) |>
+    dplyr::mutate(predicted = formula_class(message_bytes, link_network(link, formula), formula)) |>
+    dplyr::arrange(message_bytes)
+  normal <- dplyr::filter(classed, predicted == "normal")
+  abnormal <- dplyr::filter(classed, predicted == "abnormal")
+  nxt <- purrr::map_int(abnormal$message_bytes, function(b) {
+    hit <- which(normal$message_bytes > b)
+    if (length(hit) == 0) NA_integer_ else hit[1]
+  })
+  tibble::tibble(
+    abnormal_bytes = abnormal$message_bytes, rtt_abnormal = abnormal$rtt_median,
+    normal_bytes = normal$message_bytes[nxt], rtt_normal = normal$rtt_median[nxt]
+  ) |>
+    dplyr::filter(!is.na(normal_bytes))
+}
 
 # Evaluates both kinds of claims, each on its own setups (echo setups for
 # echo claims, buffer-matrix setups for cell claims), in the claims file's
@@ -329,4 +402,77 @@ size_range_label <- function(size_min, size_max) {
     is.na(size_min) ~ paste0(" (up to ", size_label(size_max), ")"),
     TRUE ~ paste0(" (", size_label(size_min), " to ", size_label(size_max), ")")
   )
+}
+
+# Fig 1's two sides: lan-print printed a line per returned datagram.
+print_label <- function(experiment) {
+  dplyr::if_else(experiment == "lan-print", "with a print per datagram", "without the print")
+}
+
+# Median RTT per setup, mode and size without (lan-large) and with
+# (lan-print) a print per returned datagram, and the change in percent.
+print_change <- function(sizes) {
+  sizes |>
+    dplyr::filter(experiment %in% c("lan-large", "lan-print"), mode %in% c("tcp", "udp")) |>
+    dplyr::transmute(
+      setup, mode, message_bytes, rtt_median,
+      experiment = factor(experiment, levels = c("lan-large", "lan-print"))
+    ) |>
+    tidyr::pivot_wider(names_from = experiment, values_from = rtt_median, names_expand = TRUE) |>
+    dplyr::filter(!is.na(`lan-large`), !is.na(`lan-print`)) |>
+    dplyr::transmute(
+      setup, mode, message_bytes, without_ms = `lan-large`, with_ms = `lan-print`,
+      change_pct = 100 * (with_ms / without_ms - 1)
+    )
+}
+
+read_table1 <- function(path) {
+  readr::read_csv(path, col_types = readr::cols(size_bytes = "d", .default = "c"), progress = FALSE)
+}
+
+# Table 1's files with what one experiment measured of each: echoes, median
+# RTT of TCP and UDP, and the pooled loss of both UDP modes (NA where not run).
+table1_beside <- function(table1, sizes) {
+  pick <- function(m, column) {
+    rows <- dplyr::filter(sizes, mode == m)
+    rows[[column]][match(table1$size_bytes, rows$message_bytes)]
+  }
+  echoes <- sizes |>
+    dplyr::group_by(message_bytes) |>
+    dplyr::summarise(echoes = sum(echoes), .groups = "drop")
+  dplyr::mutate(table1,
+    echoes = echoes$echoes[match(size_bytes, echoes$message_bytes)],
+    tcp_ms = pick("tcp", "rtt_median"), udp_ms = pick("udp", "rtt_median"),
+    udp_loss_pct = pick("udp", "loss_pct"), cooled_loss_pct = pick("udp-cooled", "loss_pct")
+  )
+}
+
+# Datagrams sent and returned, and the pooled loss, of one mode per setup and
+# experiment.
+loss_by_network <- function(sizes, experiments, mode) {
+  sizes |>
+    dplyr::filter(experiment %in% experiments, mode == !!mode) |>
+    dplyr::group_by(setup, experiment, link) |>
+    dplyr::summarise(
+      sent = sum(datagrams_sent), back = sum(datagrams_back),
+      loss_pct = pooled_loss_pct(datagrams_sent, datagrams_back), .groups = "drop"
+    )
+}
+
+# The claims whose verdict differs between a setup on another stack (a Linux
+# kernel) and one on the Tahoe stack, one row per claim and pair of setups.
+stack_verdict_changes <- function(evaluated) {
+  judged <- evaluated |>
+    dplyr::filter(!is.na(setup), verdict != "no data") |>
+    dplyr::mutate(tahoe = grepl("(^| / )tahoe( / |$)", setup))
+  side <- function(is_tahoe, prefix) {
+    dplyr::filter(judged, tahoe == is_tahoe) |>
+      dplyr::select(claim_id, claim, setup, measured, verdict) |>
+      dplyr::rename_with(~ paste0(prefix, .x), c(setup, measured, verdict))
+  }
+  dplyr::inner_join(side(FALSE, "other_"), dplyr::select(side(TRUE, "tahoe_"), -claim),
+    by = "claim_id", relationship = "many-to-many"
+  ) |>
+    dplyr::filter(as.character(other_verdict) != as.character(tahoe_verdict)) |>
+    dplyr::arrange(claim_id)
 }

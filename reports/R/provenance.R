@@ -42,6 +42,33 @@ summarise_run_order <- function(run_order) {
   )
 }
 
+# A host model recorded as its whole YAML file is named by its first line
+# (comment marks dropped); a one-line value is its own name.
+host_model_title <- function(text) {
+  first <- sub("\n.*$", "", text)
+  trimws(sub("^#+\\s*", "", first))
+}
+
+# Each distinct host model file the runs recorded, as code under its name.
+host_models_html <- function(run_table) {
+  models <- dplyr::distinct(
+    dplyr::filter(run_table, grepl("\n", host_model_text, fixed = TRUE)),
+    host_model, host_model_text
+  )
+  if (nrow(models) == 0) {
+    return("")
+  }
+  paste0(
+    "<details><summary>Host model files (", nrow(models), ")</summary>",
+    paste0(
+      "<h4>", escape_html(models$host_model), "</h4><pre><code>",
+      escape_html(models$host_model_text), "</code></pre>",
+      collapse = ""
+    ),
+    "</details>"
+  )
+}
+
 number_or_na <- function(x) {
   suppressWarnings(as.numeric(x))
 }
@@ -57,7 +84,8 @@ provenance_runs <- function(runs) {
       kernel = field(run, "kernel"),
       hostname = field(run, "hostname"),
       cpu_model = field(run, "cpu_model"),
-      host_model = dplyr::coalesce(field(run, "host_model"), field(run, "host")),
+      host_model = dplyr::coalesce(field(run, "host"), host_model_title(field(run, "host_model"))),
+      host_model_text = field(run, "host_model"),
       backend = field(run, "backend"),
       stack = field(run, "stack"),
       profile = field(run, "profile"),
@@ -120,7 +148,7 @@ provenance_html <- function(run_table, runs) {
   ))
   hosts_html <- kable_html(dplyr::transmute(run_table,
     Run = run_id, Host = hostname, `Host model` = host_model, Kernel = kernel, CPU = cpu_model,
-    `Backend / stack` = paste(backend, stack, sep = " / "),
+    `Backend / stack` = paste(dplyr::coalesce(backend, "–"), dplyr::coalesce(stack, "–"), sep = " / "),
     Started = started_at, Finished = finished_at
   ))
   check_html <- kable_html(dplyr::transmute(run_table,
@@ -154,6 +182,7 @@ provenance_html <- function(run_table, runs) {
   })
   paste0(
     runs_html, hosts_html,
+    host_models_html(run_table),
     "<p><b>Link check before each run</b> (does the emulated link deliver the goodput ",
     "and RTT it should?):</p>", check_html, check_warning,
     "<p><b>Run order</b> (the order in which the measurements were taken):</p>", order_html,

@@ -1,12 +1,15 @@
 # A study of one's own (a spec whose `paper:` has no report of its own):
 # which experiments it has, what kind of results each holds, and its settings.
 
-# The experiments of a study that have results, in the spec's order when the
-# spec is known, else alphabetically.
+# The experiments of a study that have results: when the spec is known, only
+# its own (the ones the workflow declared), in its order; a results folder of an
+# experiment since removed from the spec is left out. Else alphabetically.
 study_experiments <- function(results_dir, paper, spec = NULL) {
   found <- basename(dirname(Sys.glob(file.path(results_dir, paper, "*", "results.csv"))))
-  ordered <- if (is.null(spec)) character() else intersect(names(spec$experiments), found)
-  c(ordered, sort(setdiff(found, ordered)))
+  if (is.null(spec)) {
+    return(sort(found))
+  }
+  intersect(names(spec$experiments), found)
 }
 
 # What an experiment's results.csv holds, judged by its columns: echoes
@@ -104,7 +107,7 @@ experiment_settings <- function(spec, experiment) {
 # One experiment's section for a results = "asis" chunk: its heading, the
 # figures its results call for, and (with the spec) its settings.
 study_experiment_section <- function(results_dir, paper, experiment, spec = NULL) {
-  cat("\n\n## ", escape_html(experiment), "\n\n", sep = "")
+  cat(markdown_heading(experiment))
   description <- spec$experiments[[experiment]]$description
   if (!is.null(description)) {
     cat("<p>", escape_html(description), "</p>\n\n", sep = "")

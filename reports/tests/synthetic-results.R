@@ -112,6 +112,19 @@ synthetic_rows <- function(experiment, trials, echoes) {
   )
 }
 
+# A host model as provenance records it: the whole YAML file, comments and all, so
+# the reports are rendered with text that would become Markdown if left raw.
+synthetic_host_model <- paste(
+  "# SYNTHETIC host model (toy values).",
+  "#",
+  "# per_packet_ns: work per packet; **not** fitted to any paper.",
+  "## A second-level comment | with a pipe | and `code`",
+  "",
+  "per_packet_ns: 1000",
+  "per_byte_ps: 200   # * a starred note",
+  sep = "\n"
+)
+
 # A provenance record of a synthetic run; `order` is the run order to record.
 synthetic_provenance <- function(paper, experiment, order, link = "ethernet-10",
                                  backend = "synthetic", stack = "kernel", run_id = NULL) {
@@ -125,7 +138,7 @@ synthetic_provenance <- function(paper, experiment, order, link = "ethernet-10",
     kernel = "synthetic",
     hostname = "synthetic-fixture",
     cpu_model = "none (synthetic fixture)",
-    host_model = "synthetic",
+    host_model = synthetic_host_model,
     sysctls = list(net.core.rmem_default = 212992, net.ipv4.tcp_sack = 0),
     offloads = list(tso = "off", gso = "off", gro = "off"),
     link = list(name = link, delay_s = 0, queue = list(packets = 50)),
@@ -271,6 +284,42 @@ make_synthetic_ttcp <- function(out_dir, repeats = 3, seed = 42) {
   invisible(out_dir)
 }
 
+# The same toy experiments as liu95cool's Tahoe-stack setup (configs/liu95cool-tahoe.yaml):
+# ids with "-tahoe", stack tahoe in virtual time, and ttcp rows with the link's and the
+# receiving host's drop counters.
+make_synthetic_tahoe <- function(out_dir, experiments = names(synthetic_experiments),
+                                 trials = 3, echoes = 5, seed = 43) {
+  set.seed(seed)
+  tahoe_rows <- function(rows, id) {
+    dplyr::mutate(rows, experiment = id, stack = "tahoe", backend = "sim", run_id = paste0("synthetic-", id))
+  }
+  for (experiment in experiments) {
+    id <- paste0(experiment, "-tahoe")
+    rows <- tahoe_rows(synthetic_rows(experiment, trials, echoes), id)
+    order <- unique(paste(rows$mode, rows$message_bytes, rows$trial, sep = ":"))
+    link <- synthetic_links[[synthetic_experiments[[experiment]]$network]]
+    write_fixture(
+      file.path(out_dir, "liu95cool", id), rows,
+      list(synthetic_provenance("liu95cool", id, order, link = link, backend = "sim", stack = "tahoe"))
+    )
+  }
+  # Fig 15 on the ATM LAN, and the Ethernet's cooling sweep beyond the paper.
+  for (ttcp_id in c("atm-ttcp-cooling-tahoe", "lan-ttcp-cooling-tahoe")) {
+    link <- if (startsWith(ttcp_id, "atm")) "atm-oc3-155" else "ethernet-10"
+    ttcp <- dplyr::mutate(tahoe_rows(synthetic_ttcp_rows(3), ttcp_id), link = link)
+    lost <- dplyr::coalesce(ttcp$datagrams_sent - ttcp$datagrams_received, 0)
+    ttcp$link_drops <- 0
+    ttcp$link_cells_lost <- 0
+    ttcp$receiver_fullsock <- lost
+    ttcp$receiver_ipq_drops <- 0
+    write_fixture(
+      file.path(out_dir, "liu95cool", ttcp_id), ttcp,
+      list(synthetic_provenance("liu95cool", ttcp_id, list(), link = link, backend = "sim", stack = "tahoe"))
+    )
+  }
+  invisible(out_dir)
+}
+
 make_synthetic_comer94 <- function(out_dir, repeats = 4, backends = c("sim", "linkemu"),
                                    trace = TRUE, seed = 42) {
   set.seed(seed)
@@ -292,7 +341,51 @@ make_synthetic_comer94 <- function(out_dir, repeats = 4, backends = c("sim", "li
       file = "trace.csv"
     )
   }
+  make_synthetic_comer94_extra(out_dir)
   invisible(out_dir)
+}
+
+# Toy rows of comer94's Fig 8 traces, Sec 5 Ethernet matrix and Sec 1 ftp
+# transfers: the circular-wait trace relabelled as both traced pairs, a
+# lockstep row and column on Ethernet, and a slower ATM ftp.
+make_synthetic_comer94_extra <- function(out_dir) {
+  base <- list(paper = "comer94", stack = "tahoe", backend = "sim", host = "sparcstation-ipc")
+  for (recv in c(16384, 20480)) {
+    experiment <- paste0("fig8-16k", recv / 1024, "k")
+    trace <- synthetic_trace_rows()
+    trace$backend <- "sim"
+    trace$rule[trace$direction == "data" & recv == 16384] <- "S3"
+    transfer <- data.frame(base, experiment = experiment, link = "atm-taxi-100",
+      send_buffer = 16384, recv_buffer = recv, `repeat` = 1, bytes = 262144,
+      throughput_mbit = if (recv == 16384) 15 else 13, run_id = paste0("synthetic-", experiment),
+      check.names = FALSE
+    )
+    provenance <- list(synthetic_provenance("comer94", experiment, list(),
+      link = "atm-taxi-100", backend = "sim", stack = "tahoe"
+    ))
+    write_fixture(file.path(out_dir, "comer94", experiment), transfer, provenance)
+    write_fixture(file.path(out_dir, "comer94", experiment), trace, provenance, file = "trace.csv")
+  }
+  grid <- expand.grid(send_buffer = c(2048, 3072, 4096, 4380, 5120, 6144, 8192),
+    recv_buffer = c(4096, 6144, 8192, 12288, 16384))
+  lockstep <- grid$send_buffer <= 3072 & grid$recv_buffer >= 6144
+  ethernet <- data.frame(base, experiment = "ethernet", link = "ethernet-10", grid,
+    `repeat` = 1, bytes = 1048576, throughput_mbit = ifelse(lockstep, 0.082, 6 + grid$send_buffer / 4096),
+    run_id = "synthetic-ethernet", check.names = FALSE
+  )
+  write_fixture(file.path(out_dir, "comer94", "ethernet"), ethernet,
+    list(synthetic_provenance("comer94", "ethernet", list(), link = "ethernet-10", backend = "sim", stack = "tahoe"))
+  )
+  for (link in c("ethernet-10", "atm-taxi-100")) {
+    experiment <- if (link == "ethernet-10") "ftp-ethernet" else "ftp-atm"
+    ftp <- data.frame(base, experiment = experiment, link = link, window = 16384, `repeat` = 1:2,
+      bytes = 4400000, throughput_mbit = if (link == "ethernet-10") 1.3 else 0.37,
+      run_id = paste0("synthetic-", experiment), check.names = FALSE
+    )
+    write_fixture(file.path(out_dir, "comer94", experiment), ftp,
+      list(synthetic_provenance("comer94", experiment, list(), link = link, backend = "sim", stack = "tahoe"))
+    )
+  }
 }
 
 # Toy liu95db echo experiments: link, modes and message sizes.
@@ -314,6 +407,51 @@ liu95db_echo_specs <- list(
     sizes = c(8192, 102400)
   )
 )
+# The experiments of Secs 2 and 3.2 beyond Figs 12, 15 and 16: virtual time
+# only, as udp-cooled runs there.
+toy_nasa_sizes <- c(
+  6988, 7708, 17027, 29668, 35543, 60379, 74058, 80385, 97835, 104365, 114323, 135701,
+  153634, 175405, 205747, 236199, 279786, 406851, 486430
+)
+toy_all_modes <- c("tcp-per-message", "tcp-nodelay", "tcp", "udp-cooled", "udp")
+toy_lan_modes <- c("tcp-per-message", "tcp", "udp-cooled", "udp")
+toy_spec <- function(mirrors, link, modes, sizes) {
+  list(mirrors = mirrors, link = link, modes = modes, sizes = sizes, backends = "sim")
+}
+liu95db_echo_specs <- c(liu95db_echo_specs, list(
+  "lan-512b" = toy_spec("Fig 2a", "ethernet-10", toy_all_modes, c(16, 128, 256, 511)),
+  "lan-2k" = toy_spec("Fig 2b", "ethernet-10", toy_all_modes, c(256, 1024, 1460, 2047)),
+  "lan-large" = toy_spec("Fig 3", "ethernet-10", toy_lan_modes, c(4096, 16384, 40960, 81920)),
+  "lan-print" = toy_spec("Fig 1", "ethernet-10", c("tcp", "udp"), c(4096, 16384, 40960, 81920)),
+  "lan-very-large" = toy_spec(
+    "Fig 4", "ethernet-10", toy_lan_modes, c(51200, 204800, 512000, 1024000)
+  ),
+  "lan-nasa" = toy_spec("Fig 5", "ethernet-10", toy_all_modes, toy_nasa_sizes),
+  "ethernet-boundaries" = toy_spec(
+    "Sec 3.2.2", "ethernet-10", "tcp",
+    c(4096, 4097, 5556, 5557, 7015, 7016, 8476, 8477, 9935, 9936)
+  ),
+  "wan-1k" = toy_spec("Fig 6", "wan-1995", toy_all_modes, c(16, 256, 512, 1023)),
+  "wan-large" = toy_spec("Fig 7", "wan-1995", toy_lan_modes, c(4096, 16384, 40960, 81920)),
+  "wan-very-large" = toy_spec("Fig 8", "wan-1995", toy_lan_modes, c(51200, 204800, 512000)),
+  "wan-nasa" = toy_spec("Fig 9", "wan-1995", toy_lan_modes, toy_nasa_sizes),
+  "atm-1k" = toy_spec("Fig 11", "atm-taxi-100", c("tcp", "udp"), 1024),
+  "ethernet-1k" = toy_spec("Fig 11", "ethernet-10", c("tcp", "udp"), 1024),
+  "atm-nasa" = toy_spec("Fig 14", "atm-taxi-100", c("tcp", "tcp-nodelay", "udp"), toy_nasa_sizes),
+  "atm-100k-32k" = toy_spec("Fig 17", "atm-taxi-100", "tcp-nodelay", 102400),
+  "ethernet-100k-32k" = toy_spec("Fig 17", "ethernet-10", "tcp-nodelay", 102400),
+  "atm-nasa-32k" = toy_spec("Fig 18", "atm-taxi-100", "tcp-nodelay", toy_nasa_sizes),
+  "ethernet-nasa-32k" = toy_spec("Fig 18", "ethernet-10", "tcp-nodelay", toy_nasa_sizes)
+))
+
+# Toy share of a UDP message's datagrams that come back: losses grow with
+# size, cooling halves them, ATM loses less than Ethernet and the WAN more.
+toy_returned <- function(link, mode, datagrams) {
+  lost <- pmin(0.9, datagrams / 150) * dplyr::case_when(
+    startsWith(link, "atm") ~ 0.7, startsWith(link, "wan") ~ 3, TRUE ~ 1
+  ) * (if (mode == "udp-cooled") 0.5 else 1)
+  datagrams - pmin(datagrams, floor(datagrams * pmin(lost, 1)))
+}
 
 # Toy: a size waits for the delayed-ACK timer when its last segment cannot
 # be sent at once, loosely after liu95db's ranges (ATM: 12K periods with a
@@ -329,9 +467,12 @@ toy_waits_for_timer <- function(bytes, link) {
 # Toy echo RTT in ms: two passes over the wire and the hosts, plus, for TCP
 # without TCP_NODELAY at a waiting size, a timer wait that falls 10 ms per
 # echo (the saw-tooth). Backend "sim" is noiseless.
-toy_echo_rtt <- function(link, mode, bytes, echo, backend) {
-  rate_mbit <- if (startsWith(link, "atm")) 100 else 10
-  base <- 0.4 + 2 * bytes * 8 / (rate_mbit * 1000) + 2 * bytes * 0.0004
+toy_echo_rtt <- function(link, mode, bytes, echo, backend, buffer = 16384, printed = FALSE) {
+  rate_mbit <- if (startsWith(link, "atm")) 100 else if (startsWith(link, "wan")) 1.5 else 10
+  base <- 0.4 + 2 * bytes * 8 / (rate_mbit * 1000) * (16384 / buffer)^0.3 + 2 * bytes * 0.0004 +
+    if (mode == "tcp-per-message") 3 else 0
+  base <- base * if (startsWith(mode, "udp")) 0.8 else 1
+  base <- base + if (printed && mode == "udp") 2 * ceiling(bytes / 8192) else 0
   wait <- if (mode == "tcp" && toy_waits_for_timer(bytes, link)) {
     100 + (190 - 10 * (echo - 1)) %% 200
   } else {
@@ -346,18 +487,27 @@ synthetic_liu95db_echo_rows <- function(experiment, backend, echoes) {
   grid <- expand.grid(
     echo = seq_len(echoes), size = spec$sizes, mode = spec$modes, stringsAsFactors = FALSE
   )
+  buffer <- if (grepl("32k", experiment)) 32768 else 16384
   rtt <- unlist(purrr::pmap(list(grid$mode, grid$size, grid$echo), function(m, b, e) {
-    toy_echo_rtt(spec$link, m, b, e, backend)
+    toy_echo_rtt(spec$link, m, b, e, backend, buffer, experiment == "lan-print")
   }))
-  udp <- grid$mode == "udp"
+  udp <- startsWith(grid$mode, "udp")
+  sent <- ifelse(udp, ceiling(grid$size / 8192), 0)
+  returned <- unlist(purrr::pmap(list(grid$mode, sent), function(m, d) {
+    toy_returned(spec$link, m, d)
+  }))
+  returned <- ifelse(udp & spec$link != "atm-taxi-100" & grid$size <= 2047, sent, returned)
+  complete <- returned == sent
   data.frame(
     paper = "liu95db", experiment = experiment, mirrors = spec$mirrors, link = spec$link,
     stack = "tahoe", backend = backend, host = "sparcstation-ipc",
-    send_buffer = 16384, recv_buffer = 16384, mode = grid$mode, message_set = "toy",
-    message_name = "", message_bytes = grid$size, trial = 1, echo = grid$echo,
-    rtt_ms = round(rtt, 3), datagrams = ifelse(udp, ceiling(grid$size / 8192), 0),
-    datagrams_returned = ifelse(udp, ceiling(grid$size / 8192), 0), complete = TRUE,
-    cool_gap_us = NA, run_id = paste0("synthetic-", experiment, "-", backend)
+    send_buffer = buffer, recv_buffer = buffer, mode = grid$mode, message_set = "toy",
+    message_name = ifelse(grid$size %in% toy_nasa_sizes, paste0("file-", grid$size, ".gif"), ""),
+    message_bytes = grid$size, trial = 1, echo = grid$echo,
+    rtt_ms = ifelse(complete, round(rtt, 3), NA), datagrams = sent,
+    datagrams_returned = returned, complete = complete,
+    cool_gap_us = ifelse(grid$mode == "udp-cooled", 880, NA),
+    run_id = paste0("synthetic-", experiment, "-", backend)
   )
 }
 
@@ -418,27 +568,172 @@ make_synthetic_liu95db <- function(out_dir, echo_backends, table3_backends = c("
   invisible(out_dir)
 }
 
-synthetic_targets <- c(names(synthetic_experiments), "atm-ttcp-cooling", "comer94", "liu95db")
+# Toy ishikura MFTP transfers: N windows of whole 9148-octet segments per RTT, a toy host
+# limit, and throughput falling with the packet error rate; every experiment of
+# configs/ishikura.yaml, one setup.
+toy_mftp_mbit <- function(n, window, rtt_ms, per, limit = 30) {
+  in_flight <- pmax(floor(window / 9148), 1) * 9148
+  ideal <- n * in_flight * 8 / (pmax(rtt_ms, 1) / 1000) / 1e6
+  pmin(limit, 0.8 * ideal) * (1 - per)^(1 + 8 / n)
+}
+
+make_synthetic_ishikura <- function(out_dir, repeats = 3) {
+  per <- function(clr, ber) 1 - (1 - clr)^188 * (1 - ber)^72000
+  grids <- list(
+    fig6 = tidyr::expand_grid(added_rtt_ms = c(0, 100, 200, 300, 500), connections = 1:16),
+    fig7 = tidyr::expand_grid(added_rtt_ms = 100, window = c(4, 8, 12, 16, 18, 20, 24, 28, 32, 36, 40, 44, 48, 51) * 1024),
+    `cell-loss` = tidyr::expand_grid(
+      cell_loss_ratio = c(3.8e-6, 1.5e-5, 6e-5, 2.4e-4), added_rtt_ms = c(0, 100, 200, 300, 500),
+      connections = c(1, 2, 4, 8, 12, 16)
+    ),
+    `bit-error` = tidyr::expand_grid(bit_error_ratio = c(3e-8, 6e-8, 1.2e-7, 2.4e-7, 4.8e-7), added_rtt_ms = 200, connections = c(1, 4, 16)),
+    `table2-multi` = tidyr::expand_grid(connections = c(1, 2, 4, 6, 8), window = 65535, link = "ethernet-bridged"),
+    `table2-single` = tidyr::expand_grid(window = c(65535, 131072, 262144, 393216, 524288), link = "ethernet-bridged"),
+    sec2 = tidyr::expand_grid(added_rtt_ms = 200, window = 65535),
+    `auto-n` = tidyr::expand_grid(added_rtt_ms = c(100, 200, 300, 500)),
+    `fig1-multi` = tidyr::expand_grid(cell_loss_ratio = c(3.8e-6, 1.5e-5), connections = c(4, 16)),
+    `fig1-single` = tidyr::expand_grid(cell_loss_ratio = c(3.8e-6, 1.5e-5), window = c(4, 16) * 24576)
+  )
+  for (id in names(grids)) {
+    has <- names(grids[[id]])
+    traced <- startsWith(id, "fig1")
+    rows <- grids[[id]] |>
+      tidyr::expand_grid(`repeat` = seq_len(repeats)) |>
+      dplyr::mutate(
+        paper = "ishikura", experiment = id, mirrors = "synthetic",
+        link = if ("link" %in% has) link else "atm-wan-emulator",
+        stack = "tahoe", backend = "sim", host = "sparcstation-20", trial = 1L,
+        connections = if ("connections" %in% has) connections else 1,
+        window = if ("window" %in% has) window else 24576,
+        added_rtt_ms = if ("added_rtt_ms" %in% has) added_rtt_ms else 200,
+        cell_loss_ratio = if ("cell_loss_ratio" %in% has) cell_loss_ratio else 0,
+        bit_error_ratio = if ("bit_error_ratio" %in% has) bit_error_ratio else
+          ifelse(link == "ethernet-bridged", 3e-7 / 48, 0),
+        connections_chosen_by = "override", window_in_force = window, window_scale = window > 65535,
+        block_size = 32768, bytes = 16 * 2^20,
+        throughput_mbit = toy_mftp_mbit(connections, window, added_rtt_ms, per(cell_loss_ratio, bit_error_ratio)) *
+          (1 + 0.01 * `repeat`),
+        elapsed_s = bytes * 8 / (throughput_mbit * 1e6), rtt_measured_ms = added_rtt_ms + 0.2,
+        formula_connections = NA_real_, retransmitted_packets = round(2e4 * per(cell_loss_ratio, bit_error_ratio)),
+        retransmit_timeouts = round(retransmitted_packets / 10),
+        run_id = paste0("synthetic-", id, "-", connections, "-", window, "-", cell_loss_ratio),
+        # Toy recoveries of the Fig 1 runs: the formula's Tr, a little slower.
+        recovery_formula_rtts = if (traced) log2(window / 18296) + window / 18296 else NA_real_,
+        recovery_rtts = 1.2 * recovery_formula_rtts, recovery_s = 0.2 * recovery_rtts,
+        recoveries = if (traced) 5 else NA_real_, recoveries_cut = if (traced) 1 else NA_real_,
+        recoveries_unfinished = if (traced) 1 else NA_real_,
+        base_rtt_ms = if (traced) 200.5 else NA_real_
+      )
+    write_fixture(
+      file.path(out_dir, "ishikura", id), rows,
+      list(synthetic_provenance("ishikura", id, list(), link = rows$link[1], backend = "sim", stack = "tahoe"))
+    )
+  }
+  invisible(out_dir)
+}
+
+# Toy ipcbench messages of every milliner experiment: throughput near the toy
+# line rate, falling once the toy message passes the toy memory (paging).
+synthetic_milliner_rows <- function(experiment, curves, sizes, repeats) {
+  grid <- tidyr::expand_grid(curves, message_bytes = sizes, repeat_no = seq_len(repeats))
+  toy_mbit <- 9 - 2 / pmax(dplyr::coalesce(grid$segment, grid$buffer) / 1024, 1)
+  paged <- grid$message_bytes > 12.5e6
+  shared <- startsWith(experiment, "collisions")
+  thr <- toy_mbit / ifelse(paged, 4, 1) * stats::runif(nrow(grid), 0.99, 1.01)
+  tibble::tibble(
+    paper = "milliner", experiment = experiment, mirrors = "synthetic", link = "ethernet-10",
+    stack = "tahoe", backend = "synthetic", host = "sun-4c-20mb", host_b = "sun-4c-16mb",
+    trial = 1, `repeat` = grid$repeat_no, mode = grid$mode, curve = grid$curve,
+    segment = grid$segment, unack = grid$unack, buffer = grid$buffer,
+    message_bytes = grid$message_bytes, elapsed_s = grid$message_bytes * 8 / (thr * 1e6),
+    throughput_mbit = thr, echo_s = NA, echo_equal = NA, completed = !(grid$unack %in% 8:10),
+    segments = NA, acks = NA, retransmissions = ifelse(grid$unack %in% 8:10, 5, 0),
+    a_pageins = ifelse(paged, 100, 0), a_pageouts = ifelse(paged, 100, 0), b_pageins = 0,
+    b_pageouts = 0, link_drops = 0, receiver_fullsock = 0, receiver_ipq_drops = 0,
+    medium_frames = if (shared) round(grid$message_bytes / 1000) else NA,
+    medium_collisions = if (shared) round(grid$message_bytes / 50000) else NA,
+    collision_pct = if (shared) 2 else NA, run_id = paste0("synthetic-", experiment)
+  )
+}
+
+make_synthetic_milliner <- function(out_dir, repeats = 2, seed = 42) {
+  set.seed(seed)
+  udp <- function(segments, unack) {
+    tidyr::expand_grid(segment = segments, unack = unack) |>
+      dplyr::mutate(mode = "udp", buffer = NA_real_, curve = paste0("udp ", segment, "B ", unack, "UnAck"))
+  }
+  tcp <- function(buffers) {
+    tibble::tibble(mode = "tcp", segment = NA_real_, unack = NA_real_, buffer = buffers,
+                   curve = paste0("tcp ", buffers, "B"))
+  }
+  mb <- 1048576
+  specs <- list(
+    "udp-segments-1024" = list(udp(1024 * 1:8, 1), mb * 1:5),
+    "udp-segments-1460" = list(udp(1460 * 1:6, 1), mb * 1:5),
+    "udp-unack" = list(udp(c(8192, 8760, 9000), c(1, 6)), mb * 1:5),
+    "udp-unack-limit" = list(udp(9000, 1:10), 5 * mb),
+    "tcp-buffers-small" = list(tcp(c(4096, 16384, 50000)), c(65536, mb)),
+    "tcp-buffers" = list(tcp(c(4096, 16384, 50000)), mb * 1:24),
+    "compare-udp" = list(udp(9000, c(1, 6)), mb * 1:24),
+    "compare-tcp" = list(tcp(50000), mb * 1:24),
+    "collisions-tcp" = list(tcp(50000), mb * 1:5),
+    "collisions-udp" = list(udp(9000, c(1, 6)), mb * 1:5)
+  )
+  for (experiment in names(specs)) {
+    rows <- synthetic_milliner_rows(experiment, specs[[experiment]][[1]], specs[[experiment]][[2]], repeats)
+    write_fixture(
+      file.path(out_dir, "milliner", experiment), rows,
+      list(synthetic_provenance("milliner", experiment, unique(rows$curve), backend = "synthetic", stack = "tahoe"))
+    )
+  }
+  invisible(out_dir)
+}
+
+synthetic_targets <- c(
+  names(synthetic_experiments), "atm-ttcp-cooling", "liu95cool-tahoe", "comer94", "liu95db",
+  "ishikura", "milliner"
+)
+
+# Each report's test data: a report reports/<id>.Rmd and the targets above that
+# together feed it. tests/test_browser.py renders every report listed here from
+# these fixtures and opens it in a browser; a new report adds its line.
+synthetic_reports <- list(
+  liu95cool = c(names(synthetic_experiments), "atm-ttcp-cooling", "liu95cool-tahoe"),
+  comer94 = "comer94",
+  liu95db = c("liu95db", "comer94"),
+  ishikura = "ishikura",
+  milliner = "milliner"
+)
 
 if (sys.nframe() == 0) {
   args <- commandArgs(trailingOnly = TRUE)
+  if (identical(args, "--reports")) {
+    writeLines(names(synthetic_reports))
+    quit(status = 0)
+  }
   if (length(args) < 1) {
     stop(
-      "usage: Rscript reports/tests/synthetic-results.R <out_dir> [experiment ...]\n",
-      "  experiments: ", paste(synthetic_targets, collapse = ", "), " (default: all)",
+      "usage: Rscript reports/tests/synthetic-results.R <out_dir> [experiment or report ...]\n",
+      "       Rscript reports/tests/synthetic-results.R --reports   (the reports with test data)\n",
+      "  experiments: ", paste(synthetic_targets, collapse = ", "), " (default: all)\n",
+      "  reports: ", paste(names(synthetic_reports), collapse = ", "),
       call. = FALSE
     )
   }
   targets <- if (length(args) > 1) args[-1] else synthetic_targets
+  targets <- unique(unlist(purrr::map(targets, function(t) synthetic_reports[[t]] %||% t)))
   unknown <- setdiff(targets, synthetic_targets)
   if (length(unknown) > 0) {
     stop("unknown synthetic experiment(s): ", paste(unknown, collapse = ", "), call. = FALSE)
   }
   make_synthetic_results(args[1], intersect(targets, names(synthetic_experiments)))
   if ("atm-ttcp-cooling" %in% targets) make_synthetic_ttcp(args[1])
+  if ("liu95cool-tahoe" %in% targets) make_synthetic_tahoe(args[1])
   if ("comer94" %in% targets) make_synthetic_comer94(args[1])
+  if ("ishikura" %in% targets) make_synthetic_ishikura(args[1])
+  if ("milliner" %in% targets) make_synthetic_milliner(args[1])
   if ("liu95db" %in% targets) {
-    both <- purrr::map(liu95db_echo_specs, function(spec) c("sim", "linkemu"))
+    both <- purrr::map(liu95db_echo_specs, function(spec) spec$backends %||% c("sim", "linkemu"))
     make_synthetic_liu95db(args[1], both)
   }
   message("SYNTHETIC results written to ", args[1])

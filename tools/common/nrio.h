@@ -75,6 +75,12 @@ struct nrio_ops {
     /* Applies the non-zero fields of opts to an open socket, e.g. TCP_NODELAY on an accepted
      * connection once the peer asked for it. Optional: a backend may leave it NULL. */
     int (*setopts)(nrio *io, int sock, const struct nrio_sockopts *opts);
+    /* The application touched len octets at p (write 1: it wrote them), so that a simulated
+     * host with little memory can charge paging. Optional: real hosts page by themselves. */
+    void (*touch)(nrio *io, const void *p, size_t len, int write);
+    /* The application printed one line to its terminal, so that a simulated host can charge
+     * the host model's print cost. Optional: on a real host the print took its own time. */
+    void (*printed)(nrio *io);
 };
 
 struct nrio {
@@ -129,6 +135,16 @@ static inline void nrio_destroy(nrio *io) { io->ops->destroy(io); }
 static inline int nrio_setopts(nrio *io, int s, const struct nrio_sockopts *o)
 {
     return io->ops->setopts ? io->ops->setopts(io, s, o) : -EOPNOTSUPP;
+}
+static inline void nrio_touch(nrio *io, const void *p, size_t len, int write)
+{
+    if (io->ops->touch)
+        io->ops->touch(io, p, len, write);
+}
+static inline void nrio_printed(nrio *io)
+{
+    if (io->ops->printed)
+        io->ops->printed(io);
 }
 
 #endif

@@ -10,6 +10,7 @@
 
 #define HDR_LEN 8 /* the message length, big-endian, sent before the timed write */
 #define CONNECT_RETRY_NS 100000000LL
+#define MAX_MSG (1LL << 31) /* the largest --size */
 
 struct tcpb {
     nrio *io;
@@ -22,6 +23,7 @@ struct tcpb {
     int watchdog, timer;
     int index;             /* messages done (client) or received (server) */
     uint8_t *msg;
+    long long cap;         /* server: octets msg holds */
     uint8_t hdr[HDR_LEN];
     long long off;         /* octets of header and message moved so far */
     long long len;         /* the current message's length */
@@ -132,6 +134,7 @@ static void client_next(void *arg)
     t->progress_ns = nrio_now_ns(t->io);
     for (long long i = 0; i < t->a->size; i++)
         t->msg[i] = ipc_pattern((uint32_t)t->index, i);
+    nrio_touch(t->io, t->msg, (size_t)t->a->size, 1);
     put64(t->hdr, (uint64_t)t->a->size);
     t->off = 0;
     t->t0 = t->t1 = t->t2 = 0;
@@ -195,7 +198,8 @@ static void server_io(void *arg, int sock, int events)
             p = t->hdr + t->off;
             n = (size_t)(HDR_LEN - t->off);
         } else {
-            p = t->msg;
+            /* The whole message is kept, as milliner's receiver held it (and paged it). */
+            p = t->msg + (t->off - HDR_LEN);
             n = (size_t)(HDR_LEN + t->len - t->off < (1 << 16) ? HDR_LEN + t->len - t->off
                                                                : (1 << 16));
         }
@@ -226,6 +230,15 @@ static void server_io(void *arg, int sock, int events)
             t->len = (long long)get64(t->hdr);
             t->t0 = now;
             t->intact = 1;
+            if (t->len > t->cap) {
+                uint8_t *m = t->len <= MAX_MSG ? realloc(t->msg, (size_t)t->len) : NULL;
+                if (!m) {
+                    failf(t, "%s: %s", "no memory for the client's message", ENOMEM);
+                    return;
+                }
+                t->msg = m;
+                t->cap = t->len;
+            }
         }
         t->off += r;
         if (t->off < HDR_LEN || t->off < HDR_LEN + t->len)
@@ -299,7 +312,8 @@ int ipc_run_tcp(nrio *io, const struct ipc_args *a, FILE *out)
 {
     struct tcpb t = {.io = io, .a = a, .out = out, .lsock = -1, .sock = -1,
                      .status = IPC_EXIT_FAIL};
-    t.msg = malloc(a->server ? (1 << 16) : (size_t)a->size);
+    t.cap = a->server ? 1 << 16 : a->size;
+    t.msg = malloc((size_t)t.cap);
     if (!t.msg) {
         ipc_error(out, a, 0, "out of memory for a %lld-octet message", a->size);
         return IPC_EXIT_FAIL;

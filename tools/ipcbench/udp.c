@@ -85,6 +85,17 @@ static void send_ack(struct udp *u, const struct nrio_addr *to, uint32_t msg_id,
     nrio_sendto(u->io, u->sock, b, sizeof b, to);
 }
 
+/* ipc_rx_segment, telling the host which part of the message it wrote. */
+static long rx_take(struct udp *u, long seq, const uint8_t *data, size_t len)
+{
+    long g = ipc_rx_segment(&u->rx, seq, data, len);
+    long long off = (long long)seq * u->rx.payload;
+    if (seq >= 0 && seq < u->rx.nseg)
+        nrio_touch(u->io, u->rx.msg + off,
+                   (size_t)(u->rx.msg_len - off < (long long)len ? u->rx.msg_len - off : (long long)len), 1);
+    return g;
+}
+
 /* ---- sending ---- */
 
 static void tx_rto(void *arg)
@@ -133,6 +144,7 @@ static void tx_send(struct udp *u)
                             .payload = (uint32_t)u->payload};
         ipc_seg_encode(&s, u->dgram);
         memcpy(u->dgram + IPC_HDR_LEN, t->msg + off, n);
+        nrio_touch(u->io, t->msg + off, n, 0);
         ssize_t r = nrio_sendto(u->io, u->sock, u->dgram, IPC_HDR_LEN + n, &u->peer);
         if (r == -EAGAIN || r == -ENOBUFS) {
             u->blocked = 1;
@@ -209,6 +221,8 @@ static void client_check_done(struct udp *u)
     if (u->tx.active || !u->rx_on || !ipc_rx_complete(&u->rx))
         return;
     int equal = u->rx.msg_len == u->tx.len && memcmp(u->rx.msg, u->msg, (size_t)u->tx.len) == 0;
+    nrio_touch(u->io, u->rx.msg, (size_t)u->rx.msg_len, 0);
+    nrio_touch(u->io, u->msg, (size_t)u->tx.len, 0);
     struct nr_json j;
     ipc_record_begin(&j, u->a, u->index);
     nr_json_int(&j, "size", u->a->size);
@@ -247,6 +261,7 @@ static void client_start(void *arg)
     u->t_echo = 0;
     for (long long i = 0; i < u->a->size; i++)
         u->msg[i] = ipc_pattern((uint32_t)u->index, i);
+    nrio_touch(u->io, u->msg, (size_t)u->a->size, 1);
     if (ipc_rx_init(&u->rx, (uint32_t)u->index, IPC_ECHO, u->a->unack, u->a->size,
                     u->payload) < 0) {
         fail(u, "out of memory for the echo");
@@ -321,7 +336,7 @@ static void server_segment(struct udp *u, const struct ipc_seg *s, const uint8_t
         u->peer = *from;
         u->t_rx_first = nrio_now_ns(u->io);
     }
-    long g = ipc_rx_segment(&u->rx, (long)s->seq, data, len);
+    long g = rx_take(u, (long)s->seq, data, len);
     if (g >= 0)
         send_ack(u, from, s->msg_id, s->phase, g);
     if (ipc_rx_complete(&u->rx) && !u->echo_started) {
@@ -364,7 +379,7 @@ static void on_sock(void *arg, int sock, int events)
             server_segment(u, &s, data, len, &from);
         } else if (s.phase == IPC_ECHO) {
             if (u->rx_on && s.msg_id == u->rx.msg_id) {
-                long g = ipc_rx_segment(&u->rx, (long)s.seq, data, len);
+                long g = rx_take(u, (long)s.seq, data, len);
                 if (g >= 0)
                     send_ack(u, &from, s.msg_id, s.phase, g);
                 if (ipc_rx_complete(&u->rx) && !u->t_echo)

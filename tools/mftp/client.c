@@ -1,5 +1,7 @@
 #include "client.h"
 
+#include "mftpcore/flags.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -158,13 +160,7 @@ static void close_data(struct client *c)
 
 static struct nrio_sockopts data_opts(const struct client *c)
 {
-    /* A buffer twice the window, so that the clamp and not the buffer sets the window. */
-    struct nrio_sockopts o = {0};
-    if (c->a->window > 0) {
-        o.window_clamp = (int)c->a->window;
-        o.rcvbuf = o.sndbuf = (int)(2 * c->a->window);
-    }
-    return o;
+    return mftp_window_opts(c->io, c->a->window);
 }
 
 static void begin_transfer(struct client *c);
@@ -215,14 +211,16 @@ static void emit_transfer(struct client *c)
     /* The kernel may move the clamp during a transfer (see mftp_xfer.reclamp), so one value
      * cannot say which window was in force: the record gives where it started, where it
      * ended, the largest it was found at, and how often it was set back. */
-    int window_max = c->in_force.window_clamp;
+    const int window_start = mftp_window_in_force(c->io, &c->in_force);
+    const int window_end = mftp_window_in_force(c->io, &o);
+    int window_max = window_start;
     if (x->window_max > window_max)
         window_max = x->window_max;
-    if (o.window_clamp > window_max)
-        window_max = o.window_clamp;
+    if (window_end > window_max)
+        window_max = window_end;
     nr_json_int(&j, "window_requested", a->window);
-    nr_json_int(&j, "window_start", c->in_force.window_clamp);
-    nr_json_int(&j, "window_end", o.window_clamp);
+    nr_json_int(&j, "window_start", window_start);
+    nr_json_int(&j, "window_end", window_end);
     nr_json_int(&j, "window_max", window_max);
     nr_json_int(&j, "window_reasserts", x->reasserts);
     if (c->peer_window >= 0)
@@ -311,7 +309,7 @@ static void start_xfer(struct client *c)
     if (mftp_xfer_start(&c->x, c->io, sending, !a->plain, c->data, c->ndata, c->fd, size,
                         a->block, xfer_done, c) < 0)
         failf(c, "starting the transfer failed: %s", c->x.error);
-    c->x.reclamp = (int)a->window;
+    c->x.reclamp = data_opts(c).window_clamp; /* 0 where the buffers are the window */
 }
 
 static void on_data_connected(void *arg, int sock, int events)
@@ -348,8 +346,8 @@ static void open_data(struct client *c, uint16_t port)
         int s = nrio_open(c->io, NRIO_TCP, &o);
         if (s < 0) {
             failf(c, "opening data connection %d failed: %s%s", i, strerror(-s),
-                  s == -ENOBUFS && c->a->window > 0 ? "; --window asks for buffers of twice the "
-                  "window, more than this stack allows: give a smaller --window" : "");
+                  s == -ENOBUFS && c->a->window > 0 ? "; the buffers --window asks for exceed "
+                  "what this stack allows: give a smaller --window" : "");
             return;
         }
         c->data[c->ndata++] = s;

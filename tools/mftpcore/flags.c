@@ -1,5 +1,7 @@
 #include "flags.h"
 
+#include <string.h>
+
 #include "blocks.h"
 #include "nrargs.h"
 
@@ -18,4 +20,28 @@ int mftp_xfer_opt(int code, const char *val, long *window, long *block, char *er
         return -1;
     *block = (long)v;
     return 0;
+}
+
+static int buffers_are_window(const nrio *io)
+{
+    return strcmp(io->ops->name, "tahoe") == 0;
+}
+
+struct nrio_sockopts mftp_window_opts(const nrio *io, long window)
+{
+    struct nrio_sockopts o = {0};
+    if (window <= 0)
+        return o;
+    if (buffers_are_window(io)) {
+        o.rcvbuf = o.sndbuf = (int)window;
+    } else {
+        o.window_clamp = (int)window;
+        o.rcvbuf = o.sndbuf = (int)(2 * window);
+    }
+    return o;
+}
+
+int mftp_window_in_force(const nrio *io, const struct nrio_sockopts *o)
+{
+    return buffers_are_window(io) ? o->rcvbuf : o->window_clamp;
 }

@@ -6,6 +6,8 @@
 #include <getopt.h>
 #include <stddef.h>
 
+#include "nrio.h"
+
 /* getopt_long codes, below common/nrargs.h's and above the tools' own. */
 enum { MFTP_OPT_WINDOW = 2900, MFTP_OPT_BLOCK };
 #define MFTP_XFER_LONGOPTS                                  \
@@ -16,5 +18,14 @@ enum { MFTP_OPT_WINDOW = 2900, MFTP_OPT_BLOCK };
  * MFTP_MAX_BLOCK octets) by its code. Returns 0, or -1 with "FLAG TEXT: give ..." in err. */
 int mftp_xfer_opt(int code, const char *val, long *window, long *block, char *err,
                   size_t errlen);
+
+/* The options that give a data connection a per-connection window of `window` octets (0: none).
+ * On the Tahoe stack, as on SunOS 4.1, the window is the socket buffers: SO_SNDBUF and SO_RCVBUF
+ * of `window` each, the receiver offering what its buffer holds and the sender keeping as much
+ * unacknowledged (SunOS had no window clamp). On Linux, which keeps part of a buffer for its own
+ * overhead, TCP_WINDOW_CLAMP of `window` with buffers twice as large. */
+struct nrio_sockopts mftp_window_opts(const nrio *io, long window);
+/* The window in force on a data connection whose options are o, as mftp_window_opts set it. */
+int mftp_window_in_force(const nrio *io, const struct nrio_sockopts *o);
 
 #endif

@@ -12,6 +12,7 @@
 #include "mftpcore/blocks.h"
 #include "mftpcore/crc32.h"
 #include "mftpcore/errors.h"
+#include "mftpcore/flags.h"
 #include "mftpcore/ftp.h"
 #include "json.h"
 #include "units.h"
@@ -260,6 +261,11 @@ static void emit_transfer(struct session *s, int ok)
     nr_json_emit(&j, d->out);
 }
 
+static struct nrio_sockopts data_opts(const struct session *s)
+{
+    return mftp_window_opts(s->d->io, s->window);
+}
+
 static void xfer_done(void *arg, struct mftp_xfer *x, int ok)
 {
     struct session *s = arg;
@@ -268,7 +274,7 @@ static void xfer_done(void *arg, struct mftp_xfer *x, int ok)
     int rc = s->ndata > 0 ? nrio_getopts(s->d->io, s->data[0], &s->in_force_end) : 0;
     if (rc < 0)
         emit_error(s->d, "reading the data connection's options failed: %s", strerror(-rc));
-    s->window_end = s->in_force_end.window_clamp;
+    s->window_end = mftp_window_in_force(s->d->io, &s->in_force_end);
     if (x->window_max > s->window_max)
         s->window_max = x->window_max;
     if (s->window_end > s->window_max)
@@ -305,24 +311,14 @@ static void try_start(struct session *s)
         ctl_rewatch(s);
         return;
     }
-    s->x.reclamp = (int)s->window;
+    s->x.reclamp = data_opts(s).window_clamp; /* 0 where the buffers are the window */
     struct nrio_sockopts o;
     int rc = nrio_getopts(s->d->io, s->data[0], &o);
     if (rc < 0)
         emit_error(s->d, "reading the data connection's options failed: %s", strerror(-rc));
-    s->window_start = s->window_max = rc < 0 ? 0 : o.window_clamp;
+    s->window_start = s->window_max = rc < 0 ? 0 : mftp_window_in_force(s->d->io, &o);
 }
 
-static struct nrio_sockopts data_opts(const struct session *s)
-{
-    /* A buffer twice the window, so that the clamp and not the buffer sets the window. */
-    struct nrio_sockopts o = {0};
-    if (s->window > 0) {
-        o.window_clamp = (int)s->window;
-        o.rcvbuf = o.sndbuf = (int)(2 * s->window);
-    }
-    return o;
-}
 
 static void on_pasv(void *arg, int sock, int events)
 {
@@ -468,9 +464,8 @@ static void cmd_pasv(struct session *s)
         if (l >= 0)
             nrio_close(s->d->io, l);
         if (rc == -ENOBUFS && s->window > 0)
-            reply(s, "425 Cannot open a passive port: window %ld needs buffers of %ld octets, "
-                  "more than this stack allows; ask for a smaller window", s->window,
-                  2 * s->window);
+            reply(s, "425 Cannot open a passive port: window %ld needs buffers larger than "
+                  "this stack allows; ask for a smaller window", s->window);
         else
             reply(s, "425 Cannot open a passive port: %s", strerror(-rc));
         return;

@@ -3,16 +3,16 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "appcmd.h"
 #include "linkemu/linkopt.h"
 #include "mftpd/server.h"
 #include "nrio.h"
 
 /* ASSUMPTION: one iteration of an empty busy loop takes one cycle of a 25 MHz CPU. */
 #define DEFAULT_SPIN_PS 40000
-#define MAX_APP_ARGS 64
 
 static const char *const app_names[] = {[NS_APP_TTCP] = "ttcp", [NS_APP_PINGX] = "pingx",
-                                        [NS_APP_MFTP] = "mftp"};
+                                        [NS_APP_MFTP] = "mftp", [NS_APP_IPCBENCH] = "ipcbench"};
 
 const char *ns_app_name(enum ns_app app) { return app_names[app]; }
 
@@ -22,6 +22,7 @@ void ns_usage(FILE *out)
         "usage: netsim --rate RATE [options] -- TTCP_TRANSMITTER_ARGS -- TTCP_RECEIVER_ARGS\n"
         "       netsim --app pingx --rate RATE [options] -- PINGX_ARGS -- ECHOD_ARGS\n"
         "       netsim --app mftp --rate RATE [options] -- MFTP_ARGS -- MFTPD_ARGS\n"
+        "       netsim --app ipcbench --rate RATE [options] -- CLIENT_ARGS -- SERVER_ARGS\n"
         "Runs an application in virtual time: ttcp's transmitter, pingx or mftp on host a\n"
         "(" NS_ADDR_A "), ttcp's receiver, echod or mftpd on host b (" NS_ADDR_B "), each on its\n"
         "own 4.3BSD-Tahoe stack with a host model, joined by linkemu's link model in both\n"
@@ -33,6 +34,10 @@ void ns_usage(FILE *out)
         "  netsim --app mftp --rate 140Mbit --framing aal5-vc-mux --mtu 9188B --delay 100ms \\\n"
         "    --file-size 1M -- -n 4 --window 24K --get src.bin --dest got.bin " NS_ADDR_B " -- \\\n"
         "    --root .\n"
+        "ipcbench (milliner): the client on host a sends to HOST " NS_ADDR_B ", the server\n"
+        "(--server is given for it) on host b; the server's --count defaults to the client's\n"
+        "--repeat. --api rpc (libtirpc drives kernel sockets) and --api tli (no TLI on Linux)\n"
+        "are refused, as is --stack.\n"
         "pingx's --host defaults to host b here; mftp's HOST, like ttcp's, must be host b. The\n"
         "stack flags of pingx, echod, mftp and mftpd (--stack, --if, ...) are refused, as both\n"
         "hosts run the simulated stack, and so is mftp's --rtt-method icmp (the stack has no\n"
@@ -63,14 +68,19 @@ void ns_usage(FILE *out)
         "  --cell-loss-ratio R        ATM cell loss ratio (default 0)\n"
         "  --bit-error-ratio R        bit error ratio (default 0)\n"
         "  --queue-packets N          drop-tail queue limit in packets, 0 = none (default %d)\n"
-        "  --queue-bytes SIZE         drop-tail queue limit in octets, 0 = none (default 0)\n",
+        "  --queue-bytes SIZE         drop-tail queue limit in octets, 0 = none (default 0)\n"
+        "  --medium NAME              duplex: a line per direction; shared: one half-duplex\n"
+        "                             Ethernet (forward values; --delay is the propagation in\n"
+        "                             which starts collide; CSMA/CD, 802.3 backoff, 51.2 us\n"
+        "                             slots at 10 Mb/s, 16 attempts) (default duplex)\n",
         LE_DEFAULT_MTU, LE_DEFAULT_QUEUE_PACKETS);
     le_link_usage_reverse(out);
     fprintf(out,
         "Hosts and run:\n"
         "  --app NAME                 the application: ttcp (transmitter on a, receiver on b),\n"
         "                             pingx (pingx on a, echod on b) or mftp (mftp on a, mftpd\n"
-        "                             on b) (default ttcp)\n"
+        "                             on b) or ipcbench (client on a, server on b)\n"
+        "                             (default ttcp)\n"
         "  --file-size SIZE           mftp: before the run, write SIZE octets drawn from --seed\n"
         "                             to the file the transfer reads, replacing it: mftpd's\n"
         "                             --root/NAME for mftp --get NAME, FILE for mftp --put FILE\n"
@@ -85,9 +95,15 @@ void ns_usage(FILE *out)
         "  --tcp-space SIZE           both hosts' default TCP send and receive buffers, which\n"
         "                             also start each connection's cwnd (default: SunOS's\n"
         "                             choice by MTU, 16K above MTU 1500, else 4.3BSD's 4K)\n"
+        "  --window-scale             both hosts offer RFC 1323 window scaling in their SYNs,\n"
+        "                             as SunOS's TCP-LFN option did (default off, as Tahoe)\n"
+        "  --sb-max SIZE              both hosts' largest socket buffer (default 52428B,\n"
+        "                             SunOS 4.1's sb_max); windows above 64K need it raised\n"
+        "                             and --window-scale\n"
         "  --spin-ps N                CPU time of one busy-loop iteration, in picoseconds: of\n"
         "                             ttcp --cool-spin, pingx --cool-iterations, and of the\n"
-        "                             busy-wait of pingx --cool-gap, which needs N > 0\n"
+        "                             busy-wait of pingx --cool-gap, which needs N > 0; a\n"
+        "                             host model's spin_ps overrides it for its host\n"
         "                             (default %d)\n"
         "  --seed N                   seed of the link's loss and jitter draws, of --boot-b and\n"
         "                             of --file-size's data (default 1); pingx's --seed, its\n"
@@ -96,6 +112,11 @@ void ns_usage(FILE *out)
         "                             (default: written)\n"
         "  --trace                    also write a {\"record\":\"segment\",...} for every TCP\n"
         "                             segment a host sends, with the rule that sent it\n"
+        "                             (default off)\n"
+        "  --tcp-debug                also write a {\"record\":\"tcp_debug\",...} with a TCP\n"
+        "                             connection's send state (snd_una, snd_wnd, cwnd,\n"
+        "                             ssthresh) after every segment a host takes in or drops\n"
+        "                             and every timer that runs out, as 4.3BSD's TCP_DEBUG\n"
         "                             (default off)\n"
         "  --pcap FILE                write every IP packet at host a's interface to FILE, as\n"
         "                             tcpdump there would: classic pcap, raw IP (link type 101),\n"
@@ -112,7 +133,7 @@ void ns_usage(FILE *out)
 
 enum {
     OPT_APP = 256, OPT_HOST_A, OPT_HOST_B, OPT_BOOT_B, OPT_SPIN, OPT_TCP_SPACE, OPT_SEED,
-    OPT_NO_WALL, OPT_TRACE, OPT_PCAP, OPT_FILE_SIZE, OPT_HELP,
+    OPT_NO_WALL, OPT_TRACE, OPT_TCP_DEBUG, OPT_PCAP, OPT_FILE_SIZE, OPT_MEDIUM, OPT_WINDOW_SCALE, OPT_SB_MAX, OPT_HELP,
 };
 
 /* The stack flags choose a real stack, which the simulator replaces with its own. They are
@@ -137,17 +158,11 @@ static int refuse_stack_flags(char **argv, int n, const char *which, FILE *err)
     return 0;
 }
 
-/* An application's command line as its own main would see it. */
-struct app_cmd {
-    char *args[MAX_APP_ARGS + 2];
-    int argc;
-    char msg[256];
-};
 
 /* c->args gets prog, then pre (what netsim presets; the user's arguments come after, so they
  * override it), then argv[0..n-1]; which names them in errors. -1 with the reason printed to
  * err when there are too many or they hold stack flags. */
-static int app_cmd_init(struct app_cmd *c, const char *prog, char **pre, int npre, char **argv,
+int ns_app_cmd_init(struct ns_app_cmd *c, const char *prog, char **pre, int npre, char **argv,
                         int n, const char *which, FILE *err)
 {
     if (npre + n > MAX_APP_ARGS) {
@@ -168,7 +183,7 @@ static int app_cmd_init(struct app_cmd *c, const char *prog, char **pre, int npr
 }
 
 /* rc is what the program's parser returned for c: 0 is success, anything else is reported. */
-static int app_cmd_parsed(const struct app_cmd *c, int rc, const char *which, FILE *err)
+int ns_app_cmd_parsed(const struct ns_app_cmd *c, int rc, const char *which, FILE *err)
 {
     if (rc == 0)
         return 0;
@@ -183,9 +198,9 @@ static int app_cmd_parsed(const struct app_cmd *c, int rc, const char *which, FI
 /* Parses one ttcp command line (argv[0..n-1], without a program name) into t. */
 static int parse_ttcp(char **argv, int n, struct ttcp_args *t, const char *which, FILE *err)
 {
-    struct app_cmd c;
-    if (app_cmd_init(&c, "ttcp", NULL, 0, argv, n, which, err) < 0 ||
-        app_cmd_parsed(&c, ttcp_parse_args(c.argc, c.args, t, c.msg, sizeof c.msg), which, err) < 0)
+    struct ns_app_cmd c;
+    if (ns_app_cmd_init(&c, "ttcp", NULL, 0, argv, n, which, err) < 0 ||
+        ns_app_cmd_parsed(&c, ttcp_parse_args(c.argc, c.args, t, c.msg, sizeof c.msg), which, err) < 0)
         return -1;
     /* The records say which stack moved the data. */
     t->stack = NS_STACK;
@@ -195,9 +210,9 @@ static int parse_ttcp(char **argv, int n, struct ttcp_args *t, const char *which
 static int parse_pingx(char **argv, int n, struct pingx_args *p, FILE *err)
 {
     char *pre[] = {"--host", NS_ADDR_B};
-    struct app_cmd c;
-    if (app_cmd_init(&c, "pingx", pre, 2, argv, n, "pingx", err) < 0 ||
-        app_cmd_parsed(&c, pingx_parse_args(c.argc, c.args, p, c.msg, sizeof c.msg), "pingx", err) < 0)
+    struct ns_app_cmd c;
+    if (ns_app_cmd_init(&c, "pingx", pre, 2, argv, n, "pingx", err) < 0 ||
+        ns_app_cmd_parsed(&c, pingx_parse_args(c.argc, c.args, p, c.msg, sizeof c.msg), "pingx", err) < 0)
         return -1;
     p->stack = NS_STACK;
     p->clock = NS_CLOCK;
@@ -206,9 +221,9 @@ static int parse_pingx(char **argv, int n, struct pingx_args *p, FILE *err)
 
 static int parse_echod(char **argv, int n, struct echod_args *e, FILE *err)
 {
-    struct app_cmd c;
-    if (app_cmd_init(&c, "echod", NULL, 0, argv, n, "echod", err) < 0 ||
-        app_cmd_parsed(&c, echod_parse_args(c.argc, c.args, e, c.msg, sizeof c.msg), "echod", err) < 0)
+    struct ns_app_cmd c;
+    if (ns_app_cmd_init(&c, "echod", NULL, 0, argv, n, "echod", err) < 0 ||
+        ns_app_cmd_parsed(&c, echod_parse_args(c.argc, c.args, e, c.msg, sizeof c.msg), "echod", err) < 0)
         return -1;
     e->stack = NS_STACK;
     return 0;
@@ -216,9 +231,9 @@ static int parse_echod(char **argv, int n, struct echod_args *e, FILE *err)
 
 static int parse_mftp(char **argv, int n, struct mftp_args *m, FILE *err)
 {
-    struct app_cmd c;
-    if (app_cmd_init(&c, "mftp", NULL, 0, argv, n, "mftp", err) < 0 ||
-        app_cmd_parsed(&c, mftp_parse_args(c.argc, c.args, m, c.msg, sizeof c.msg), "mftp", err) < 0)
+    struct ns_app_cmd c;
+    if (ns_app_cmd_init(&c, "mftp", NULL, 0, argv, n, "mftp", err) < 0 ||
+        ns_app_cmd_parsed(&c, mftp_parse_args(c.argc, c.args, m, c.msg, sizeof c.msg), "mftp", err) < 0)
         return -1;
     m->stack = NS_STACK;
     return 0;
@@ -228,16 +243,16 @@ static int parse_mftpd(char **argv, int n, struct mftpd_args *d, FILE *err)
 {
     /* mftpd serves forever by default; here it ends with mftp's session. */
     char *pre[] = {"--sessions", "1"};
-    struct app_cmd c;
-    if (app_cmd_init(&c, "mftpd", pre, 2, argv, n, "mftpd", err) < 0 ||
-        app_cmd_parsed(&c, mftpd_parse_args(c.argc, c.args, d, c.msg, sizeof c.msg), "mftpd", err) < 0)
+    struct ns_app_cmd c;
+    if (ns_app_cmd_init(&c, "mftpd", pre, 2, argv, n, "mftpd", err) < 0 ||
+        ns_app_cmd_parsed(&c, mftpd_parse_args(c.argc, c.args, d, c.msg, sizeof c.msg), "mftpd", err) < 0)
         return -1;
     d->stack = NS_STACK;
     return 0;
 }
 
 /* Whether ip is host b's address, or with any_ok 0.0.0.0 too. */
-static int is_host_b(const char *ip, int any_ok)
+int ns_is_host_b(const char *ip, int any_ok)
 {
     struct nrio_addr addr, b;
     nrio_parse_addr(NS_ADDR_B, 0, &b);
@@ -250,12 +265,12 @@ static int check_ttcp(const struct ns_args *a, FILE *err)
         fprintf(err, "netsim: give the transmitter (-t) first and the receiver (-r) second\n");
         return -1;
     }
-    if (!is_host_b(a->tx.host, 0)) {
+    if (!ns_is_host_b(a->tx.host, 0)) {
         fprintf(err, "netsim: the transmitter sends to %s, but the receiver is host b, %s\n",
                 a->tx.host, NS_ADDR_B);
         return -1;
     }
-    if (!is_host_b(a->rx.bind_ip, 1)) {
+    if (!ns_is_host_b(a->rx.bind_ip, 1)) {
         fprintf(err, "netsim: the receiver binds %s; use 0.0.0.0 or %s\n", a->rx.bind_ip,
                 NS_ADDR_B);
         return -1;
@@ -272,12 +287,12 @@ static int check_pingx(const struct ns_args *a, FILE *err)
 {
     const struct pingx_args *p = &a->ping;
     const struct echod_args *e = &a->echo;
-    if (!is_host_b(p->host, 0)) {
+    if (!ns_is_host_b(p->host, 0)) {
         fprintf(err, "netsim: pingx sends to --host %s, but echod runs on host b, %s; drop "
                      "--host or give --host %s\n", p->host, NS_ADDR_B, NS_ADDR_B);
         return -1;
     }
-    if (!is_host_b(e->bind_ip, 1)) {
+    if (!ns_is_host_b(e->bind_ip, 1)) {
         fprintf(err, "netsim: echod binds %s; use 0.0.0.0 or %s\n", e->bind_ip, NS_ADDR_B);
         return -1;
     }
@@ -318,12 +333,12 @@ static int check_mftp(struct ns_args *a, FILE *err)
 {
     const struct mftp_args *m = &a->mftp;
     const struct mftpd_args *d = &a->mftpd;
-    if (!is_host_b(m->host, 0)) {
+    if (!ns_is_host_b(m->host, 0)) {
         fprintf(err, "netsim: mftp connects to %s, but mftpd runs on host b; give HOST %s\n",
                 m->host, NS_ADDR_B);
         return -1;
     }
-    if (!is_host_b(d->bind_ip, 1)) {
+    if (!ns_is_host_b(d->bind_ip, 1)) {
         fprintf(err, "netsim: mftpd binds %s; use 0.0.0.0 or %s\n", d->bind_ip, NS_ADDR_B);
         return -1;
     }
@@ -355,6 +370,24 @@ static int check_mftp(struct ns_args *a, FILE *err)
     return 0;
 }
 
+/* The shared medium models the wire and the interface queue only: one rate and propagation for
+ * both stations, no added loss or jitter, a queue in packets. */
+static bool shared_medium_ok(const struct le_link_opts *o, FILE *err)
+{
+    bool reverse = false;
+    for (int i = 0; i < LE_NDIR_OPTS; i++)
+        reverse = reverse || o->reverse_set[i];
+    const struct le_dir_cfg *f = &o->forward;
+    if (o->framing != LE_FRAMING_ETHERNET || reverse || f->jitter_ns || f->loss_pct ||
+        f->cell_loss_ratio || f->bit_error_ratio || f->queue_bytes) {
+        fprintf(err, "netsim: --medium shared is an Ethernet: give --framing ethernet, no "
+                     "--reverse-* flags, no --jitter, --loss-pct, --cell-loss-ratio, "
+                     "--bit-error-ratio or --queue-bytes\n");
+        return false;
+    }
+    return true;
+}
+
 int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
@@ -365,11 +398,15 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
         {"boot-b", required_argument, 0, OPT_BOOT_B},
         {"spin-ps", required_argument, 0, OPT_SPIN},
         {"tcp-space", required_argument, 0, OPT_TCP_SPACE},
+        {"window-scale", no_argument, 0, OPT_WINDOW_SCALE},
+        {"sb-max", required_argument, 0, OPT_SB_MAX},
         {"seed", required_argument, 0, OPT_SEED},
         {"no-wall", no_argument, 0, OPT_NO_WALL},
         {"trace", no_argument, 0, OPT_TRACE},
+        {"tcp-debug", no_argument, 0, OPT_TCP_DEBUG},
         {"pcap", required_argument, 0, OPT_PCAP},
         {"file-size", required_argument, 0, OPT_FILE_SIZE},
+        {"medium", required_argument, 0, OPT_MEDIUM},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
@@ -393,8 +430,11 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
                 a->app = NS_APP_PINGX;
             } else if (strcmp(optarg, app_names[NS_APP_MFTP]) == 0) {
                 a->app = NS_APP_MFTP;
+            } else if (strcmp(optarg, app_names[NS_APP_IPCBENCH]) == 0) {
+                a->app = NS_APP_IPCBENCH;
             } else {
-                fprintf(err, "netsim: unknown --app '%s'; give ttcp, pingx or mftp\n", optarg);
+                fprintf(err, "netsim: unknown --app '%s'; give ttcp, pingx, mftp or ipcbench\n",
+                        optarg);
                 return -1;
             }
             break;
@@ -417,6 +457,13 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
             bad = le_parse_size(optarg, &v) < 0 || v < 1 || v > (1u << 30);
             a->tcp_space = (int)v;
             break;
+        case OPT_WINDOW_SCALE:
+            a->window_scale = true;
+            break;
+        case OPT_SB_MAX:
+            bad = le_parse_size(optarg, &v) < 0 || v < 1 || v > (1u << 30);
+            a->sb_max = (int)v;
+            break;
         case OPT_SEED:
             bad = le_parse_whole(optarg, 9007199254740992.0, &a->seed) < 0;
             break;
@@ -425,6 +472,13 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
             break;
         case OPT_TRACE:
             a->trace = true;
+            break;
+        case OPT_TCP_DEBUG:
+            a->tcp_debug = true;
+            break;
+        case OPT_MEDIUM:
+            bad = strcmp(optarg, "shared") != 0 && strcmp(optarg, "duplex") != 0;
+            a->shared_medium = strcmp(optarg, "shared") == 0;
             break;
         case OPT_PCAP:
             bad = !*optarg;
@@ -453,18 +507,21 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
     a->mtu = link.mtu;
     a->forward = link.forward;
     a->reverse = link.reverse;
+    if (a->shared_medium && !shared_medium_ok(&link, err))
+        return -1;
 
     if (a->file_size >= 0 && a->app != NS_APP_MFTP) {
         fprintf(err, "netsim: --file-size applies to --app mftp only\n");
         return -1;
     }
     static const char *const firsts[] = {[NS_APP_TTCP] = "transmitter", [NS_APP_PINGX] = "pingx",
-                                         [NS_APP_MFTP] = "mftp"};
+                                         [NS_APP_MFTP] = "mftp", [NS_APP_IPCBENCH] = "client"};
     static const char *const seconds[] = {[NS_APP_TTCP] = "receiver", [NS_APP_PINGX] = "echod",
-                                          [NS_APP_MFTP] = "mftpd"};
+                                          [NS_APP_MFTP] = "mftpd", [NS_APP_IPCBENCH] = "server"};
     static const char *const forms[] = {[NS_APP_TTCP] = "-- TRANSMITTER -- RECEIVER",
                                         [NS_APP_PINGX] = "-- PINGX_ARGS -- ECHOD_ARGS",
-                                        [NS_APP_MFTP] = "-- MFTP_ARGS -- MFTPD_ARGS"};
+                                        [NS_APP_MFTP] = "-- MFTP_ARGS -- MFTPD_ARGS",
+                                        [NS_APP_IPCBENCH] = "-- CLIENT_ARGS -- SERVER_ARGS"};
     const char *first = firsts[a->app], *second = seconds[a->app];
     /* getopt stopped just after the first "--"; the second splits the two command lines. */
     if (optind < 1 || strcmp(argv[optind - 1], "--") != 0) {
@@ -486,6 +543,8 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
     if (a->app == NS_APP_TTCP)
         return parse_ttcp(argv1, n1, &a->tx, first, err) < 0 ||
                parse_ttcp(argv2, n2, &a->rx, second, err) < 0 ? -1 : check_ttcp(a, err);
+    if (a->app == NS_APP_IPCBENCH)
+        return ns_parse_ipcbench(argv1, n1, argv2, n2, a, err);
     if (a->app == NS_APP_PINGX)
         return parse_pingx(argv1, n1, &a->ping, err) < 0 ||
                parse_echod(argv2, n2, &a->echo, err) < 0 ? -1 : check_pingx(a, err);

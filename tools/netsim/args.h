@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "echod/args.h"
+#include "ipcbench/args.h"
 #include "linkemu/model.h"
 #include "mftp/args.h"
 #include "mftpd/args.h"
@@ -23,7 +24,7 @@
 #define NS_STACK "tahoe-sim"
 #define NS_CLOCK "virtual"
 
-enum ns_app { NS_APP_TTCP, NS_APP_PINGX, NS_APP_MFTP };
+enum ns_app { NS_APP_TTCP, NS_APP_PINGX, NS_APP_MFTP, NS_APP_IPCBENCH };
 
 struct ns_args {
     enum ns_app app;
@@ -36,14 +37,20 @@ struct ns_args {
     int64_t boot_b_ns;         /* host b booted this long before host a; -1: from the seed */
     int64_t spin_ps;
     int tcp_space;             /* both hosts' default TCP buffers; 0: by the MTU */
+    bool window_scale;         /* both hosts offer RFC 1323 window scaling */
+    int sb_max;                /* both hosts' largest socket buffer; 0: SunOS's 52428 */
     bool no_wall;
+    bool shared_medium;        /* --medium shared: one half-duplex wire for both hosts */
     bool trace;                /* a record per TCP segment sent */
+    bool tcp_debug;            /* a TCP_DEBUG record per segment taken in, timer run out */
     const char *pcap_path;     /* where to capture host a's packets; NULL: nowhere */
     struct ttcp_args tx, rx;   /* NS_APP_TTCP: ttcp on host a (-t) and on host b (-r) */
     struct pingx_args ping;    /* NS_APP_PINGX: pingx on host a */
     struct echod_args echo;    /*               and echod on host b */
     struct mftp_args mftp;     /* NS_APP_MFTP: mftp on host a */
     struct mftpd_args mftpd;   /*              and mftpd on host b */
+    struct ipc_args ipc;       /* NS_APP_IPCBENCH: the ipcbench client on host a */
+    struct ipc_args ipcd;      /*                  and ipcbench --server on host b */
     long long file_size;       /* NS_APP_MFTP: octets of seeded data to write first; -1: none */
     /* The file the transfer reads and the one it writes: both hosts see this machine's files. */
     char source[PATH_MAX], sink[PATH_MAX];

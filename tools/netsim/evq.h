@@ -10,6 +10,7 @@
 enum ns_ev_type {
     NS_EV_ARRIVE, /* a packet reaches host `host` */
     NS_EV_WAKE,   /* host `host` asked to run again at this time (stale unless gen matches) */
+    NS_EV_MEDIUM, /* the shared medium's next event is due (stale unless gen matches) */
 };
 
 struct ns_pkt {

@@ -6,7 +6,9 @@
 #include "json.h"
 #include "sim.h"
 #include "tahoe/nrio_tahoe.h"
+#include "tahoe/ip_var.h"
 #include "tahoe/tcp_var.h"
+#include "tahoe/udp_var.h"
 
 #define TCPSTAT(name) {#name, offsetof(struct tcpstat, name)}
 static const struct {
@@ -51,6 +53,29 @@ static void emit_tcpstat(struct nr_json *j, const char *prefix, const struct tcp
     }
 }
 
+/* Where a host lost datagrams: the socket buffer (udps_fullsock), the IP input queue
+ * (ips_qdrop), reassembly (ips_fragdropped, ips_fragtimeout), the interface (ips_odropped). */
+static void emit_udp_ip(struct nr_json *j, const char *prefix, const struct tahoe_stack *st)
+{
+    const struct udpstat *u = tahoe_udpstat(st);
+    const struct ipstat *ip = tahoe_ipstat(st);
+    char k[64];
+#define STAT(s, field)                          \
+    key(k, sizeof k, prefix, #field);           \
+    nr_json_int(j, k, (int64_t)(s)->field)
+    STAT(u, udps_ipackets);
+    STAT(u, udps_fullsock);
+    STAT(u, udps_opackets);
+    STAT(u, udps_odropped);
+    STAT(ip, ips_qdrop);
+    STAT(ip, ips_fragments);
+    STAT(ip, ips_fragdropped);
+    STAT(ip, ips_fragtimeout);
+    STAT(ip, ips_reassembled);
+    STAT(ip, ips_odropped);
+#undef STAT
+}
+
 static void emit_link(struct nr_json *j, const char *prefix, const struct le_counters *c)
 {
     char k[64];
@@ -66,6 +91,43 @@ static void emit_link(struct nr_json *j, const char *prefix, const struct le_cou
     LINK(drop_oversize);
     LINK(queue_max_packets);
 #undef LINK
+}
+
+/* --medium shared: what each host's interface counted, and collisions per frame sent. */
+static void emit_medium(struct nr_json *j, const struct le_medium *m)
+{
+    char k[64];
+    for (int i = 0; i < 2; i++) {
+        const struct le_station_counters *c = &m->st[i].count;
+        const char *prefix = i == 0 ? "medium_a" : "medium_b";
+#define STATION(field)                          \
+    key(k, sizeof k, prefix, #field);           \
+    nr_json_int(j, k, (int64_t)c->field)
+        STATION(offered);
+        STATION(tx_frames);
+        STATION(collisions);
+        STATION(deferrals);
+        STATION(excessive);
+        STATION(drop_queue);
+        STATION(queue_max_packets);
+#undef STATION
+    }
+    nr_json_double(j, "medium_collision_pct", le_medium_collision_pct(m));
+}
+
+/* The application's paging (a host model with ram_bytes): zero-fills, page-ins, page-outs. */
+static void emit_vm(struct nr_json *j, const char *prefix, const struct vmstat *v)
+{
+    char k[64];
+#define VM(field)                               \
+    key(k, sizeof k, prefix, #field);           \
+    nr_json_int(j, k, (int64_t)v->field)
+    VM(v_zfod);
+    VM(v_pgin);
+    VM(v_pgout);
+    VM(v_frees);
+    VM(v_maxres);
+#undef VM
 }
 
 void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
@@ -91,9 +153,13 @@ void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
     }
     emit_link(&j, "forward", &s->link[0].count);
     emit_link(&j, "reverse", &s->link[1].count);
+    if (s->args->shared_medium)
+        emit_medium(&j, &s->medium);
     for (int i = 0; i < 2; i++) {
         const struct tahoe_stack *st = nrio_tahoe_stack(s->host[i].io);
         emit_tcpstat(&j, i == 0 ? "a" : "b", tahoe_tcpstat(st));
+        emit_udp_ip(&j, i == 0 ? "a" : "b", st);
+        emit_vm(&j, i == 0 ? "a" : "b", nrio_tahoe_vmstat(s->host[i].io));
     }
     int rc = nr_json_emit(&j, out);
     if (rc < 0)

@@ -7,6 +7,7 @@
 
 #include "datafile.h"
 #include "echod/server.h"
+#include "ipcbench/bench.h"
 #include "json.h"
 #include "mftp/client.h"
 #include "mftpd/server.h"
@@ -14,11 +15,14 @@
 #include "rng.h"
 #include "stackopt.h"
 #include "tahoe/nrio_tahoe.h"
+#include "tahoe/tcp_debug.h"
 #include "tahoe/tcp_var.h"
 #include "ttcp/ttcp.h"
 
-/* linkemu draws forward and reverse with streams 0 and 1; host b's boot phase uses its own. */
+/* linkemu draws forward and reverse with streams 0 and 1; host b's boot phase uses its own;
+ * the shared medium's two stations draw their backoffs from the next two. */
 #define STREAM_BOOT 2
+#define STREAM_MEDIUM 3
 
 static int64_t host_now(void *ctx)
 {
@@ -49,6 +53,77 @@ static int host_wait(void *ctx, int64_t until_ns)
     return h->sim->error;
 }
 
+static struct ns_pkt *copy_packet(struct ns_sim *s, const uint8_t *pkt, size_t len)
+{
+    struct ns_pkt *p = malloc(sizeof *p + len);
+    if (!p) {
+        s->error = -ENOMEM;
+        return NULL;
+    }
+    p->len = len;
+    memcpy(p->data, pkt, len);
+    return p;
+}
+
+/* The packet reaches host `to` at at_ns; the event owns it from here. */
+static int push_arrival(struct ns_sim *s, int to, struct ns_pkt *p, int64_t at_ns)
+{
+    struct ns_ev ev = {.at_ns = at_ns, .type = NS_EV_ARRIVE, .host = to, .pkt = p};
+    int rc = ns_evq_push(&s->q, ev);
+    if (rc < 0) {
+        free(p);
+        s->error = rc;
+        return -ENOBUFS;
+    }
+    return 0;
+}
+
+/* One event at the shared medium's next due time supersedes any earlier one. */
+static int schedule_medium(struct ns_sim *s)
+{
+    s->medium_gen++;
+    int64_t at_ns = le_medium_next_ns(&s->medium);
+    if (at_ns == INT64_MAX)
+        return 0;
+    struct ns_ev ev = {.at_ns = at_ns, .type = NS_EV_MEDIUM, .gen = s->medium_gen};
+    int rc = ns_evq_push(&s->q, ev);
+    if (rc < 0)
+        s->error = rc;
+    return rc;
+}
+
+/* --medium shared: the frame waits in the host's interface queue for its turn on the wire. */
+static int medium_output(struct ns_sim *s, int from, const uint8_t *pkt, size_t len, int64_t at_ns)
+{
+    struct ns_pkt *p = copy_packet(s, pkt, len);
+    if (!p)
+        return -ENOBUFS;
+    if (le_medium_offer(&s->medium, from, at_ns, (uint32_t)len, p) != LE_PASS) {
+        free(p);
+        return 0;
+    }
+    return schedule_medium(s) < 0 ? -ENOBUFS : 0;
+}
+
+/* Runs the medium's events due now: frames that went out whole become arrivals; frames given
+ * up after 16 collisions are gone, as on the wire. */
+static int run_medium(struct ns_sim *s)
+{
+    struct le_outcome out[2];
+    while (le_medium_next_ns(&s->medium) <= s->now_ns) {
+        int n = le_medium_step(&s->medium, s->now_ns, out);
+        for (int i = 0; i < n; i++) {
+            if (out[i].kind == LE_EXCESSIVE) {
+                free(out[i].pkt);
+                continue;
+            }
+            if (push_arrival(s, 1 - out[i].station, out[i].pkt, out[i].arrive_ns) < 0)
+                return s->error;
+        }
+    }
+    return schedule_medium(s);
+}
+
 /* The stack's interface: the packet enters this host's direction of the link at the time the
  * CPU finished it; if it survives, its arrival at the other host becomes an event. */
 static int host_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns)
@@ -67,24 +142,13 @@ static int host_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns)
             return -ENOBUFS;
         }
     }
+    if (s->args->shared_medium)
+        return medium_output(s, h->idx, pkt, len, at_ns);
     int64_t release;
     if (le_admit(&s->link[h->idx], at_ns, (uint32_t)(len + LE_ETH_HEADER), &release) != LE_PASS)
         return 0;
-    struct ns_pkt *p = malloc(sizeof *p + len);
-    if (!p) {
-        s->error = -ENOMEM;
-        return -ENOBUFS;
-    }
-    p->len = len;
-    memcpy(p->data, pkt, len);
-    struct ns_ev ev = {.at_ns = release, .type = NS_EV_ARRIVE, .host = 1 - h->idx, .pkt = p};
-    int rc = ns_evq_push(&s->q, ev);
-    if (rc < 0) {
-        free(p);
-        s->error = rc;
-        return -ENOBUFS;
-    }
-    return 0;
+    struct ns_pkt *p = copy_packet(s, pkt, len);
+    return p ? push_arrival(s, 1 - h->idx, p, release) : -ENOBUFS;
 }
 
 static void host_trace(void *ctx, const struct tahoe_seg_trace *ev)
@@ -100,6 +164,32 @@ static void host_trace(void *ctx, const struct tahoe_seg_trace *ev)
     nr_json_int(&j, "ack", ev->ack);
     nr_json_int(&j, "win", ev->win);
     nr_json_int(&j, "len", ev->len);
+    nr_json_int(&j, "sport", ev->sport);
+    nr_json_int(&j, "dport", ev->dport);
+    int rc = nr_json_emit(&j, h->sim->out);
+    if (rc < 0 && !h->sim->error)
+        h->sim->error = rc;
+}
+
+static void host_debug(void *ctx, const struct tahoe_tcp_debug *td)
+{
+    struct ns_host *h = ctx;
+    struct nr_json j;
+    nr_json_begin(&j, "tcp_debug");
+    nr_json_str(&j, "host", h->idx == 0 ? "a" : "b");
+    nr_json_int(&j, "at_ns", td->at_ns);
+    nr_json_str(&j, "act", tcp_debug_act_name(td->act));
+    nr_json_int(&j, "req", td->req);
+    nr_json_int(&j, "ostate", td->ostate);
+    nr_json_int(&j, "state", td->state);
+    nr_json_int(&j, "sport", td->sport);
+    nr_json_int(&j, "dport", td->dport);
+    nr_json_int(&j, "snd_una", td->snd_una);
+    nr_json_int(&j, "snd_max", td->snd_max);
+    nr_json_int(&j, "snd_wnd", td->snd_wnd);
+    nr_json_int(&j, "cwnd", td->snd_cwnd);
+    nr_json_int(&j, "ssthresh", td->snd_ssthresh);
+    nr_json_int(&j, "maxseg", td->maxseg);
     int rc = nr_json_emit(&j, h->sim->out);
     if (rc < 0 && !h->sim->error)
         h->sim->error = rc;
@@ -126,6 +216,10 @@ static void host_main(void *arg)
     const struct ns_args *a = s->args;
     if (a->app == NS_APP_TTCP) {
         h->status = ttcp_run(h->io, h->idx == 0 ? &a->tx : &a->rx, s->out, NULL);
+    } else if (a->app == NS_APP_IPCBENCH) {
+        const struct ipc_args *ia = h->idx == 0 ? &a->ipc : &a->ipcd;
+        h->status = ia->proto == NRIO_TCP ? ipc_run_tcp(h->io, ia, s->out)
+                                          : ipc_run_udp(h->io, ia, s->out);
     } else if (a->app == NS_APP_MFTP) {
         if (h->idx == 1) {
             h->status = mftpd_run(h->io, &a->mftpd, s->out, NULL);
@@ -155,6 +249,9 @@ static int host_init(struct ns_sim *s, int idx, FILE *err)
     nrio_parse_addr(idx == 0 ? NS_ADDR_A : NS_ADDR_B, 0, &addr);
     cfg.addr = addr.ip;
     cfg.mtu = (int)a->mtu;
+    cfg.window_scale = a->window_scale;
+    if (a->sb_max)
+        cfg.sb_max = a->sb_max;
     cfg.tcp_sendspace = cfg.tcp_recvspace = a->tcp_space ? a->tcp_space
                                                          : nr_stack_default_space(cfg.mtu);
     if (cfg.tcp_sendspace > cfg.sb_max) {
@@ -179,6 +276,10 @@ static int host_init(struct ns_sim *s, int idx, FILE *err)
     if (a->trace) {
         cfg.trace = host_trace;
         cfg.trace_ctx = h;
+    }
+    if (a->tcp_debug) {
+        cfg.debug = host_debug;
+        cfg.debug_ctx = h;
     }
     struct nrio_tahoe_env env = {.now_ns = host_now, .wait = host_wait, .ctx = h,
                                  .spin_ps_per_iteration = a->spin_ps};
@@ -231,6 +332,12 @@ int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err)
         fprintf(err, "netsim: out of memory setting up the link\n");
         return -1;
     }
+    if (a->shared_medium &&
+        le_medium_init(&s->medium, a->forward.rate_bps, a->forward.delay_ns, a->framing,
+                       a->forward.queue_packets, a->seed, STREAM_MEDIUM) < 0) {
+        fprintf(err, "netsim: out of memory setting up the shared medium\n");
+        return -1;
+    }
     for (int i = 0; i < 2; i++)
         if (host_init(s, i, err) < 0)
             return -1;
@@ -254,6 +361,8 @@ static int host_run(struct ns_host *h)
 static int handle(struct ns_sim *s, struct ns_ev *ev)
 {
     struct ns_host *h = &s->host[ev->host];
+    if (ev->type == NS_EV_MEDIUM)
+        return ev->gen == s->medium_gen ? run_medium(s) : 0;
     if (ev->type == NS_EV_WAKE) {
         if (ev->gen != h->gen)
             return 0; /* superseded by a later wait or by a packet */
@@ -310,5 +419,6 @@ void ns_sim_free(struct ns_sim *s)
         ns_coro_free(&s->host[i].co);
         le_dir_free(&s->link[i]);
     }
+    le_medium_free(&s->medium, free);
     ns_evq_free(&s->q);
 }

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "coro.h"
 #include "evq.h"
+#include "linkemu/medium.h"
 #include "linkemu/model.h"
 #include "nrio.h"
 #include "pcap.h"
@@ -33,6 +34,8 @@ struct ns_sim {
     FILE *out;
     struct ns_host host[2];
     struct le_dir link[2]; /* link[i] carries packets from host i */
+    struct le_medium medium; /* --medium shared: the one wire both hosts take turns on */
+    uint64_t medium_gen;     /* the medium event that is current; older ones are stale */
     struct ns_evq q;
     int64_t now_ns;
     int64_t boot_b_ns; /* host b booted this long before host a (at 0) */

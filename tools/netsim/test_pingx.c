@@ -1,6 +1,9 @@
 /* netsim --app pingx: the real pingx and echod on two Tahoe stacks over the link model, in
  * virtual time. Every expected round trip is worked out here from the link's rate, framing
  * and delay and the host model's costs, never taken from the papers' measurements. */
+#include <stdio.h>
+#include <unistd.h>
+
 #include "simtest.h"
 #include "tahoe/tahoe.h"
 
@@ -246,6 +249,65 @@ static void test_bad_command_lines(void)
     fclose(null);
 }
 
+/* Writes a host model that costs nothing but the extra line given, e.g. "print_ns: 20000000". */
+static void write_model(char *path, const char *extra)
+{
+    int fd = mkstemp(path);
+    NRT_CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    NRT_CHECK(f != NULL);
+    fprintf(f, "name: t\nper_packet_ns: 0\nper_byte_ps: 0\nper_call_ns: 0\n%s\n", extra);
+    fclose(f);
+}
+
+/* --print-each: a printed line costs the host model's print_ns. A 16K message is two 8K
+ * datagrams; the first echo datagram's line keeps pingx busy past the second's arrival (one
+ * datagram's line time later), so the round trip grows by the print less that line time. The
+ * line printed for the last datagram comes after the clock was read, and TCP prints only once
+ * the echo is whole: its round trip does not change. */
+static void test_print_each_costs_host_time(void)
+{
+    char model[] = "/tmp/netsim-print-XXXXXX";
+    write_model(model, "print_ns: 20000000");
+    double rtt[2][2];
+    for (int printed = 0; printed < 2; printed++) {
+        for (int tcp = 0; tcp < 2; tcp++) {
+            char *args[] = {LAN, "--app", "pingx", "--no-wall", "--host-model-a", model,
+                            "--host-model-b", model, "--", "--mode", tcp ? "tcp" : "udp",
+                            "--sizes", "16K", "--count", "2", "--interval", "1s", "--",
+                            NULL, NULL};
+            if (printed) /* before the '--' that ends pingx's arguments */
+                args[20] = "--print-each", args[21] = "--";
+            struct st_run r = st_run_sim(args);
+            check_complete(&r, 2);
+            NRT_CHECK(strstr(st_line(&r, META, 0), printed ? "\"print_each\":true"
+                                                             : "\"print_each\":false") != NULL);
+            rtt[printed][tcp] = st_field(&r, MSG, 1, "rtt_ns");
+            st_free(&r);
+        }
+    }
+    NRT_CHECK(near(rtt[1][0] - rtt[0][0], 20e6 - udp_wire_ns(8192, RATE_BPS)));
+    NRT_CHECK(near(rtt[1][1], rtt[0][1]));
+    unlink(model);
+}
+
+/* A host model's spin_ps times its busy loop, whatever --spin-ps says: pingx calibrates
+ * --cool-iterations against the clock and finds the model's iteration. */
+static void test_host_model_spin(void)
+{
+    char model[] = "/tmp/netsim-spin-XXXXXX";
+    write_model(model, "spin_ps: 1000000");
+    char *args[] = {LAN, "--app", "pingx", "--no-wall", "--spin-ps", "40000", "--host-model-a",
+                    model, "--host-model-b", model, "--", "--mode", "udp-cooled",
+                    "--cool-iterations", "100", "--sizes", "16K", "--count", "1", "--",
+                    "--echo-gap", "100us", NULL};
+    struct st_run r = st_run_sim(args);
+    check_complete(&r, 1);
+    NRT_CHECK(fabs(st_field(&r, META, 0, "calib_ns_per_iteration") - 1000) < 1e-6);
+    st_free(&r);
+    unlink(model);
+}
+
 int main(void)
 {
     NRT_RUN(test_bad_command_lines);
@@ -255,5 +317,7 @@ int main(void)
     NRT_RUN(test_host_model_costs);
     NRT_RUN(test_cooling_takes_virtual_time);
     NRT_RUN(test_seeds_on_a_lossy_link);
+    NRT_RUN(test_print_each_costs_host_time);
+    NRT_RUN(test_host_model_spin);
     return nrt_summary("netsim/test_pingx");
 }

@@ -83,6 +83,25 @@ static void test_cell_loss_recovered(void)
     st_free(&r);
 }
 
+/* A UDP stream into an 8K socket buffer on a slower receiver: the datagrams the link carried
+ * but the receiver dropped are counted where it dropped them, its udps_fullsock. */
+static void test_udp_receiver_drops_counted(void)
+{
+    char *args[] = {ATM_LINK, "--host-model-b", ST_IPC_MODEL, "--seed", "3", "--",
+                    "-t", "-u", "-l", "8K", "--bytes", "1M", "--timeout", "60s", NS_ADDR_B,
+                    "--", "-r", "-u", "-l", "8K", "--rcvbuf", "8K", "--timeout", "60s", NULL};
+    struct st_run r = st_run_sim(args);
+    NRT_EQ_INT(r.rc, 0);
+    NRT_EQ_INT(r.status, 0);
+    double lost = st_field(&r, TX, 0, "datagrams_sent") - st_field(&r, TX, 0, "datagrams_received");
+    NRT_CHECK(lost > 0);
+    NRT_EQ_INT(st_field(&r, SIM, 0, "forward_drop_queue"), 0);
+    NRT_CHECK(st_field(&r, SIM, 0, "b_udps_fullsock") >= lost);
+    NRT_EQ_INT(st_field(&r, SIM, 0, "a_udps_fullsock"), 0);
+    NRT_CHECK(st_field(&r, SIM, 0, "b_udps_ipackets") >= st_field(&r, TX, 0, "datagrams_sent"));
+    st_free(&r);
+}
+
 static void test_bad_command_lines(void)
 {
     struct ns_args a;
@@ -141,5 +160,6 @@ int main(void)
     NRT_RUN(test_same_seed_same_output);
     NRT_RUN(test_16k_24k_lockstep);
     NRT_RUN(test_cell_loss_recovered);
+    NRT_RUN(test_udp_receiver_drops_counted);
     return nrt_summary("netsim/test_sim");
 }

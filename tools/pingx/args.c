@@ -61,6 +61,10 @@ void pingx_usage(FILE *f)
         "                        (default: none)\n"
         "  --cool-iterations N   udp-cooled: busy-loop N iterations between datagrams; the\n"
         "                        ns per iteration is calibrated at start (default: none)\n"
+        "  --print-each          print a line on stderr for every datagram (UDP) or\n"
+        "                        message (TCP) that returns, as the original ping did; the\n"
+        "                        Tahoe stack charges its host model's print_ns per line\n"
+        "                        (default: no print)\n"
         "  --sndbuf SIZE         SO_SNDBUF, e.g. 16K (default: the stack's)\n"
         "  --rcvbuf SIZE         SO_RCVBUF, e.g. 16K (default: the stack's)\n"
         "  --host IP             echod's IPv4 address (default 127.0.0.1)\n"
@@ -91,7 +95,7 @@ static int time_arg(const char *s, int64_t min, int64_t *out)
 
 enum { OPT_MODE = 256, OPT_SIZES, OPT_COUNT, OPT_ORDER, OPT_SEED, OPT_INTERVAL, OPT_TIMEOUT,
        OPT_SILENT, OPT_QUIET, OPT_DATAGRAM, OPT_GAP, OPT_ITER, OPT_SNDBUF, OPT_RCVBUF,
-       OPT_HOST, OPT_PORT };
+       OPT_HOST, OPT_PORT, OPT_PRINT };
 
 int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, size_t errlen)
 {
@@ -112,6 +116,7 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
         {"rcvbuf", required_argument, 0, OPT_RCVBUF},
         {"host", required_argument, 0, OPT_HOST},
         {"port", required_argument, 0, OPT_PORT},
+        {"print-each", no_argument, 0, OPT_PRINT},
         NR_STACK_LONGOPTS,
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -225,6 +230,9 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             if (nr_parse_count(optarg, 65535, &v) || v < 1)
                 return fail(err, errlen, "--port %s: give a port from 1 to 65535", optarg);
             a->port = (int)v;
+            break;
+        case OPT_PRINT:
+            a->print_each = 1;
             break;
         NR_STACK_OPT_CASES:
             if (nr_stack_opt(&a->net, c, optarg, err, errlen))

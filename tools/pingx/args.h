@@ -33,6 +33,7 @@ struct pingx_args {
     long cool_iterations; /* udp-cooled by busy-loop iterations; -1 when not given */
     int sndbuf, rcvbuf;   /* 0: the stack's default */
     long max_silent;
+    int print_each; /* a line on stderr per returned datagram (UDP) or message (TCP) */
 };
 
 const char *pingx_mode_name(int mode);

@@ -177,6 +177,17 @@ static void tcp_send(struct px_client *c)
     watch(c, NRIO_IN);
 }
 
+/* The original ping's line per returned packet: it costs the sender its print time, which a
+ * simulated host charges (nrio_printed). Written after the clock was read. */
+static void print_returned(struct px_client *c, long datagram)
+{
+    char ip[16];
+    fprintf(stderr, "%ld octets from %s: message %ld datagram %ld time=%.3f ms\n", c->m.size,
+            nrio_format_ip(c->peer.ip, ip, sizeof ip), c->m.index, datagram,
+            (double)(nrio_now_ns(c->io) - c->m.t_start) / 1e6);
+    nrio_printed(c->io);
+}
+
 static void tcp_receive(struct px_client *c)
 {
     struct px_msg *m = &c->m;
@@ -201,6 +212,8 @@ static void tcp_receive(struct px_client *c)
                 "the echo of a %ld-octet message differs from what was sent", m->size);
         return;
     }
+    if (c->a.print_each)
+        print_returned(c, 0);
     finish_message(c);
 }
 
@@ -291,6 +304,8 @@ static void udp_receive(struct px_client *c)
         c->seen[h.index] = 1;
         m->dg_returned++;
         m->t_last_return = now;
+        if (c->a.print_each)
+            print_returned(c, h.index);
         if (m->dg_returned == m->dg_count) {
             m->t_end = now;
             finish_message(c);
@@ -513,6 +528,7 @@ static void write_meta(struct px_client *c)
     else
         nr_json_null(&j, "cool_gap_ns");
     nr_json_str(&j, "cool_by", iter ? "iterations" : a->cool_gap_ns > 0 ? "clock" : NULL);
+    nr_json_bool(&j, "print_each", a->print_each);
     if (iter) {
         nr_json_int(&j, "cool_iterations", a->cool_iterations);
         nr_json_double(&j, "calib_ns_per_iteration", c->calib.ns_per_iter);

@@ -36,6 +36,7 @@ static void test_defaults(void)
     NRT_EQ_INT(a.shuffled, 0);
     NRT_EQ_INT(a.sndbuf, 0);
     NRT_EQ_INT(a.rcvbuf, 0);
+    NRT_EQ_INT(a.print_each, 0);
 }
 
 static void test_everything(void)
@@ -44,7 +45,8 @@ static void test_everything(void)
                     "--order", "shuffled", "--seed", "42", "--interval", "200ms", "--timeout",
                     "2s", "--udp-quiet", "100ms", "--datagram", "1K", "--cool-iterations",
                     "2000", "--sndbuf", "16K", "--rcvbuf", "51K+204B", "--host", "10.0.0.2",
-                    "--port", "7007", "--max-silent", "9", "--stack", "kernel", NULL};
+                    "--port", "7007", "--max-silent", "9", "--stack", "kernel", "--print-each",
+                    NULL};
     NRT_EQ_INT(parse(argv), 0);
     NRT_EQ_INT(a.mode, PX_UDP_COOLED);
     NRT_EQ_INT(a.sizes[1], 4194304);
@@ -56,6 +58,7 @@ static void test_everything(void)
     NRT_EQ_INT(a.udp_quiet_ns, 100000000);
     NRT_EQ_INT(a.datagram, 1024);
     NRT_EQ_INT(a.cool_iterations, 2000);
+    NRT_EQ_INT(a.print_each, 1);
     NRT_EQ_INT(a.sndbuf, 16384);
     NRT_EQ_INT(a.rcvbuf, 52428);
     NRT_EQ_STR(a.host, "10.0.0.2");

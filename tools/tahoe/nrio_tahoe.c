@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm_page.h"
+
 struct ntwatch {
     int events;
     nrio_io_fn fn;
@@ -29,6 +31,8 @@ struct ntio {
     struct nttimer *timers;
     int ntimers, captimers, next_id;
     int stopped;
+    struct tahoe_vm vm; /* the application's pages */
+    int64_t print_ns;   /* the host model's cost of one printed line */
 };
 
 #define NT(io) ((struct ntio *)(io))
@@ -123,16 +127,39 @@ static int nt_connect_result(nrio *io, int s)
     return (ev & TAHOE_CONNECTED) ? 0 : -EINPROGRESS;
 }
 
-static ssize_t nt_send(nrio *io, int s, const void *b, size_t n) { return tahoe_send(NT(io)->st, s, b, n); }
-static ssize_t nt_recv(nrio *io, int s, void *b, size_t n) { return tahoe_recv(NT(io)->st, s, b, n); }
+static void nt_touch(nrio *io, const void *p, size_t len, int write)
+{
+    struct ntio *t = NT(io);
+    int64_t ns = vm_touch(&t->vm, p, len, write);
+    if (ns > 0)
+        tahoe_cpu_charge(t->st, ns);
+}
+
+/* The socket calls copy from and to the application's pages, which may have to be paged in. */
+static ssize_t touched(nrio *io, const void *b, ssize_t r, int write)
+{
+    if (r > 0)
+        nt_touch(io, b, (size_t)r, write);
+    return r;
+}
+
+static ssize_t nt_send(nrio *io, int s, const void *b, size_t n)
+{
+    return touched(io, b, tahoe_send(NT(io)->st, s, b, n), 0);
+}
+
+static ssize_t nt_recv(nrio *io, int s, void *b, size_t n)
+{
+    return touched(io, b, tahoe_recv(NT(io)->st, s, b, n), 1);
+}
 
 static ssize_t nt_sendto(nrio *io, int s, const void *b, size_t n, const struct nrio_addr *to)
 {
     struct tahoe_addr ta;
     if (!to)
-        return tahoe_send(NT(io)->st, s, b, n);
+        return nt_send(io, s, b, n);
     to_tahoe(to, &ta);
-    return tahoe_sendto(NT(io)->st, s, b, n, &ta);
+    return touched(io, b, tahoe_sendto(NT(io)->st, s, b, n, &ta), 0);
 }
 
 static ssize_t nt_recvfrom(nrio *io, int s, void *b, size_t n, struct nrio_addr *from)
@@ -143,7 +170,7 @@ static ssize_t nt_recvfrom(nrio *io, int s, void *b, size_t n, struct nrio_addr 
         from->ip = ta.ip;
         from->port = ta.port;
     }
-    return r;
+    return touched(io, b, r, 1);
 }
 
 static int nt_shutdown_write(nrio *io, int s) { return tahoe_shutdown(NT(io)->st, s); }
@@ -241,6 +268,12 @@ static void nt_spin(nrio *io, long iterations)
     tahoe_cpu_charge(t->st, (int64_t)iterations * t->env.spin_ps_per_iteration / 1000);
 }
 
+static void nt_printed(nrio *io)
+{
+    struct ntio *t = NT(io);
+    tahoe_cpu_charge(t->st, t->print_ns);
+}
+
 static int earliest_timer(const struct ntio *t)
 {
     int best = -1;
@@ -316,6 +349,7 @@ static void nt_destroy(nrio *io)
     struct ntio *t = NT(io);
     struct nrio_tahoe_env env = t->env;
     tahoe_free(t->st);
+    vm_free(&t->vm);
     free(t->watch);
     free(t->timers);
     free(t);
@@ -348,6 +382,8 @@ static const struct nrio_ops nt_ops = {
     .stop = nt_stop,
     .destroy = nt_destroy,
     .setopts = nt_setopts,
+    .touch = nt_touch,
+    .printed = nt_printed,
 };
 
 nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env *env)
@@ -364,6 +400,13 @@ nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env
     }
     t->base.ops = &nt_ops;
     t->env = *env;
+    const struct tahoe_hostcost *c = &cfg->cost;
+    /* The modelled host's own loop, when its model says, not the caller's stand-in. */
+    if (c->spin_ps > 0)
+        t->env.spin_ps_per_iteration = c->spin_ps;
+    t->print_ns = c->print_ns;
+    vm_init(&t->vm, c->ram_bytes ? (long)((c->ram_bytes - c->resident_bytes) / c->page_size) : 0,
+            (long)c->page_size, c->page_in_ns, c->page_out_ns);
     return &t->base;
 }
 
@@ -375,3 +418,4 @@ void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len, int64_t arrival_
 }
 
 struct tahoe_stack *nrio_tahoe_stack(nrio *io) { return NT(io)->st; }
+const struct vmstat *nrio_tahoe_vmstat(nrio *io) { return &NT(io)->vm.st; }

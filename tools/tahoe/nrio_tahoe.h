@@ -7,6 +7,7 @@
 
 #include "nrio.h"
 #include "tahoe.h"
+#include "vm_page.h"
 
 struct nrio_tahoe_env {
     /* The host's time: the latest instant it reached, a deadline it waited for or a packet's
@@ -16,7 +17,9 @@ struct nrio_tahoe_env {
      * nrio_tahoe_input; 0, or a negative errno that ends nrio_run. */
     int (*wait)(void *ctx, int64_t until_ns);
     void *ctx;
-    int64_t spin_ps_per_iteration; /* CPU time one busy-loop iteration costs on this host */
+    /* CPU time one busy-loop iteration costs on this host, unless the host model's spin_ps
+     * says otherwise. */
+    int64_t spin_ps_per_iteration;
     /* Optional: called from nrio_destroy after the stack is freed, to release ctx. */
     void (*destroy)(void *ctx);
 };
@@ -26,5 +29,7 @@ nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env
  * before it, a tick above all, runs first, and its processing starts then. */
 void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len, int64_t arrival_ns);
 struct tahoe_stack *nrio_tahoe_stack(nrio *io);
+/* The paging counters of the host's application (all zero when its model has no memory). */
+const struct vmstat *nrio_tahoe_vmstat(nrio *io);
 
 #endif

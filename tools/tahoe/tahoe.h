@@ -32,6 +32,15 @@ struct tahoe_hostcost {
     int64_t per_packet_ns; /* protocol, driver and interrupt work per IP packet in or out */
     int64_t per_byte_ps;   /* one pass over one octet (a copy or a checksum), picoseconds */
     int64_t per_call_ns;   /* entering and leaving one socket call */
+    /* Paging (vm_page.h); ram_bytes 0: the process never pages. */
+    int64_t ram_bytes;      /* the host's memory */
+    int64_t resident_bytes; /* held by the kernel and other processes, never the process's */
+    int64_t page_size;      /* octets */
+    int64_t page_in_ns;     /* reading one page back from swap */
+    int64_t page_out_ns;    /* writing one dirty page to swap */
+    /* The application's own CPU time; 0 when the model does not say. */
+    int64_t spin_ps;  /* one iteration of an empty busy loop, picoseconds */
+    int64_t print_ns; /* printing one line to the terminal */
 };
 
 /* Hands a packet to the interface. at_ns is when the host CPU has finished with it (never before
@@ -48,6 +57,20 @@ struct tahoe_seg_trace {
     uint16_t sport, dport;
 };
 typedef void (*tahoe_trace_fn)(void *ctx, const struct tahoe_seg_trace *ev);
+
+/* Optional hook told a connection's send state after each segment taken in, each timer that
+ * ran out and each dropped segment (4.3BSD's TCP_DEBUG records, tcp_debug.c): how cwnd and
+ * ssthresh move ACK by ACK. */
+struct tahoe_tcp_debug {
+    int64_t at_ns;
+    int act;    /* TA_* (tcp_debug.h) */
+    int req;    /* TA_USER: the timer that ran out (TCPT_*) */
+    int ostate; /* TCPS_* before the event, and after it */
+    int state;
+    uint16_t sport, dport;
+    uint32_t snd_una, snd_max, snd_wnd, snd_cwnd, snd_ssthresh, maxseg;
+};
+typedef void (*tahoe_debug_fn)(void *ctx, const struct tahoe_tcp_debug *td);
 
 /* A host of the era had been up long before a tool started, so its ticks stood at no fixed
  * phase to the tool: a stack boots at a random time up to this long before it is first used. */
@@ -71,11 +94,15 @@ struct tahoe_config {
     void *ctx;
     tahoe_trace_fn trace;
     void *trace_ctx;
+    tahoe_debug_fn debug;
+    void *debug_ctx;
 };
 
 /* Fills cfg with Tahoe defaults: MTU 1500, 4096-octet TCP buffers, sb_max 52428, zero costs. */
 void tahoe_config_defaults(struct tahoe_config *cfg);
-/* Reads per_packet_ns, per_byte_ps and per_call_ns from a host model file (configs/hosts). */
+/* Reads per_packet_ns, per_byte_ps and per_call_ns, the optional paging keys ram_bytes,
+ * resident_bytes, page_size, page_in_ns and page_out_ns, and the optional application costs
+ * spin_ps and print_ns from a host model file (configs/hosts). */
 int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out);
 
 struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg);

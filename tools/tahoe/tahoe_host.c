@@ -191,13 +191,13 @@ const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st) { return &st->ip
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st) { return &st->udpstat; }
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st) { return &st->icmpstat; }
 
-/* Host model files are YAML with three integer keys; comments and other keys are ignored. */
+/* Host model files are YAML with integer keys; comments and other keys are ignored. */
 int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return -errno;
-    struct tahoe_hostcost c = { -1, -1, -1 };
+    struct tahoe_hostcost c = {.per_packet_ns = -1, .per_byte_ps = -1, .per_call_ns = -1};
     char line[512];
     while (fgets(line, sizeof line, f)) {
         char key[64];
@@ -210,9 +210,29 @@ int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
             c.per_byte_ps = v;
         else if (strcmp(key, "per_call_ns") == 0)
             c.per_call_ns = v;
+        else if (strcmp(key, "ram_bytes") == 0)
+            c.ram_bytes = v;
+        else if (strcmp(key, "resident_bytes") == 0)
+            c.resident_bytes = v;
+        else if (strcmp(key, "page_size") == 0)
+            c.page_size = v;
+        else if (strcmp(key, "page_in_ns") == 0)
+            c.page_in_ns = v;
+        else if (strcmp(key, "page_out_ns") == 0)
+            c.page_out_ns = v;
+        else if (strcmp(key, "spin_ps") == 0)
+            c.spin_ps = v;
+        else if (strcmp(key, "print_ns") == 0)
+            c.print_ns = v;
     }
     fclose(f);
-    if (c.per_packet_ns < 0 || c.per_byte_ps < 0 || c.per_call_ns < 0)
+    if (c.per_packet_ns < 0 || c.per_byte_ps < 0 || c.per_call_ns < 0 || c.spin_ps < 0 ||
+        c.print_ns < 0)
+        return -EINVAL;
+    /* Paging needs all of its keys, and memory left for the process. */
+    if (c.ram_bytes && (c.page_size <= 0 || c.resident_bytes < 0 ||
+                        c.resident_bytes + c.page_size > c.ram_bytes || c.page_in_ns < 0 ||
+                        c.page_out_ns < 0))
         return -EINVAL;
     *out = c;
     return 0;

@@ -9,6 +9,7 @@
 #include "socketvar.h"
 #include "tahoe_var.h"
 #include "tcp.h"
+#include "tcp_debug.h"
 
 /* The MSS this host can take from or send to the connection's peer: MTU - 40 on a local net
  * (comer94, liu95db: 9188 -> 9148, 1500 -> 1460), TCP_MSS beyond a gateway. Unlike the Tahoe
@@ -195,6 +196,7 @@ void tcp_input(struct tahoe_stack *st, const uint8_t *ip, size_t hlen, size_t le
     struct socket *so = NULL;
     struct tcpcb *tp = NULL;
     int dropsocket = 0, needoutput = 0, ourfinisacked = 0;
+    int ostate = TCPS_CLOSED;
     tcp_seq iss = 0;
 
 findpcb:;
@@ -224,6 +226,7 @@ findpcb:;
         tp->t_state = TCPS_LISTEN;
     }
 
+    ostate = tp->t_state;
     tp->t_idle = 0;
     tp->t_timer[TCPT_KEEP] = TCPTV_KEEP;
     if (!(tiflags & TH_SYN))
@@ -590,6 +593,7 @@ step6:
     }
     if (needoutput || (tp->t_flags & TF_ACKNOW))
         tcp_output(tp);
+    tcp_trace(TA_INPUT, ostate, tp, 0);
     return;
 
 dropafterack:
@@ -612,6 +616,8 @@ dropwithreset:
     return;
 
 drop:
+    if (tp)
+        tcp_trace(TA_DROP, ostate, tp, 0);
     if (dropsocket)
         soabort(so);
 }

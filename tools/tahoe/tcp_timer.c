@@ -4,6 +4,7 @@
 #include "in_pcb.h"
 #include "socketvar.h"
 #include "tahoe_var.h"
+#include "tcp_debug.h"
 
 const int tcp_backoff[TCP_MAXRXTSHIFT + 1] = { 1, 2, 4, 8, 16, 32, 64, 64, 64, 64, 64, 64, 64 };
 
@@ -118,8 +119,12 @@ void tcp_slowtimo(struct tahoe_stack *st)
             continue;
         int closed = 0;
         for (int i = 0; i < TCPT_NTIMERS && !closed; i++) {
-            if (tp->t_timer[i] && --tp->t_timer[i] == 0)
+            if (tp->t_timer[i] && --tp->t_timer[i] == 0) {
+                int ostate = tp->t_state;
                 closed = tcp_timers(tp, i) == NULL;
+                if (!closed)
+                    tcp_trace(TA_USER, ostate, tp, i);
+            }
         }
         if (closed)
             continue;

@@ -208,7 +208,7 @@ static void test_host_cost_charging(void)
     tn_init(&net, 1500, 1000000000LL, 0);
     struct tahoe_config cfg;
     tahoe_config_defaults(&cfg);
-    cfg.cost = (struct tahoe_hostcost){ 100000, 50000, 20000 }; /* 100 us, 50 ns/B, 20 us */
+    cfg.cost = (struct tahoe_hostcost){.per_packet_ns = 100000, .per_byte_ps = 50000, .per_call_ns = 20000}; /* 100 us, 50 ns/B, 20 us */
     tn_host(&net, 0, &cfg);
     cfg.cost.per_packet_ns = 500000; /* a slow receiver */
     tn_host(&net, 1, &cfg);

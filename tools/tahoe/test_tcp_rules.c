@@ -5,6 +5,7 @@
 #include "nrtest.h"
 #include "socketvar.h"
 #include "testnet.h"
+#include "tcp_debug.h"
 
 #define PEER_PORT 7000
 #define MY_PORT 80
@@ -405,6 +406,65 @@ static void test_rto(void)
     tn_free(&c.net);
 }
 
+/* TCP_DEBUG records (tcp_debug.c) follow cwnd: a retransmission timeout is told as TA_USER
+ * with the timer, cwnd back at one segment and ssthresh at half the window; each ACK after it
+ * as TA_INPUT with snd_una moved and cwnd one segment larger (slow start). */
+#define DEBUG_RECORDS 16
+struct debug_log {
+    struct tahoe_tcp_debug td[DEBUG_RECORDS];
+    int n;
+};
+
+static void keep_debug(void *ctx, const struct tahoe_tcp_debug *td)
+{
+    struct debug_log *log = ctx;
+    if (log->n < DEBUG_RECORDS)
+        log->td[log->n++] = *td;
+}
+
+static void test_tcp_debug(void)
+{
+    struct debug_log log = {0};
+    struct tahoe_config cfg;
+    tahoe_config_defaults(&cfg);
+    cfg.tcp_sendspace = 8 * 1460; /* cwnd starts at the send space: four segments go at once */
+    cfg.debug = keep_debug;
+    cfg.debug_ctx = &log;
+    struct conn c;
+    active_open(&c, 1500, &cfg, 8 * 1460, 8 * 1460, 1460);
+    /* The SYN-ACK was taken in: one record, the connection established. */
+    NRT_EQ_INT(log.n, 1);
+    NRT_EQ_INT(log.td[0].act, TA_INPUT);
+    NRT_EQ_INT(log.td[0].ostate, TCPS_SYN_SENT);
+    NRT_EQ_INT(log.td[0].state, TCPS_ESTABLISHED);
+    NRT_EQ_INT(log.td[0].sport, MY_PORT);
+    NRT_EQ_INT(log.td[0].dport, PEER_PORT);
+    tn_clock(&c.net, 10 * TN_MS);
+    static uint8_t buf[4 * 1460];
+    NRT_EQ_INT(tahoe_send(c.st, c.s, buf, sizeof buf), (long)sizeof buf);
+    /* Nothing comes back: the timer runs out on the second slow tick (test_rto). */
+    tn_clock(&c.net, 1000 * TN_MS);
+    NRT_EQ_INT(log.n, 2);
+    const struct tahoe_tcp_debug *rexmt = &log.td[1];
+    NRT_EQ_INT(rexmt->act, TA_USER);
+    NRT_EQ_INT(rexmt->req, TCPT_REXMT);
+    NRT_EQ_INT(rexmt->at_ns, 1000 * TN_MS);
+    NRT_EQ_INT(rexmt->snd_cwnd, 1460);
+    NRT_EQ_INT(rexmt->snd_ssthresh, 4 * 1460);
+    NRT_EQ_INT(rexmt->maxseg, 1460);
+    NRT_EQ_INT(rexmt->snd_una, c.my_iss + 1);
+    /* The resent first segment is acked 50 ms later: cwnd two segments. */
+    tn_clock(&c.net, 1050 * TN_MS);
+    peer_send(&c, TH_ACK, c.my_iss + 1 + 1460, 8 * 1460, NULL, 0, NULL, 0);
+    NRT_EQ_INT(log.n, 3);
+    NRT_EQ_INT(log.td[2].act, TA_INPUT);
+    NRT_EQ_INT(log.td[2].at_ns, 1050 * TN_MS);
+    NRT_EQ_INT(log.td[2].snd_una, c.my_iss + 1 + 1460);
+    NRT_EQ_INT(log.td[2].snd_cwnd, 2 * 1460);
+    NRT_EQ_INT(log.td[2].snd_wnd, 8 * 1460);
+    tn_free(&c.net);
+}
+
 /* A closed window is probed with one octet when the persist timer (>= 5 s) runs out. */
 static void test_persist(void)
 {
@@ -520,6 +580,7 @@ int main(void)
     NRT_RUN(test_out_of_order_acks_now);
     NRT_RUN(test_fast_retransmit);
     NRT_RUN(test_rto);
+    NRT_RUN(test_tcp_debug);
     NRT_RUN(test_persist);
     NRT_RUN(test_window_scale);
     NRT_RUN(test_rst_for_closed_port);

@@ -6,6 +6,7 @@ rule aggregate_results:
         provenance="results/{paper}/{experiment}/provenance.jsonl",
     params:
         argv=get_aggregate_argv,
+    localrule: True
     log:
         "logs/{paper}/{experiment}/aggregate_results.log",
     run:
@@ -19,6 +20,7 @@ rule extract_trace:
         trace="results/{paper}/{experiment}/trace.csv",
     params:
         argv=get_trace_argv,
+    localrule: True
     log:
         "logs/{paper}/{experiment}/extract_trace.log",
     run:

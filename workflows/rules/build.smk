@@ -7,6 +7,11 @@ rule build_tools:
         echod=get_tools_path("bin/echod"),
         ttcp=get_tools_path("bin/ttcp"),
         netsim=get_tools_path("bin/netsim"),
+        mftp=get_tools_path("bin/mftp"),
+        mftpd=get_tools_path("bin/mftpd"),
+    # On a cluster (profiles/slurm) only the measurements become jobs; this, the aggregating
+    # and the report rules run where snakemake runs.
+    localrule: True
     log:
         "logs/build_tools.log",
     run:

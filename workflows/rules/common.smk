@@ -7,6 +7,7 @@ sys.path.insert(0, workflow.basedir)
 
 from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import run_logged  # noqa: E402
+from netrepro.runsettings import SETTINGS_FILE, other_backend_runs, write_settings  # noqa: E402
 from netrepro.spec import SpecError, load_spec  # noqa: E402
 
 
@@ -35,14 +36,18 @@ for _experiment in SPEC.experiments.values():
     if _experiment.backend_note:
         print(f"netrepro: {_experiment.id}: {_experiment.backend_note}", file=sys.stderr)
 
+# The backends this invocation runs; other backends' finished runs are read, never remade here.
+RUN_BACKENDS = sorted({resolve_backend_name(e.backend) for e in SPEC.experiments.values()})
+
 
 wildcard_constraints:
     paper=PAPER,
     experiment="|".join(SPEC.experiments),
     profile="quick|paper|smoke",
-    backend="htb|linkemu|netem|sim",
+    backend="|".join(RUN_BACKENDS),
     trial=r"[1-9][0-9]*",
     send=r"[1-9][0-9]*",
+    point=r"[1-9][0-9]*",
 
 
 def get_python():
@@ -64,18 +69,53 @@ def get_run_dir(experiment):
 
 
 def get_trial_dirs(wildcards):
-    """The folders of one experiment's runs: a trial each, or for ttcp a send buffer of each
-    trial (one job per send buffer, so a part killed half way costs little)."""
+    """The folders of one experiment's runs: a trial each, a sweep point of each trial, and for
+    ttcp a send buffer of each (one job per send buffer, so a part killed half way costs little)."""
     experiment = SPEC.experiments[wildcards.experiment]
     base = get_run_dir(wildcards.experiment)
     trials = [f"{base}/trial-{n}" for n in range(1, experiment.trials + 1)]
+    if experiment.sweep is not None:
+        points = range(1, len(experiment.sweep.points()) + 1)
+        trials = [f"{trial}/point-{k}" for trial in trials for k in points]
     if experiment.ttcp is None:
         return trials
     return [f"{trial}/send-{send}" for trial in trials for send in experiment.ttcp.send_buffers]
 
 
+def get_settings_path(experiment, profile=PROFILE):
+    return f"results/{PAPER}/{experiment}/runs/{profile}/{SETTINGS_FILE}"
+
+
+def get_settings(wildcards):
+    """Every measure job's input: rewritten when the experiment's settings change (netrepro.runsettings),
+    so a changed spec reruns its runs even after `make clean` deleted Snakemake's records."""
+    return get_settings_path(wildcards.experiment, wildcards.profile)
+
+
+for _experiment in SPEC.experiments.values():
+    write_settings(Path(get_settings_path(_experiment.id)), _experiment)
+
+
+def get_other_backend_runs(wildcards):
+    """Finished runs of the same settings on backends this invocation does not run."""
+    return other_backend_runs(SPEC.experiments[wildcards.experiment], get_trial_dirs(wildcards), set(RUN_BACKENDS))
+
+
+def get_run_folders(wildcards):
+    """Every run folder aggregating and tracing read, all declared as inputs."""
+    return [*get_trial_dirs(wildcards), *get_other_backend_runs(wildcards)]
+
+
 def get_trial_provenance(wildcards):
-    return [f"{d}/provenance.json" for d in get_trial_dirs(wildcards)]
+    """What aggregating waits for: each run's provenance, or for a pingx or mftp sweep each
+    trial's points.json (one job measures all points of a trial); and the provenance of other
+    backends' runs it joins."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    others = [f"{d}/provenance.json" for d in get_other_backend_runs(wildcards)]
+    if experiment.sweep is not None and experiment.ttcp is None:
+        base = get_run_dir(wildcards.experiment)
+        return [f"{base}/trial-{n}/points.json" for n in range(1, experiment.trials + 1)] + others
+    return [f"{d}/provenance.json" for d in get_trial_dirs(wildcards)] + others
 
 
 def get_netlab(wildcards):
@@ -103,10 +143,12 @@ def get_tools_path(name):
 def get_measure_argv(wildcards, output):
     backend = ["--backend", config["backend"]] if "backend" in config else []
     send = ["--send-buffer", wildcards.send] if "send" in wildcards.keys() else []
+    point = ["--point", wildcards.get("point", "all")] if SPEC.experiments[wildcards.experiment].sweep else []
+    out = output.points if "points" in output.keys() else output.records
     return [
         get_python(), "-m", "netrepro.measure", "--spec", str(get_spec_path()),
         "--experiment", wildcards.experiment, "--trial", wildcards.trial,
-        "--profile", wildcards.profile, "--out", str(Path(output.records).parent), *backend, *send,
+        "--profile", wildcards.profile, "--out", str(Path(out).parent), *backend, *send, *point,
     ]
 
 
@@ -114,13 +156,13 @@ def get_aggregate_argv(wildcards, output):
     return [
         get_python(), "-m", "netrepro.aggregate", "--spec", str(get_spec_path()),
         "--experiment", wildcards.experiment, "--profile", PROFILE,
-        "--out", str(Path(output.results).parent), *get_trial_dirs(wildcards),
+        "--out", str(Path(output.results).parent), *get_run_folders(wildcards),
     ]
 
 
 def get_trace_argv(wildcards, output):
     return [
-        get_python(), "-m", "netrepro.trace", "--out", output.trace, *get_trial_dirs(wildcards),
+        get_python(), "-m", "netrepro.trace", "--out", output.trace, *get_run_folders(wildcards),
     ]
 
 

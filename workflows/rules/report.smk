@@ -10,6 +10,7 @@ if get_has_own_report():
         output:
             html="reports/html/{paper}.html",
             scorecard="reports/html/{paper}-scorecard.csv",
+        localrule: True
         log:
             "logs/{paper}/render_report.log",
         run:
@@ -27,6 +28,7 @@ else:
             spec=str(get_spec_path()),
         output:
             html="reports/html/{paper}.html",
+        localrule: True
         log:
             "logs/{paper}/render_study.log",
         run:
@@ -38,6 +40,7 @@ rule render_index:
         reports=get_index_inputs(),
     output:
         index="reports/html/index.html",
+    localrule: True
     log:
         "logs/render_index.log",
     run:

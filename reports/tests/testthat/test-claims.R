@@ -101,3 +101,16 @@ test_that("the liu95cool recommendation table is well formed", {
   claim_experiments <- unlist(purrr::map(claims$experiments, split_list))
   expect_true(all(setdiff(claim_experiments, "atm-ttcp-cooling") %in% table2_experiments))
 })
+
+test_that("a claim an assumption decides never reads reproduced", {
+  sizes <- size_rows("udp", 1000, sent = 10, back = 10)
+  fitted <- evaluate_claim(one_claim(target_basis = "follows from assumption x, fitted"), sizes)
+  expect_equal(fitted$verdict, "follows from assumption")
+  missed <- evaluate_claim(
+    one_claim(target_basis = "follows from assumption x", target = -5, partly_tolerance = 0), sizes
+  )
+  expect_equal(missed$verdict, "not reproduced")
+  absent <- evaluate_claim(one_claim(target_basis = "not reproducible here: no TLI"), sizes)
+  expect_equal(absent$verdict, "not reproducible here")
+  expect_equal(unname(verdict_counts(c("follows from assumption", "reproduced")))[c(1, 4)], c(1L, 1L))
+})

@@ -159,9 +159,108 @@ test_that("the liu95db reference files are complete and consistent", {
   claims <- read_claims(ref("liu95db-claims.csv"), c(liu95db_echo_metrics, cell_metrics), liu95db_claim_columns)
   expect_false(anyDuplicated(claims$claim_id) > 0)
   expect_true(all(nzchar(claims$source)))
-  known_modes <- c("tcp", "tcp-nodelay", "udp")
+  known_modes <- c("tcp-per-message", "tcp", "tcp-nodelay", "udp-cooled", "udp")
   echo_claims <- claims[!claims$metric %in% names(cell_metrics), ]
   expect_true(all(unlist(purrr::map(echo_claims$modes, split_list)) %in% known_modes))
-  known_experiments <- c("atm-8k", "ethernet-8k", "atm-boundaries", "atm-nodelay", "ethernet-nodelay", "table3")
+  # Every experiment a claim names is one of the spec's.
+  known_experiments <- names(yaml::read_yaml(file.path(reports_dir, "..", "configs", "liu95db.yaml"))$experiments)
   expect_true(all(unlist(purrr::map(claims$experiments, split_list)) %in% known_experiments))
+})
+
+test_that("two experiments compare by the median ratio of their RTTs over shared sizes", {
+  sizes <- dplyr::bind_rows(
+    rtt_sizes(c(1000, 2000, 3000), c(7, 8, 30), "tcp-nodelay", "a32"),
+    rtt_sizes(c(1000, 2000, 5000), c(10, 10, 10), "tcp-nodelay", "a16")
+  )
+  metric <- liu95db_echo_metrics$experiment_rtt_ratio_median
+  expect_equal(metric(sizes, "tcp-nodelay", experiments = c("a32", "a16")), 0.75)
+  expect_true(is.na(metric(sizes, "tcp-nodelay", experiments = "a32")))
+  expect_true(is.na(metric(sizes, "tcp", experiments = c("a32", "a16"))))
+})
+
+test_that("the loss ratio pools datagrams over the sizes both experiments measured", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", c(8192, 16384, 99999), sent = c(10, 20, 50), back = c(10, 13, 0), experiment = "atm"),
+    size_rows("udp", c(8192, 16384), sent = c(10, 20), back = c(5, 15), experiment = "eth")
+  )
+  # ATM lost 7 of 30 on the shared sizes, Ethernet 10 of 30; 99999 is left out.
+  expect_equal(loss_ratio_between(sizes, "udp", c("atm", "eth")), 0.7)
+  none <- size_rows("udp", 8192, sent = 10, back = 10, experiment = "eth")
+  quiet <- size_rows("udp", 8192, sent = 10, back = 10, experiment = "atm")
+  expect_equal(loss_ratio_between(dplyr::bind_rows(quiet, none), "udp", c("atm", "eth")), 1)
+  lossy <- size_rows("udp", 8192, sent = 10, back = 9, experiment = "atm")
+  expect_equal(loss_ratio_between(dplyr::bind_rows(lossy, none), "udp", c("atm", "eth")), Inf)
+  expect_true(is.na(liu95db_echo_metrics$experiment_loss_ratio(sizes, "tcp", experiments = c("atm", "eth"))))
+})
+
+test_that("each file the formula calls abnormal is set beside the next larger normal one", {
+  # ATM: 6988 and 7708 abnormal, 12288 normal; 97835 abnormal, 110592 (9 x 12K) normal.
+  sizes <- rtt_sizes(c(6988, 7708, 12288, 97835, 110592), c(210, 190, 9, 300, 40))
+  pairs <- abnormal_next_normal(sizes, toy_formula)
+  expect_equal(pairs$abnormal_bytes, c(6988, 7708, 97835))
+  expect_equal(pairs$normal_bytes, c(12288, 12288, 110592))
+  metric <- liu95db_echo_metrics$abnormal_slower_share
+  expect_equal(metric(sizes, "tcp", extra = list(formula = toy_formula)), 100)
+  slow_normal <- rtt_sizes(c(6988, 12288), c(5, 9))
+  expect_equal(metric(slow_normal, "tcp", extra = list(formula = toy_formula)), 0)
+  expect_true(is.na(metric(sizes, "tcp")))
+})
+
+test_that("Table 1 agreement counts the files echoed at their exact size", {
+  table1 <- tibble::tibble(size_bytes = c(6988, 7708, 17027, 29668), file = c("a", "b", "c", "d"))
+  sizes <- rtt_sizes(c(6988, 7708, 17027, 29669), c(1, 2, 3, 4))
+  metric <- liu95db_echo_metrics$table1_size_agreement
+  expect_equal(metric(sizes, "tcp", extra = list(table1 = table1)), 75)
+  expect_true(is.na(metric(sizes, "udp", extra = list(table1 = table1))))
+  beside <- table1_beside(table1, dplyr::mutate(sizes, echoes = 50))
+  expect_equal(beside$tcp_ms, c(1, 2, 3, NA))
+  expect_equal(beside$echoes, c(50, 50, 50, NA))
+  expect_true(all(is.na(beside$udp_loss_pct)))
+})
+
+test_that("UDP loss per network pools the datagrams of every size", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", c(8192, 16384), sent = c(10, 30), back = c(10, 20), experiment = "atm"),
+    size_rows("tcp", 8192, experiment = "atm")
+  ) |>
+    dplyr::mutate(link = "atm-x")
+  table <- loss_by_network(sizes, "atm", "udp")
+  expect_equal(table$sent, 40)
+  expect_equal(table$loss_pct, 25)
+})
+
+test_that("only verdicts that differ between a Linux and a Tahoe setup are listed", {
+  evaluated <- tibble::tibble(
+    claim_id = c("A", "A", "B", "B", "C"), claim = "c",
+    setup = c("linux / linkemu", "tahoe / sim / ipc", "linux / linkemu", "tahoe / sim / ipc", "tahoe / sim / ipc"),
+    measured = c(1, 2, 3, 3, 4),
+    verdict = factor(
+      c("reproduced", "not reproduced", "partly", "partly", "no data"),
+      levels = verdict_levels
+    )
+  )
+  changes <- stack_verdict_changes(evaluated)
+  expect_equal(changes$claim_id, "A")
+  expect_equal(as.character(changes$other_verdict), "reproduced")
+  expect_equal(as.character(changes$tahoe_verdict), "not reproduced")
+  expect_equal(nrow(stack_verdict_changes(dplyr::filter(evaluated, grepl("tahoe", setup)))), 0)
+})
+
+test_that("a size figure of an experiment that did not run is the placeholder", {
+  missing <- function(title, experiment) paste(title, experiment)
+  sizes <- rtt_sizes(1000, 5, experiment = "lan-large")
+  expect_equal(size_figure(sizes, sizes, "wan-1k", "t", "rtt", missing), "t wan-1k")
+  expect_equal(print_label(c("lan-print", "lan-large")), c("with a print per datagram", "without the print"))
+})
+
+test_that("the print's change pairs lan-print with lan-large size by size", {
+  sizes <- dplyr::bind_rows(
+    rtt_sizes(c(8192, 16384), c(10, 20), "udp", "lan-large"),
+    rtt_sizes(c(8192, 16384), c(10, 25), "udp", "lan-print"),
+    rtt_sizes(8192, 12, "udp-cooled", "lan-large")
+  )
+  change <- print_change(sizes)
+  expect_equal(change$message_bytes, c(8192, 16384))
+  expect_equal(change$change_pct, c(0, 25))
+  expect_equal(nrow(print_change(dplyr::filter(sizes, experiment == "lan-large"))), 0)
 })

@@ -38,13 +38,13 @@ test_that("an experiment's settings are its own over the spec's defaults", {
   expect_false("description" %in% settings$setting)
 })
 
-test_that("a study's experiments follow the spec's order", {
+test_that("a study's experiments follow the spec's order and leave out what it no longer has", {
   results <- withr::local_tempdir()
   for (experiment in c("b", "a", "c")) {
     dir.create(file.path(results, "s", experiment), recursive = TRUE)
     writeLines("x", file.path(results, "s", experiment, "results.csv"))
   }
   spec <- list(experiments = list(c = list(), b = list()))
-  expect_equal(study_experiments(results, "s", spec), c("c", "b", "a"))
+  expect_equal(study_experiments(results, "s", spec), c("c", "b"))
   expect_equal(study_experiments(results, "s"), c("a", "b", "c"))
 })

@@ -1,0 +1,223 @@
+"""ipcbench experiments (milliner): the `ipcbench:` settings of a spec and one trial's runs.
+
+A trial measures every curve (a UDP segment size and unacknowledged count, or a TCP buffer
+size) at every message size: one netsim run per curve and size, ipcbench's client on host a
+sending `transfers` messages (the profile's key) to its server on host b, in virtual time on
+two Tahoe stacks. Each message the client timed is one row.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from netrepro.atomic import write_text
+from netrepro.errors import RunError
+from netrepro.units import UnitError, parse_size, parse_time
+from netrepro.yamlsrc import Document
+
+if TYPE_CHECKING:
+    from netrepro.spec import Experiment, Spec
+
+MODES = ("tcp", "udp", "rpc")
+# ipcbench's limits (tools/ipcbench/args.c, ack.h): a segment holds its 20-octet header.
+MIN_SEGMENT = 21
+MAX_SEGMENT = 65507
+MAX_UNACK = 255
+MAX_MESSAGE = 1 << 31
+SB_MAX = 52428
+RANGE = re.compile(r"^\s*(\S+)\s*\.\.\s*(\S+)\s+step\s+(\S+)\s*$")
+COLUMNS = (
+    "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "host_b", "trial", "repeat",
+    "mode", "curve", "segment", "unack", "buffer", "message_bytes", "elapsed_s", "throughput_mbit",
+    "echo_s", "echo_equal", "completed", "segments", "acks", "retransmissions", "a_pageins", "a_pageouts",
+    "b_pageins", "b_pageouts", "link_drops", "receiver_fullsock", "receiver_ipq_drops",
+    "medium_frames", "medium_collisions", "collision_pct", "run_id",
+)
+
+
+@dataclass(frozen=True)
+class IpcPlan:
+    """What ipcbench does: the mode, the curves and the message sizes."""
+
+    mode: str
+    segments: tuple[int, ...]
+    unacks: tuple[int, ...]
+    buffers: tuple[int, ...]
+    sizes: tuple[int, ...]
+    host_b: str | None
+    host_b_model: Path | None
+    pause_s: float
+    timeout_s: float
+
+    def curves(self) -> list[dict[str, Any]]:
+        """Every curve a trial measures, with its label."""
+        if self.mode == "udp":
+            return [{"curve": f"udp {s}B {k}UnAck", "segment": s, "unack": k, "buffer": None}
+                    for k in self.unacks for s in self.segments]
+        return [{"curve": f"{self.mode} {b}B", "segment": None, "unack": None, "buffer": b}
+                for b in self.buffers]
+
+
+def _get(document: Document, key_path: tuple, parser: Any, text: Any) -> Any:
+    try:
+        return parser(text)
+    except UnitError as exc:
+        raise document.error(key_path, str(exc)) from exc
+
+
+def parse_sizes(document: Document, key_path: tuple, value: Any, low: int, high: int) -> tuple[int, ...]:
+    """A list of sizes, or a range written `1M..24M step 1M` (both ends included)."""
+    if isinstance(value, str):
+        match = RANGE.match(value)
+        if not match:
+            raise document.error(key_path, f"{value!r} is not a range like `1M..24M step 1M`")
+        first, last, step = (_get(document, key_path, parse_size, t) for t in match.groups())
+        if step < 1 or last < first:
+            raise document.error(key_path, f"{value!r}: the range must rise by a positive step")
+        sizes = tuple(range(first, last + 1, step))
+    else:
+        sizes = tuple(_get(document, (*key_path, i), parse_size, t) for i, t in enumerate(value))
+    for size in sizes:
+        if not low <= size <= high:
+            raise document.error(key_path, f"{size} octets is outside {low}B..{high}B")
+    return sizes
+
+
+def parse_plan(document: Document, where: Any, settings: Mapping[str, Any], backend: str,
+               host_model: Any) -> IpcPlan:
+    """The experiment's `ipcbench:` settings; `where` maps a key path to the line that sets it;
+    host_model(name, key_path) finds a host model file."""
+    plan = settings.get("ipcbench", {})
+    key = ("ipcbench",)
+    mode = plan.get("mode", "tcp")
+    if mode == "rpc":
+        raise document.error(where + (*key, "mode"), "mode rpc runs on libtirpc, which drives the "
+                             "kernel's sockets, never the simulated Tahoe stack, and ipcbench has no "
+                             "emulated runner yet: give mode tcp or udp")
+    if backend != "sim":
+        raise document.error(where + key, f"ipcbench runs in virtual time only so far (backend {backend} "
+                             "has no ipcbench runner: no cgroup-limited hosts yet): give backend sim")
+    if mode == "udp" and "buffers" in plan:
+        raise document.error(where + (*key, "buffers"), "buffers apply to tcp and rpc; udp uses segments and unack")
+    if mode != "udp" and ("segments" in plan or "unack" in plan):
+        raise document.error(where + key, "segments and unack apply to mode udp only")
+    if "sizes" not in plan:
+        raise document.error(where + key, "missing sizes (a list, or a range like `1M..24M step 1M`)")
+    unacks = tuple(plan.get("unack", [1]))
+    if any(not 1 <= k <= MAX_UNACK for k in unacks):
+        raise document.error(where + (*key, "unack"), f"unack counts segments per acknowledgement: 1..{MAX_UNACK}")
+    segments = parse_sizes(document, where + (*key, "segments"), plan.get("segments", ["9000B"]),
+                           MIN_SEGMENT, MAX_SEGMENT) if mode == "udp" else ()
+    buffers = parse_sizes(document, where + (*key, "buffers"), plan.get("buffers", ["4096B"]), 1,
+                          SB_MAX) if mode != "udp" else ()
+    host_b = plan.get("host_b")
+    return IpcPlan(
+        mode=mode, segments=segments, unacks=unacks if mode == "udp" else (), buffers=buffers,
+        sizes=parse_sizes(document, where + (*key, "sizes"), plan["sizes"], 1, MAX_MESSAGE),
+        host_b=host_b,
+        host_b_model=host_model(host_b, where + (*key, "host_b")) if host_b else None,
+        pause_s=_get(document, where + (*key, "pause"), parse_time, plan.get("pause", "1s")),
+        timeout_s=_get(document, where + (*key, "timeout"), parse_time, plan.get("timeout", "600s")),
+    )
+
+
+def ipcbench_args(plan: IpcPlan, curve: Mapping[str, Any], size: int, repeats: int) -> tuple[list[str], list[str]]:
+    """The client's and the server's own options for one curve and message size."""
+    proto = "udp" if plan.mode == "udp" else "tcp"
+    common = ["--proto", proto, "--timeout", f"{round(plan.timeout_s * 1e9)}ns"]
+    own = ["--segment", f"{curve['segment']}B", "--unack", str(curve["unack"])] if proto == "udp" \
+        else ["--buf", f"{curve['buffer']}B"]
+    client = [*common, *own, "--size", f"{size}B", "--repeat", str(repeats),
+              "--pause", f"{round(plan.pause_s * 1e9)}ns"]
+    server = [*common, *([] if proto == "udp" else own)]
+    return client, server
+
+
+def ipcbench_command(link: Any, host_a: Path | None, host_b: Path | None, seed: int,
+                     client: list[str], server: list[str]) -> list[str]:
+    """The netsim argument list: ipcbench's client on host a (host_a's model) sending to its
+    server on host b (host_b's model, else host_a's)."""
+    from netrepro.sim import ADDR_B, BINARY, link_args
+
+    hosts = [*(["--host-model-a", str(host_a)] if host_a else []),
+             *(["--host-model-b", str(host_b or host_a)] if host_b or host_a else [])]
+    return [str(BINARY), "--app", "ipcbench", *link_args(link), *hosts, "--seed", str(seed), "--no-wall",
+            "--", *client, ADDR_B, "--", *server]
+
+
+def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]], sim: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per message the client timed; the run's paging and drop counts on each."""
+    clients = [r for r in records if r.get("record") == "message" and r.get("role") == "client"]
+    return [{
+        "repeat": r["index"] + 1, "mode": r["proto"], **curve, "message_bytes": r["size"],
+        "elapsed_s": r["elapsed_ns"] / 1e9, "throughput_mbit": r["throughput_bps"] / 1e6,
+        "echo_s": r["echo_ns"] / 1e9 if "echo_ns" in r else None, "echo_equal": r.get("echo_equal"), "completed": True,
+        "segments": r.get("segments"), "acks": r.get("acks"), "retransmissions": r.get("retransmissions"),
+        "a_pageins": sim.get("a_v_pgin"), "a_pageouts": sim.get("a_v_pgout"),
+        "b_pageins": sim.get("b_v_pgin"), "b_pageouts": sim.get("b_v_pgout"),
+        "link_drops": sum(sim.get(k, 0) for k in ("forward_drop_queue", "reverse_drop_queue", "medium_a_drop_queue",
+                                                  "medium_b_drop_queue", "medium_a_excessive", "medium_b_excessive")),
+        "receiver_fullsock": sim.get("b_udps_fullsock"), "receiver_ipq_drops": sim.get("b_ips_qdrop"),
+        **medium_counts(sim),
+    } for r in clients]
+
+
+def medium_counts(sim: Mapping[str, Any]) -> dict[str, Any]:
+    """The run's frames and collisions on a shared medium, both hosts together (None on a
+    duplex link, which has no collisions to count)."""
+    if "medium_collision_pct" not in sim:
+        return {"medium_frames": None, "medium_collisions": None, "collision_pct": None}
+    return {"medium_frames": sim["medium_a_tx_frames"] + sim["medium_b_tx_frames"],
+            "medium_collisions": sim["medium_a_collisions"] + sim["medium_b_collisions"],
+            "collision_pct": sim["medium_collision_pct"]}
+
+
+def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
+    """Every curve and size of one trial in virtual time; writes records.jsonl, then provenance.json."""
+    from netrepro import measure
+    from netrepro.deadlines import ipcbench_limit_s
+    from netrepro.sim import SimError, run_netsim
+
+    plan = experiment.ipcbench
+    assert plan is not None
+    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
+    started = measure.now_iso()
+    rows: list[dict[str, Any]] = []
+    runs = []
+    for curve in plan.curves():
+        for size in plan.sizes:
+            seed = measure.mode_seed(experiment, trial, f"{curve['curve']} {size}")
+            client, server = ipcbench_args(plan, curve, size, experiment.transfers)
+            command = ipcbench_command(experiment.link, experiment.host_model, plan.host_b_model, seed,
+                                       client, server)
+            try:
+                window = curve["buffer"] or curve["segment"] * curve["unack"]
+                result = run_netsim(command, ipcbench_limit_s(experiment, window, size))
+            except SimError as exc:
+                if plan.mode != "udp" or "timeout" not in str(exc):
+                    raise RunError(f"ipcbench in virtual time ({curve['curve']}, {size} octets): {exc}") from exc
+                # UDP that loses the same fragments of every retransmitted group never finishes:
+                # milliner's "not reliable", recorded as a message that did not complete.
+                rows.append({"run_id": run_id, "trial": trial, "host_b": plan.host_b, "repeat": 1,
+                             "mode": plan.mode, **curve, "message_bytes": size, "completed": False})
+                runs.append({"command": command, "seed": seed, "error": str(exc)})
+                continue
+            got = message_rows(curve, result.records, result.sim)
+            if len(got) != experiment.transfers:
+                raise RunError(f"ipcbench reported {len(got)} messages, expected {experiment.transfers}")
+            rows += [{"run_id": run_id, "trial": trial, "host_b": plan.host_b, **row} for row in got]
+            runs.append({"command": command, "seed": seed, "sim": result.sim})
+    write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    provenance = {
+        **measure.base_provenance(spec, experiment, run_id, started),
+        "backend": "sim",
+        "runs": runs,
+        "tools": {"netsim": measure.binary_digest(measure.TOOLS_BIN / "netsim"),
+                  "python": sys.version.split()[0]},
+        "finished_at": measure.now_iso(),
+    }
+    write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")

@@ -1,0 +1,247 @@
+# comer94 beyond Table 1: the sender's states of Fig 8 from the packet traces,
+# the Ethernet matrix of Sec 5 and the ftp comparison of Sec 1.
+
+# Data segments of a trace (len > 0), per backend, each with the octets still
+# unacknowledged when it left: the highest ACK captured before it. A segment
+# sent behind another unacknowledged one is pipelined (the sender streams);
+# one sent with everything acknowledged followed a wait for an ACK.
+trace_segments <- function(trace) {
+  trace |>
+    dplyr::group_by(backend) |>
+    dplyr::arrange(t_ms, .by_group = TRUE) |>
+    dplyr::mutate(
+      acked = cummax(dplyr::if_else(direction == "ack", dplyr::coalesce(ack, 0), 0))
+    ) |>
+    dplyr::filter(direction == "data", len > 0) |>
+    dplyr::mutate(
+      outstanding = pmax(seq - acked, 0),
+      pipelined = outstanding > 0,
+      index = dplyr::row_number()
+    ) |>
+    dplyr::ungroup()
+}
+
+# One text per data segment: its rule and length, and whether it followed an
+# ACK wait; the units of the state sequences.
+segment_pattern <- function(rule, len, pipelined) {
+  paste0(rule, " ", len, dplyr::if_else(pipelined, " behind another", " after all ACKed"))
+}
+
+# Run-length encoding of each backend's segment patterns in sending order:
+# one row per run, with its first segment and length.
+segment_runs <- function(segments) {
+  segments |>
+    dplyr::mutate(pattern = segment_pattern(rule, len, pipelined)) |>
+    dplyr::group_by(dplyr::across(dplyr::any_of(c("pair", "backend")))) |>
+    dplyr::mutate(run = cumsum(pattern != dplyr::lag(pattern, default = ""))) |>
+    dplyr::group_by(run, .add = TRUE) |>
+    dplyr::summarise(
+      pattern = pattern[1], first = min(index), segments = dplyr::n(), .groups = "drop"
+    )
+}
+
+# A sequence of runs in words, e.g. "S2 4096 after all ACKed → S3 8192 ... ×127",
+# keeping the first `keep` runs and the longest one.
+runs_text <- function(runs, keep = 6) {
+  shown <- unique(c(utils::head(seq_len(nrow(runs)), keep), which.max(runs$segments)))
+  text <- paste0(
+    runs$pattern[shown], dplyr::if_else(runs$segments[shown] > 1, paste0(" \u00d7", runs$segments[shown]), "")
+  )
+  gaps <- c(diff(shown) > 1, FALSE)
+  paste0(text, dplyr::if_else(gaps, " \u2192 \u2026", ""), collapse = " \u2192 ")
+}
+
+# Per backend of one trace: data segments, share of data octets each rule
+# sent (NA when the capture has no rules: emulated runs), share of segments
+# sent behind another, and the median segment length.
+trace_pair_stats <- function(segments) {
+  segments |>
+    dplyr::group_by(backend) |>
+    dplyr::summarise(
+      data_segments = dplyr::n(),
+      rules_recorded = any(rule != "not recorded"),
+      s1_octet_share = 100 * sum(len[rule == "S1"]) / sum(len),
+      s2_octet_share = 100 * sum(len[rule == "S2"]) / sum(len),
+      s3_octet_share = 100 * sum(len[rule == "S3"]) / sum(len),
+      pipelined_share = 100 * mean(pipelined),
+      median_len = stats::median(len),
+      .groups = "drop"
+    ) |>
+    dplyr::mutate(dplyr::across(
+      c(s1_octet_share, s2_octet_share, s3_octet_share),
+      function(share) dplyr::if_else(rules_recorded, share, NA_real_)
+    ))
+}
+
+# The traced buffer pairs of Fig 8: for each experiment with both a trace and
+# transfers, its segments and statistics labelled with the pair and keyed by
+# the setup of the backend that traced it (for claims). NULL when none
+# (a trace whose backend no transfer shares counts as none).
+read_state_pairs <- function(results_dir, paper, experiments) {
+  pairs <- purrr::map(experiments, function(experiment) {
+    trace <- read_trace(results_dir, paper, experiment)
+    transfers <- read_transfers(results_dir, paper, experiment)
+    if (is.null(trace) || is.null(transfers)) {
+      return(NULL)
+    }
+    keys <- dplyr::distinct(transfers, backend, setup, send_buffer, recv_buffer) |>
+      dplyr::mutate(pair = paste0(buffer_label(send_buffer), "/", buffer_label(recv_buffer)))
+    segments <- dplyr::inner_join(trace_segments(trace), keys, by = "backend")
+    if (nrow(segments) == 0) {
+      return(NULL)
+    }
+    list(
+      trace = dplyr::inner_join(trace, dplyr::select(keys, backend, pair), by = "backend"),
+      segments = segments,
+      stats = dplyr::inner_join(trace_pair_stats(segments), keys, by = "backend")
+    )
+  })
+  pairs <- Filter(Negate(is.null), pairs)
+  if (length(pairs) == 0) {
+    return(NULL)
+  }
+  list(
+    trace = dplyr::bind_rows(purrr::map(pairs, "trace")),
+    segments = dplyr::bind_rows(purrr::map(pairs, "segments")),
+    stats = dplyr::bind_rows(purrr::map(pairs, "stats"))
+  )
+}
+
+# Ladder rows for the side-by-side drawing of Fig 8: the packets of each
+# pair's trace (column pair) in its first `window_ms` after the first data
+# segment, placed on a sender (x = 0) to receiver (x = 1) ladder. Data
+# segments leave the sender at their capture time; ACKs reach it at theirs,
+# so each arrow is drawn `slant_ms` long.
+ladder_rows <- function(trace, window_ms, slant_ms) {
+  trace |>
+    dplyr::group_by(pair) |>
+    dplyr::mutate(origin = min(t_ms[direction == "data" & len > 0])) |>
+    dplyr::ungroup() |>
+    dplyr::filter(
+      t_ms >= origin, t_ms <= origin + window_ms, (direction == "data" & len > 0) | direction == "ack"
+    ) |>
+    dplyr::mutate(
+      t_ms = t_ms - origin,
+      x = dplyr::if_else(direction == "data", 0, 1),
+      xend = 1 - x,
+      y = dplyr::if_else(direction == "data", t_ms, t_ms - slant_ms),
+      yend = dplyr::if_else(direction == "data", t_ms + slant_ms, t_ms),
+      label = dplyr::if_else(direction == "data", paste(rule, len), rule)
+    )
+}
+
+# Claims are judged on the table of the experiment(s) they name: `tables` is
+# a list named by the claims file's `experiments` text (e.g. "table1"); a
+# claim whose table is absent (NULL) or empty gets "no data".
+evaluate_claims_by_experiment <- function(claims, tables) {
+  empty <- tibble::tibble(setup = character(), send_buffer = numeric(), recv_buffer = numeric())
+  purrr::map(unique(claims$experiments), function(experiments) {
+    table <- tables[[experiments]]
+    if (is.null(table)) {
+      table <- empty
+    }
+    evaluate_cell_claims(dplyr::filter(claims, .data$experiments == !!experiments), table)
+  }) |>
+    dplyr::bind_rows() |>
+    dplyr::arrange(match(claim_id, claims$claim_id))
+}
+
+# Heat-map panels of a measured matrix alone (no published matrix), with
+# sizes that are not whole Kbytes written in octets.
+measured_panels <- function(cells) {
+  send_levels <- unique(octet_label(sort(unique(cells$send_buffer))))
+  recv_levels <- unique(octet_label(sort(unique(cells$recv_buffer))))
+  cells |>
+    dplyr::transmute(
+      panel = factor(paste("Measured:", setup)), send_buffer, recv_buffer,
+      throughput_mbit = mean_mbit, abnormal,
+      send = factor(octet_label(send_buffer), levels = rev(send_levels)),
+      recv = factor(octet_label(recv_buffer), levels = recv_levels),
+      label = fmt_num(throughput_mbit, 2)
+    )
+}
+
+# The ftp rates of the paper (reference/comer94-ftp.csv) as octets per
+# delayed-ACK tick, under both readings of "Mb/s", against the batches a
+# lockstep can move per tick (`batches`, named). The nearest batch under each
+# reading, and how far off it is.
+ftp_batches <- function(ftp, batches, tick_ms, paper_megabit_bits) {
+  readings <- c("10^6 bits" = 1e6, "2^20 bits (Table 1's)" = paper_megabit_bits)
+  tidyr::expand_grid(ftp, reading = names(readings)) |>
+    dplyr::mutate(
+      octets_per_tick = published_mbit * readings[reading] / 8 * tick_ms / 1000,
+      nearest = names(batches)[purrr::map_int(octets_per_tick, function(o) which.min(abs(batches - o)))],
+      nearest_octets = unname(batches[nearest]),
+      off_pct = 100 * (octets_per_tick / nearest_octets - 1)
+    )
+}
+
+# Measured cells (any write size) whose mean lies within `tolerance_pct` of
+# `target_mbit` (10^6-bit megabits): which buffer pairs and writes would give
+# the rate.
+cells_near_rate <- function(cells_by_write, target_mbit, tolerance_pct) {
+  purrr::imap(cells_by_write, function(cells, write) dplyr::mutate(cells, write_size = write)) |>
+    dplyr::bind_rows() |>
+    dplyr::mutate(off_pct = 100 * (mean_mbit / target_mbit - 1)) |>
+    dplyr::filter(abs(off_pct) <= tolerance_pct) |>
+    dplyr::arrange(abs(off_pct))
+}
+
+read_ftp_reference <- function(path) {
+  readr::read_csv(path,
+    col_types = readr::cols(published_mbit = "d", file_octets = "d", .default = "c"),
+    progress = FALSE
+  )
+}
+
+# The backend whose traces a figure draws: one that recorded the rules
+# (virtual time) when there is one, else the first.
+drawn_backend <- function(stats) {
+  with_rules <- stats$backend[stats$rules_recorded]
+  if (length(with_rules) > 0) sort(with_rules)[1] else sort(stats$backend)[1]
+}
+
+# The state sequence of each traced pair and backend (runs_text()).
+state_sequences <- function(segments) {
+  runs <- segment_runs(segments)
+  purrr::map(split(runs, list(runs$pair, runs$backend), drop = TRUE), function(r) {
+    tibble::tibble(pair = r$pair[1], backend = r$backend[1], sequence = runs_text(r))
+  }) |>
+    dplyr::bind_rows()
+}
+
+# The published ftp rate (Mb/s as printed) over one network.
+ftp_rate <- function(ftp, network) {
+  ftp$published_mbit[ftp$network == network]
+}
+
+ftp_required <- c("experiment", "link", "stack", "backend", "window", "bytes", "throughput_mbit", "run_id")
+
+# The ftp transfers (mftp, one row per transfer) of the listed experiments;
+# NULL when none has results.
+read_ftp_transfers <- function(results_dir, paper, experiments) {
+  rows <- purrr::map(experiments, function(experiment) {
+    read_contract_csv(
+      file.path(experiment_dir(results_dir, paper, experiment), "results.csv"), ftp_required
+    )
+  })
+  rows <- dplyr::bind_rows(Filter(Negate(is.null), rows))
+  if (nrow(rows) == 0) {
+    return(NULL)
+  }
+  dplyr::mutate(add_setup(rows), dplyr::across(c(window, bytes, throughput_mbit), as.numeric))
+}
+
+# One row per link of each testbed without its link (stack, backend, host), so
+# that a claim compares the links within one setup. The window stands in as
+# both buffers for cell_claim_rows().
+ftp_cells <- function(transfers) {
+  transfers |>
+    dplyr::mutate(setup = paste("ftp:", testbed_label(stack, backend, host))) |>
+    dplyr::group_by(setup, link, window) |>
+    dplyr::summarise(
+      transfers = dplyr::n(), mean_mbit = mean(throughput_mbit),
+      min_mbit = min(throughput_mbit), max_mbit = max(throughput_mbit), .groups = "drop"
+    ) |>
+    dplyr::mutate(send_buffer = window, recv_buffer = window)
+}

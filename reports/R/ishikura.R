@@ -1,0 +1,406 @@
+# ishikura (MFTP): reading the mftp transfers, summarising them by sweep point,
+# and the metrics its claims (reference/ishikura-claims.csv) are judged by.
+
+mftp_columns <- readr::cols(
+  trial = readr::col_integer(),
+  `repeat` = readr::col_integer(),
+  connections = readr::col_double(),
+  window = readr::col_double(),
+  window_in_force = readr::col_double(),
+  window_scale = readr::col_logical(),
+  bytes = readr::col_double(),
+  throughput_mbit = readr::col_double(),
+  elapsed_s = readr::col_double(),
+  rtt_measured_ms = readr::col_double(),
+  formula_connections = readr::col_double(),
+  retransmitted_packets = readr::col_double(),
+  retransmit_timeouts = readr::col_double(),
+  recoveries = readr::col_double(),
+  recoveries_cut = readr::col_double(),
+  recoveries_unfinished = readr::col_double(),
+  recovery_s = readr::col_double(),
+  recovery_rtts = readr::col_double(),
+  recovery_formula_rtts = readr::col_double(),
+  base_rtt_ms = readr::col_double(),
+  added_rtt_ms = readr::col_double(),
+  cell_loss_ratio = readr::col_double(),
+  bit_error_ratio = readr::col_double(),
+  .default = readr::col_character()
+)
+
+# Columns of reference/ishikura-claims.csv: a claim names experiments, not sizes.
+mftp_claim_columns <- readr::cols(
+  target = readr::col_double(),
+  tolerance = readr::col_double(),
+  partly_tolerance = readr::col_double(),
+  .default = readr::col_character()
+)
+
+# The sweep columns a point is keyed on; an experiment lacks those it did not sweep.
+sweep_keys <- c("added_rtt_ms", "cell_loss_ratio", "bit_error_ratio", "connections", "window")
+
+empty_mftp <- function() {
+  tibble::tibble(
+    experiment = character(), setup = character(), connections = double(),
+    window = double(), added_rtt_ms = double(), cell_loss_ratio = double(),
+    bit_error_ratio = double(), throughput_mbit = double(), elapsed_s = double(),
+    bytes = double(), retransmitted_packets = double(), retransmit_timeouts = double(),
+    run_id = character()
+  )
+}
+
+# Every mftp transfer of the listed experiments, one row each; absent sweep
+# columns are 0 (the link kind's own value: no errors) or NA (RTT).
+read_mftp <- function(results_dir, paper, experiments) {
+  tables <- purrr::map(experiments, function(e) {
+    path <- file.path(results_dir, paper, e, "results.csv")
+    if (!file.exists(path)) NULL else readr::read_csv(path, col_types = mftp_columns, progress = FALSE)
+  })
+  data <- dplyr::bind_rows(purrr::compact(tables))
+  if (nrow(data) == 0) {
+    return(empty_mftp())
+  }
+  for (key in c("cell_loss_ratio", "bit_error_ratio", "added_rtt_ms", recovery_keys)) {
+    if (!key %in% names(data)) data[[key]] <- NA_real_
+  }
+  data |>
+    dplyr::mutate(
+      cell_loss_ratio = dplyr::coalesce(cell_loss_ratio, 0),
+      bit_error_ratio = dplyr::coalesce(bit_error_ratio, 0)
+    ) |>
+    add_setup()
+}
+
+# Session columns of the slow-start recoveries (netrepro/recovery.py), on every
+# row of a session; NA where the experiment did not trace cwnd.
+recovery_keys <- c(
+  "recoveries", "recoveries_cut", "recoveries_unfinished", "recovery_s", "recovery_rtts", "recovery_formula_rtts", "base_rtt_ms"
+)
+
+# Mean and spread of throughput at each sweep point of each experiment and
+# setup; the recoveries of its sessions (one row each) summed, their mean Tr
+# weighted by how many each completed.
+summarise_points <- function(transfers) {
+  sessions <- !duplicated(transfers$run_id)
+  transfers |>
+    dplyr::mutate(session = sessions) |>
+    dplyr::group_by(
+      experiment, setup, connections, window, added_rtt_ms, cell_loss_ratio, bit_error_ratio
+    ) |>
+    dplyr::summarise(
+      mean_mbit = mean(throughput_mbit), sd_mbit = stats::sd(throughput_mbit),
+      runs = dplyr::n(), elapsed_s = sum(elapsed_s), bytes = sum(bytes),
+      retransmitted = max(retransmitted_packets), timeouts = max(retransmit_timeouts),
+      recovery_s = weighted_or_na(recovery_s[session], recoveries[session]),
+      recovery_rtts = weighted_or_na(recovery_rtts[session], recoveries[session]),
+      recovery_formula_rtts = mean(recovery_formula_rtts[session]),
+      recoveries_cut = sum(recoveries_cut[session]),
+      recoveries_unfinished = sum(recoveries_unfinished[session]),
+      recoveries = sum(recoveries[session]),
+      .groups = "drop"
+    )
+}
+
+# Mean of x weighted by w over the entries that have both; NA when no weight.
+weighted_or_na <- function(x, w) {
+  keep <- !is.na(x) & !is.na(w) & w > 0
+  if (!any(keep)) NA_real_ else sum(x[keep] * w[keep]) / sum(w[keep])
+}
+
+# Reference constants by name (reference/ishikura-constants.csv).
+read_constants <- function(path) {
+  table <- readr::read_csv(path, col_types = "cdcc", progress = FALSE)
+  stats::setNames(table$value, table$name)
+}
+
+# Packet error rate of a 9 KB packet, as Sec 5.3 converts: 188 cells or 72 kbit.
+packet_error_rate <- function(cell_loss, bit_error, constants) {
+  1 - (1 - cell_loss)^constants[["cells_per_packet"]] *
+    (1 - bit_error)^constants[["bits_per_packet"]]
+}
+
+# Fig 10: throughput of 16 connections at RTT 200 ms under each error,
+# normalised to 16 connections error-free at RTT 200 ms.
+fig10_curves <- function(points, constants) {
+  base <- dplyr::filter(
+    points, experiment == "fig6", connections == 16, added_rtt_ms == 200
+  ) |>
+    dplyr::select(setup, base_mbit = mean_mbit)
+  points |>
+    dplyr::filter(
+      experiment %in% c("cell-loss", "bit-error"), connections == 16, added_rtt_ms == 200
+    ) |>
+    dplyr::inner_join(base, by = "setup") |>
+    dplyr::mutate(
+      error = dplyr::if_else(experiment == "cell-loss", "cell loss", "payload bit error"),
+      error_ratio = dplyr::if_else(experiment == "cell-loss", cell_loss_ratio, bit_error_ratio),
+      packet_error_rate = packet_error_rate(cell_loss_ratio, bit_error_ratio, constants),
+      normalised = mean_mbit / base_mbit
+    )
+}
+
+# Segmented window W' (octets): the smallest swept window whose throughput at
+# the 24K point's RTT is within 2 % of the 24K window's (the step 24K lies on).
+fit_segmented_window <- function(points, window = 24576) {
+  fig7 <- dplyr::filter(points, experiment == "fig7", connections == 1)
+  at <- fig7$mean_mbit[fig7$window == window]
+  if (length(at) != 1) {
+    return(NA_real_)
+  }
+  same_step <- fig7$window[abs(fig7$mean_mbit / at - 1) <= 0.02]
+  min(same_step)
+}
+
+# k of Tp = k*N*W'/D, least squares through the origin over the fig6 points
+# at RTT >= 200 ms, D the added RTT.
+fit_k <- function(points, w_prime) {
+  rows <- dplyr::filter(points, experiment == "fig6", added_rtt_ms >= 200)
+  if (nrow(rows) == 0 || is.na(w_prime)) {
+    return(NA_real_)
+  }
+  ideal <- rows$connections * w_prime * 8 / (rows$added_rtt_ms / 1000) / 1e6
+  sum(ideal * rows$mean_mbit) / sum(ideal^2)
+}
+
+# Table 2 measured beside published, by total window.
+table2_rows <- function(points, reference) {
+  measured <- points |>
+    dplyr::filter(experiment %in% c("table2-multi", "table2-single")) |>
+    dplyr::mutate(
+      series = dplyr::if_else(experiment == "table2-multi", "multi", "single"),
+      total_window_kbytes = round(connections * window / 1024)
+    ) |>
+    dplyr::select(setup, series, total_window_kbytes, measured_kbps = mean_mbit, runs) |>
+    dplyr::mutate(measured_kbps = 1000 * measured_kbps)
+  dplyr::left_join(reference, measured, by = c("series", "total_window_kbytes"))
+}
+
+# Per cent change of one Table 2 series from a 64K to a 512K total window.
+table2_change <- function(points, ref, which) {
+  t2 <- dplyr::filter(table2_rows(points, ref$table2), series == which, !is.na(measured_kbps))
+  ends <- dplyr::filter(t2, total_window_kbytes %in% c(64, 512))
+  if (nrow(ends) != 2) {
+    return(NA_real_)
+  }
+  kbps <- stats::setNames(ends$measured_kbps, ends$total_window_kbytes)
+  with_n(100 * (kbps[["512"]] / kbps[["64"]] - 1), sum(ends$runs))
+}
+
+# Measured kb/s of one Table 2 cell.
+table2_kbps <- function(points, ref, which, total_kbytes) {
+  t2 <- table2_rows(points, ref$table2)
+  cell <- dplyr::filter(t2, series == which, total_window_kbytes == total_kbytes, !is.na(measured_kbps))
+  if (nrow(cell) == 1) with_n(cell$measured_kbps, cell$runs) else NA_real_
+}
+
+# Fig 1, measured and by the formula, in RTTs: each of n connections of W and
+# one connection of n*W, per n and cell loss ratio, with the recoveries behind
+# each (completed; cut by the next loss; unfinished when the transfer ended).
+recovery_long <- function(points, window = 24576) {
+  points |>
+    dplyr::filter(experiment %in% c("fig1-multi", "fig1-single")) |>
+    dplyr::mutate(
+      case = dplyr::if_else(experiment == "fig1-multi", "each of n connections of W", "one connection of n*W"),
+      n = dplyr::if_else(experiment == "fig1-multi", connections, round(window / !!window))
+    ) |>
+    dplyr::select(setup, case, n, cell_loss_ratio, recoveries, recoveries_cut, recoveries_unfinished,
+      measured = recovery_rtts, formula = recovery_formula_rtts
+    ) |>
+    tidyr::pivot_longer(c(measured, formula), names_to = "source", values_to = "rtts")
+}
+
+# Fig 1: one row per n and cell loss ratio where both setups recovered at
+# least once: Tr of each of n connections of W (fig1-multi) and of one
+# connection of n*W (fig1-single), measured and by the paper's formula.
+recovery_pairs <- function(points, window = 24576) {
+  multi <- points |>
+    dplyr::filter(experiment == "fig1-multi", recoveries > 0) |>
+    dplyr::transmute(n = connections, cell_loss_ratio,
+      multi_s = recovery_s, multi_formula = recovery_formula_rtts, multi_recoveries = recoveries
+    )
+  single <- points |>
+    dplyr::filter(experiment == "fig1-single", recoveries > 0) |>
+    dplyr::transmute(n = round(window / !!window), cell_loss_ratio,
+      single_s = recovery_s, single_formula = recovery_formula_rtts, single_recoveries = recoveries
+    )
+  dplyr::inner_join(multi, single, by = c("n", "cell_loss_ratio")) |>
+    dplyr::mutate(
+      measured_ratio = single_s / multi_s, formula_ratio = single_formula / multi_formula
+    )
+}
+
+# A metric's value with the number of measurements (transfers, or recoveries)
+# it rests on, shown beside its verdict.
+with_n <- function(value, n) structure(value, n = n)
+
+# The one point of rows that x selects, its value and its transfers.
+point_value <- function(rows, value) {
+  if (nrow(rows) == 1) with_n(value, rows$runs) else NA_real_
+}
+
+# Straight-line R squared of y on x; NA below three points.
+r_squared <- function(x, y) {
+  if (length(x) < 3 || stats::sd(y) == 0) NA_real_ else stats::cor(x, y)^2
+}
+
+# Each metric takes one setup's points, the reference tables and constants,
+# and returns one number or NA.
+mftp_metrics <- list(
+  table1_coverage = function(points, ref) {
+    covered <- purrr::map_lgl(seq_len(nrow(ref$table1)), function(i) {
+      values <- points[[ref$table1$column[i]]]
+      values <- values[!is.na(values) & values > 0 | ref$table1$low[i] == 0]
+      length(values) > 0 && min(values) <= ref$table1$low[i] * 1.001 &&
+        max(values) >= ref$table1$high[i] * 0.999
+    })
+    with_n(100 * mean(covered), sum(points$runs))
+  },
+  rtt0_min_mbit = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "fig6", added_rtt_ms == 0)
+    if (nrow(x) == 0) NA_real_ else with_n(min(x$mean_mbit), sum(x$runs))
+  },
+  linearity_r2 = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "fig6", added_rtt_ms >= 200)
+    fits <- purrr::map_dbl(split(x, x$added_rtt_ms), function(s) r_squared(s$connections, s$mean_mbit))
+    if (length(fits) == 0) NA_real_ else with_n(min(fits), sum(x$runs))
+  },
+  n16_rtt200_mbit = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "fig6", connections == 16, added_rtt_ms == 200)
+    point_value(x, x$mean_mbit)
+  },
+  pct_of_tm = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "fig6", connections == 16, added_rtt_ms == 200)
+    tm <- 16 * x$window * 8 / 0.2 / 1e6
+    point_value(x, 100 * x$mean_mbit / tm)
+  },
+  step_share = function(points, ref) {
+    x <- dplyr::arrange(dplyr::filter(points, experiment == "fig7"), window)
+    if (nrow(x) < 3) {
+      return(NA_real_)
+    }
+    with_n(100 * mean(abs(diff(x$mean_mbit) / utils::head(x$mean_mbit, -1)) <= 0.02), sum(x$runs))
+  },
+  segmented_window_kbytes = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "fig7", window == 24576)
+    point_value(x, x$mean_mbit * 1e6 * (x$added_rtt_ms / 1000) / 8 / 1024)
+  },
+  growth_with_n_rtt200 = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "cell-loss", added_rtt_ms == 200)
+    rho <- purrr::map_dbl(split(x, x$cell_loss_ratio), function(s) {
+      stats::cor(s$connections, s$mean_mbit, method = "spearman")
+    })
+    if (length(rho) == 0) NA_real_ else with_n(min(rho), sum(x$runs))
+  },
+  high_loss_efficiency = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "cell-loss", added_rtt_ms == 200)
+    x <- dplyr::filter(x, cell_loss_ratio == max(cell_loss_ratio))
+    x <- dplyr::filter(x, connections %in% c(1, 16))
+    if (nrow(x) != 2) {
+      return(NA_real_)
+    }
+    with_n(100 * x$mean_mbit[x$connections == 16] / (16 * x$mean_mbit[x$connections == 1]), sum(x$runs))
+  },
+  share_rtt_helped = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "cell-loss", added_rtt_ms > 0)
+    gains <- x |>
+      dplyr::group_by(added_rtt_ms, cell_loss_ratio) |>
+      dplyr::summarise(
+        gain = mean_mbit[connections == max(connections)] / mean_mbit[connections == 1],
+        .groups = "drop"
+      )
+    if (nrow(gains) == 0) NA_real_ else with_n(100 * mean(gains$gain > 1.1), sum(x$runs))
+  },
+  rtt0_gain_pct = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "cell-loss", added_rtt_ms == 0)
+    gains <- x |>
+      dplyr::group_by(cell_loss_ratio) |>
+      dplyr::summarise(
+        gain = mean_mbit[connections == max(connections)] / mean_mbit[connections == 1],
+        .groups = "drop"
+      )
+    if (nrow(gains) == 0) NA_real_ else with_n(100 * (max(gains$gain) - 1), sum(x$runs))
+  },
+  fig10_gap = function(points, ref) {
+    curves <- fig10_curves(points, ref$constants)
+    cells <- dplyr::arrange(dplyr::filter(curves, error == "cell loss"), packet_error_rate)
+    bits <- dplyr::filter(curves, error != "cell loss")
+    inside <- bits$packet_error_rate >= min(cells$packet_error_rate, Inf) &
+      bits$packet_error_rate <= max(cells$packet_error_rate, -Inf)
+    if (nrow(cells) < 2 || !any(inside)) {
+      return(NA_real_)
+    }
+    on_cells <- stats::approx(
+      log10(cells$packet_error_rate), cells$normalised, log10(bits$packet_error_rate[inside])
+    )$y
+    with_n(100 * max(abs(on_cells - bits$normalised[inside])), sum(curves$runs))
+  },
+  table2_multi_growth = function(points, ref) table2_change(points, ref, "multi"),
+  table2_single_change = function(points, ref) table2_change(points, ref, "single"),
+  table2_single_64k_kbps = function(points, ref) table2_kbps(points, ref, "single", 64),
+  table2_multi_512k_kbps = function(points, ref) table2_kbps(points, ref, "multi", 512),
+  table2_multi_wins = function(points, ref) {
+    t2 <- table2_rows(points, ref$table2) |>
+      dplyr::filter(total_window_kbytes > 64) |>
+      dplyr::select(total_window_kbytes, series, measured_kbps) |>
+      tidyr::pivot_wider(names_from = series, values_from = measured_kbps)
+    if (!all(c("multi", "single") %in% names(t2))) {
+      return(NA_real_)
+    }
+    t2 <- dplyr::filter(t2, !is.na(multi), !is.na(single))
+    if (nrow(t2) == 0) NA_real_ else with_n(100 * mean(t2$multi > t2$single), sum(points$runs))
+  },
+  fit_k = function(points, ref) {
+    used <- dplyr::filter(points, experiment == "fig7" | (experiment == "fig6" & added_rtt_ms >= 200))
+    with_n(fit_k(points, fit_segmented_window(points)), sum(used$runs))
+  },
+  fit_w_kbytes = function(points, ref) {
+    with_n(fit_segmented_window(points) / 1024, sum(points$runs[points$experiment == "fig7"]))
+  },
+  sec2_mbit = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "sec2")
+    point_value(x, x$mean_mbit)
+  },
+  recovery_ratio_per_n = function(points, ref) {
+    pairs <- recovery_pairs(points)
+    if (nrow(pairs) == 0) {
+      return(NA_real_)
+    }
+    with_n(min(pairs$measured_ratio / pairs$n), sum(pairs$multi_recoveries + pairs$single_recoveries))
+  },
+  recovery_vs_formula = function(points, ref) {
+    x <- dplyr::filter(points, experiment == "fig1-multi", recoveries > 0)
+    if (nrow(x) == 0) {
+      return(NA_real_)
+    }
+    with_n(weighted_or_na(x$recovery_rtts / x$recovery_formula_rtts, x$recoveries), sum(x$recoveries))
+  }
+)
+
+# Claims x the setups that measured their experiments (one "no data" row when
+# none did), each setup judged on its own with judge_claim().
+evaluate_mftp_claims <- function(claims, points, ref) {
+  purrr::map(seq_len(nrow(claims)), function(i) {
+    claim <- claims[i, ]
+    experiments <- split_list(claim$experiments)
+    setups <- unique(points$setup[points$experiment %in% experiments])
+    if (length(setups) == 0) {
+      setups <- NA_character_
+    }
+    purrr::map(setups, function(s) {
+      rows <- dplyr::filter(points, setup %in% s, experiment %in% experiments)
+      value <- if (nrow(rows) == 0) NA_real_ else mftp_metrics[[claim$metric]](rows, ref)
+      measured <- as.numeric(value)
+      judged <- judge_claim(
+        measured, claim$check, claim$target, claim$tolerance, claim$partly_tolerance
+      )
+      dplyr::bind_cols(claim, tibble::tibble(
+        setup = s, measured = measured,
+        verdict = basis_verdict(claim$target_basis, judged$verdict), margin = judged$margin,
+        sizes_used = if (is.na(measured) || is.null(attr(value, "n"))) NA_real_ else attr(value, "n")
+      ))
+    }) |>
+      dplyr::bind_rows()
+  }) |>
+    dplyr::bind_rows() |>
+    dplyr::mutate(verdict = factor(verdict, levels = verdict_levels))
+}

@@ -1,0 +1,72 @@
+# liu95cool's two setups: the Linux-stack experiments (configs/liu95cool*.yaml) and their
+# twins on the Tahoe stack with 1995 host models (configs/liu95cool-tahoe.yaml), whose ids
+# carry a suffix. Both are read under the paper's experiment id, so claims name one id and
+# are judged once per setup (link / stack / backend / host).
+
+liu95cool_suffixes <- c("", "-tahoe")
+
+# The experiment id without its setup suffix.
+base_experiment <- function(experiment, suffixes = liu95cool_suffixes) {
+  pattern <- paste0("(", paste(setdiff(suffixes, ""), collapse = "|"), ")$")
+  sub(pattern, "", experiment)
+}
+
+# Every setup's results of the paper's experiments, under their base ids; missing lists the
+# base ids that no setup measured.
+read_setup_results <- function(results_dir, paper, experiments, suffixes = liu95cool_suffixes) {
+  ids <- as.vector(outer(experiments, suffixes, paste0))
+  results <- read_results(results_dir, paper, ids)
+  data <- dplyr::mutate(results$data, experiment = base_experiment(experiment, suffixes))
+  list(data = data, missing = setdiff(experiments, unique(data$experiment)))
+}
+
+# The ttcp transfers of every setup of one experiment, under its base id; NULL when none.
+read_setup_ttcp <- function(results_dir, paper, experiment, suffixes = liu95cool_suffixes) {
+  per_setup <- purrr::map(paste0(experiment, suffixes), function(e) {
+    read_ttcp_results(results_dir, paper, e)
+  })
+  data <- dplyr::bind_rows(purrr::compact(per_setup))
+  if (nrow(data) == 0) {
+    return(NULL)
+  }
+  dplyr::mutate(data, experiment = base_experiment(experiment, suffixes))
+}
+
+# Share (%) of the UDP datagrams lost in transfers that the link dropped (queue, loss or
+# cells): 0 when every loss happened in the receiving host. NA without a lost datagram or
+# without the link's counters.
+ttcp_link_loss_share <- function(transfers) {
+  if (is.null(transfers) || !"link_drops" %in% names(transfers)) {
+    return(NA_real_)
+  }
+  udp <- dplyr::filter(transfers, proto == "udp")
+  lost <- sum(as.numeric(udp$datagrams_sent) - as.numeric(udp$datagrams_received), na.rm = TRUE)
+  if (lost <= 0) {
+    return(NA_real_)
+  }
+  100 * min(1, sum(as.numeric(udp$link_drops), na.rm = TRUE) / lost)
+}
+
+# Where ttcp's UDP datagrams were lost, per setup and cooling level: sent, lost, and the
+# drops counted by the link and by the receiving host's socket buffer and IP input.
+ttcp_drop_table <- function(transfers) {
+  if (is.null(transfers) || !"link_drops" %in% names(transfers)) {
+    return(tibble::tibble())
+  }
+  transfers |>
+    dplyr::filter(proto == "udp") |>
+    dplyr::mutate(dplyr::across(
+      c(link_drops, link_cells_lost, receiver_fullsock, receiver_ipq_drops), as.numeric
+    )) |>
+    dplyr::group_by(setup, cool_iterations) |>
+    dplyr::summarise(
+      sent = sum(datagrams_sent),
+      lost = sum(datagrams_sent - datagrams_received),
+      link_drops = sum(link_drops),
+      cells_lost = sum(link_cells_lost),
+      socket_full = sum(receiver_fullsock),
+      ip_input = sum(receiver_ipq_drops),
+      .groups = "drop"
+    ) |>
+    dplyr::arrange(setup, cool_iterations)
+}

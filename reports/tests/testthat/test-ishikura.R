@@ -1,0 +1,145 @@
+# Hand-made MFTP points of one setup; ... overrides the sweep columns.
+mftp_points <- function(experiment, ..., mean_mbit, setup = "s") {
+  sweep <- utils::modifyList(
+    list(connections = 1, window = 24576, added_rtt_ms = 100, cell_loss_ratio = 0, bit_error_ratio = 0),
+    list(...)
+  )
+  tibble::tibble(
+    experiment = experiment, setup = setup, !!!sweep,
+    mean_mbit = mean_mbit, elapsed_s = 1, bytes = 1e6, retransmitted = 0, runs = 1
+  )
+}
+
+test_that("W' is the smallest window on the 24K window's step", {
+  fig7 <- mftp_points("fig7", window = c(8, 16, 18, 20, 24, 28) * 1024, mean_mbit = c(0.7, 1.4, 1.5, 1.5, 1.51, 2.2))
+  expect_equal(fit_segmented_window(fig7), 18 * 1024)
+  expect_true(is.na(fit_segmented_window(dplyr::filter(fig7, window != 24576))))
+})
+
+test_that("k is recovered from points built as k*N*W'/D", {
+  grid <- tidyr::expand_grid(connections = 1:4, added_rtt_ms = c(200, 500))
+  fig6 <- mftp_points("fig6",
+    connections = grid$connections, added_rtt_ms = grid$added_rtt_ms,
+    mean_mbit = 0.6 * grid$connections * 18432 * 8 / (grid$added_rtt_ms / 1000) / 1e6
+  )
+  expect_equal(fit_k(fig6, 18432), 0.6)
+  expect_equal(fit_k(fig6, 2 * 18432), 0.3)
+})
+
+test_that("table 1 coverage counts only ranges whose both ends were swept", {
+  table1 <- tibble::tibble(column = c("connections", "added_rtt_ms"), low = c(1, 0), high = c(16, 500))
+  points <- mftp_points("fig6", connections = c(1, 16), added_rtt_ms = c(0, 500), mean_mbit = 1)
+  expect_equal(as.numeric(mftp_metrics$table1_coverage(points, list(table1 = table1))), 100)
+  short <- dplyr::mutate(points, added_rtt_ms = c(0, 300))
+  expect_equal(as.numeric(mftp_metrics$table1_coverage(short, list(table1 = table1))), 50)
+})
+
+test_that("packet error rate converts cells and bits of one packet", {
+  constants <- c(cells_per_packet = 2, bits_per_packet = 10)
+  expect_equal(packet_error_rate(0.5, 0, constants), 0.75)
+  expect_equal(packet_error_rate(0, 0.1, constants), 1 - 0.9^10)
+})
+
+test_that("Table 2's shape metrics read multi growth and single change", {
+  ref <- list(table2 = tibble::tibble(
+    total_window_kbytes = c(64, 512, 64, 512), series = c("multi", "multi", "single", "single"),
+    published_kbps = NA_real_
+  ))
+  points <- dplyr::bind_rows(
+    mftp_points("table2-multi", connections = c(1, 8), window = 65535, mean_mbit = c(0.5, 1)),
+    mftp_points("table2-single", window = c(65535, 524288), mean_mbit = c(0.5, 0.45))
+  )
+  expect_equal(as.numeric(mftp_metrics$table2_multi_growth(points, ref)), 100)
+  expect_equal(as.numeric(mftp_metrics$table2_single_change(points, ref)), -10)
+  expect_equal(as.numeric(mftp_metrics$table2_multi_wins(points, ref)), 100)
+  expect_equal(as.numeric(mftp_metrics$table2_multi_512k_kbps(points, ref)), 1000)
+  expect_equal(as.numeric(mftp_metrics$table2_single_64k_kbps(points, ref)), 500)
+})
+
+test_that("claims are judged per setup that ran them, and say no data otherwise", {
+  claims <- tibble::tibble(
+    claim_id = c("A", "B"), figure = "Sec 2", source = "", claim = "", published = "",
+    experiments = c("sec2", "fig7"), metric = c("sec2_mbit", "sec2_mbit"), check = "about",
+    target = 2, tolerance = 0.2, partly_tolerance = 0.5, unit = "Mbit/s", target_basis = ""
+  )
+  points <- dplyr::bind_rows(
+    mftp_points("sec2", mean_mbit = 2.1, setup = "atm"),
+    mftp_points("other", mean_mbit = 9, setup = "eth")
+  )
+  evaluated <- evaluate_mftp_claims(claims, points, list())
+  expect_equal(as.character(evaluated$verdict), c("reproduced", "no data"))
+  expect_equal(evaluated$setup, c("atm", NA))
+})
+
+test_that("the report's synthetic fixture renders with a verdict for every claim", {
+  dir <- withr::local_tempdir()
+  make_synthetic_ishikura(dir, repeats = 2)
+  transfers <- read_mftp(dir, "ishikura", c("fig6", "table2-multi", "table2-single"))
+  expect_setequal(unique(transfers$experiment), c("fig6", "table2-multi", "table2-single"))
+  expect_false(anyNA(transfers$cell_loss_ratio))
+  points <- summarise_points(transfers)
+  expect_equal(nrow(dplyr::filter(points, experiment == "fig6")), 80)
+})
+
+test_that("the report renders from synthetic data with a verdict for every claim and ends with provenance", {
+  results <- withr::local_tempdir()
+  out <- withr::local_tempdir()
+  make_synthetic_ishikura(results, repeats = 2)
+  output <- suppressWarnings(system2(
+    file.path(R.home("bin"), "Rscript"), c(file.path(reports_dir, "render.R"), "ishikura", results, out),
+    stdout = TRUE, stderr = TRUE
+  ))
+  expect_null(attr(output, "status"), info = paste(output, collapse = "\n"))
+  html <- paste(readLines(file.path(out, "ishikura.html"), warn = FALSE), collapse = "\n")
+  expect_match(html, "SYNTHETIC DATA", fixed = TRUE)
+  headings <- regmatches(html, gregexpr("<h2>[^<]+</h2>", html, perl = TRUE))[[1]]
+  expect_equal(utils::tail(headings, 1), "<h2>Provenance</h2>")
+  card <- readr::read_csv(file.path(out, "ishikura-scorecard.csv"), show_col_types = FALSE)
+  claims <- read_claims(file.path(reports_dir, "reference", "ishikura-claims.csv"), mftp_metrics, mftp_claim_columns)
+  expect_setequal(card$claim_id, claims$claim_id)
+  expect_false(any(card$verdict == "no data"))
+})
+
+test_that("Fig 1 pairs n connections of W with one of n*W and weighs Tr by recoveries", {
+  transfers <- tibble::tibble(
+    experiment = c("fig1-multi", "fig1-multi", "fig1-single", "fig1-single"),
+    setup = "s", run_id = c("m1", "m1", "s1", "s2"), connections = c(4, 4, 1, 1),
+    window = c(24576, 24576, 98304, 98304), added_rtt_ms = 200, cell_loss_ratio = 1.5e-5,
+    bit_error_ratio = 0, throughput_mbit = 1, elapsed_s = 1, bytes = 1,
+    retransmitted_packets = 0, retransmit_timeouts = 0,
+    recoveries = c(4, 4, 1, 3), recoveries_cut = c(0, 0, 2, 0), recoveries_unfinished = c(0, 0, 1, 1),
+    recovery_s = c(0.4, 0.4, 2, 4),
+    recovery_rtts = c(2, 2, 10, 20), recovery_formula_rtts = c(1.77, 1.77, 7.8, 7.8)
+  )
+  points <- summarise_points(transfers)
+  single <- dplyr::filter(points, experiment == "fig1-single")
+  # One row per session: s1's one recovery at 2 s, s2's three at 4 s.
+  expect_equal(single$recoveries, 4)
+  expect_equal(single$recoveries_cut, 2)
+  expect_equal(single$recoveries_unfinished, 2)
+  expect_equal(single$recovery_s, 3.5)
+  expect_equal(dplyr::filter(points, experiment == "fig1-multi")$recoveries, 4)
+  pairs <- recovery_pairs(points)
+  expect_equal(pairs$n, 4)
+  expect_equal(pairs$measured_ratio, 3.5 / 0.4)
+  ratio <- mftp_metrics$recovery_ratio_per_n(points, list())
+  expect_equal(as.numeric(ratio), 3.5 / 0.4 / 4)
+  expect_equal(attr(ratio, "n"), 8)
+  expect_equal(as.numeric(mftp_metrics$recovery_vs_formula(points, list())), 2 / 1.77)
+  # No recovery completed by one n*W connection: no ratio, not a zero.
+  none <- dplyr::mutate(points, recoveries = dplyr::if_else(experiment == "fig1-single", 0, recoveries))
+  expect_true(is.na(mftp_metrics$recovery_ratio_per_n(none, list())))
+})
+
+test_that("a claim whose basis is an assumption is not counted as reproduced, and shows its n", {
+  claims <- tibble::tibble(
+    claim_id = "A", figure = "Sec 2", source = "", claim = "", published = "",
+    experiments = "sec2", metric = "sec2_mbit", check = "about",
+    target = 2, tolerance = 0.2, partly_tolerance = 0.5, unit = "Mbit/s",
+    target_basis = c("paper", "follows from assumption: x")
+  )
+  points <- dplyr::mutate(mftp_points("sec2", mean_mbit = 2.1, setup = "atm"), runs = 10)
+  evaluated <- evaluate_mftp_claims(claims, points, list())
+  expect_equal(as.character(evaluated$verdict), c("reproduced", "follows from assumption"))
+  expect_equal(evaluated$sizes_used, c(10, 10))
+})

@@ -1,0 +1,89 @@
+# liu95cool's two setups (reports/R/liu95cool.R).
+
+test_that("base_experiment strips only the setup suffix", {
+  expect_equal(
+    base_experiment(c("lan-2k-tahoe", "lan-2k", "atm-ttcp-cooling-tahoe", "tahoe-lan")),
+    c("lan-2k", "lan-2k", "atm-ttcp-cooling", "tahoe-lan")
+  )
+})
+
+test_that("read_setup_results reads both setups under the paper's ids", {
+  dir <- withr::local_tempdir()
+  make_synthetic_results(dir, "lan-2k", trials = 1, echoes = 2)
+  make_synthetic_tahoe(dir, c("lan-2k", "wan-1k"), trials = 1, echoes = 2)
+  got <- read_setup_results(dir, "liu95cool", c("lan-2k", "wan-1k", "atm-small"))
+  expect_setequal(unique(got$data$experiment), c("lan-2k", "wan-1k"))
+  expect_equal(got$missing, "atm-small")
+  expect_setequal(unique(got$data$stack[got$data$experiment == "lan-2k"]), c("kernel", "tahoe"))
+  expect_equal(unique(got$data$stack[got$data$experiment == "wan-1k"]), "tahoe")
+})
+
+test_that("read_setup_ttcp joins the setups' transfers, NULL when none", {
+  dir <- withr::local_tempdir()
+  expect_null(read_setup_ttcp(dir, "liu95cool", "atm-ttcp-cooling"))
+  make_synthetic_ttcp(dir)
+  make_synthetic_tahoe(dir, character())
+  got <- read_setup_ttcp(dir, "liu95cool", "atm-ttcp-cooling")
+  expect_equal(unique(got$experiment), "atm-ttcp-cooling")
+  expect_setequal(unique(got$stack), c("kernel", "tahoe"))
+})
+
+transfers <- function(link_drops) {
+  tibble::tibble(
+    setup = "s", proto = c("udp", "udp", "tcp"), cool_iterations = c(0, 100, NA),
+    datagrams_sent = c(100, 100, NA), datagrams_received = c(60, 90, NA),
+    link_drops = link_drops, link_cells_lost = 0, receiver_fullsock = c(40, 10, 0),
+    receiver_ipq_drops = 0
+  )
+}
+
+test_that("ttcp_link_loss_share is the link's share of the lost datagrams", {
+  expect_equal(ttcp_link_loss_share(transfers(c(0, 0, 0))), 0)
+  expect_equal(ttcp_link_loss_share(transfers(c(25, 0, 0))), 50)
+  expect_true(is.na(ttcp_link_loss_share(NULL)))
+  none_lost <- dplyr::mutate(transfers(c(0, 0, 0)), datagrams_received = datagrams_sent)
+  expect_true(is.na(ttcp_link_loss_share(none_lost)))
+  expect_true(is.na(ttcp_link_loss_share(dplyr::select(transfers(0), -link_drops))))
+})
+
+test_that("the host-bottleneck claim is judged from the link's counters", {
+  claims <- read_claims(file.path(reports_dir, "reference", "liu95cool-claims.csv"))
+  f04 <- dplyr::filter(claims, claim_id == "F04")
+  judge <- function(t) evaluate_claim(f04, tibble::tibble(experiment = character(), message_bytes = numeric()), list(ttcp_transfers = t))$verdict
+  expect_equal(judge(transfers(c(0, 0, 0))), "reproduced")
+  expect_equal(judge(transfers(c(30, 0, 0))), "not reproduced")
+})
+
+test_that("ttcp_drop_table splits UDP loss by where it happened", {
+  got <- ttcp_drop_table(transfers(c(0, 5, 0)))
+  expect_equal(got$cool_iterations, c(0, 100))
+  expect_equal(got$lost, c(40, 10))
+  expect_equal(got$link_drops, c(0, 5))
+  expect_equal(got$socket_full, c(40, 10))
+  expect_equal(nrow(ttcp_drop_table(NULL)), 0)
+})
+
+test_that("an RTT claim on a mode that never came back whole is not reproduced", {
+  claim <- one_claim(metric = "share_faster", modes = "udp-cooled;tcp", check = "at_least",
+                     target = 100, tolerance = 10, partly_tolerance = 50)
+  rows <- dplyr::bind_rows(
+    size_rows("udp-cooled", c(2e5, 4e5), rtt = NA_real_, sent = 50, back = 10),
+    size_rows("tcp", c(2e5, 4e5), rtt = c(300, 600))
+  ) |>
+    dplyr::mutate(echoes = 5, complete_echoes = dplyr::if_else(mode == "tcp", 5, 0))
+  got <- evaluate_claim(claim, rows)
+  expect_true(is.na(got$measured))
+  expect_equal(got$verdict, "not reproduced")
+  # Without any echo of the mode, the claim stays unmeasured.
+  expect_equal(evaluate_claim(claim, dplyr::filter(rows, mode == "tcp"))$verdict, "no data")
+  # A loss metric that finds nothing is never turned into a verdict.
+  expect_false(never_whole("max_loss", rows, c("udp-cooled", "tcp"), NA_real_))
+})
+
+test_that("dispersion_ratio treats echoes that never vary as equally predictable", {
+  flat <- function(mode, spread) size_rows(mode, 5e4, rtt = 10, q25 = 10 - spread, q75 = 10 + spread)
+  ratio <- claim_metrics$dispersion_ratio
+  expect_equal(ratio(dplyr::bind_rows(flat("udp-cooled", 0), flat("udp", 0)), c("udp-cooled", "udp")), 1)
+  expect_equal(ratio(dplyr::bind_rows(flat("udp-cooled", 1), flat("udp", 0)), c("udp-cooled", "udp")), Inf)
+  expect_equal(ratio(dplyr::bind_rows(flat("udp-cooled", 1), flat("udp", 2)), c("udp-cooled", "udp")), 0.5)
+})

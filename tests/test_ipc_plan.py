@@ -1,0 +1,86 @@
+"""ipcbench specs: ranges, curves and the errors that name file, line and key."""
+from pathlib import Path
+
+import pytest
+
+from netrepro.spec import load_spec
+from netrepro.yamlsrc import SpecError
+
+BASE = """paper: t
+title: t
+profiles:
+  quick: {trials: 1, transfers: 1}
+experiments:
+  e:
+    tool: ipcbench
+    link: ethernet-10
+    stack: tahoe
+    host: sun-4c-20mb
+    backend: sim
+    ipcbench:
+"""
+
+
+def spec(tmp_path: Path, body: str):
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE + body)
+    return load_spec(path)
+
+
+def test_ranges_and_curves(tmp_path: Path) -> None:
+    plan = spec(tmp_path, "      mode: udp\n      segments: 1K..3K step 1K\n      unack: [1, 6]\n"
+                          "      sizes: 1M..3M step 1M\n      host_b: sun-4c-16mb\n").experiments["e"].ipcbench
+    assert plan.segments == (1024, 2048, 3072)
+    assert plan.sizes == (1 << 20, 2 << 20, 3 << 20)
+    assert len(plan.curves()) == 6
+    assert plan.host_b_model is not None and plan.host_b_model.name == "sun-4c-16mb.yaml"
+
+
+@pytest.mark.parametrize("body, where", [
+    ("      mode: rpc\n      sizes: [1M]\n", "t.yaml:13: experiments.e.ipcbench.mode"),
+    ("      mode: udp\n      buffers: [16K]\n      sizes: [1M]\n", "t.yaml:14: experiments.e.ipcbench.buffers"),
+    ("      mode: tcp\n      sizes: 3M..1M step 1M\n", "t.yaml:14: experiments.e.ipcbench.sizes"),
+])
+def test_errors_name_file_line_and_key(tmp_path: Path, body: str, where: str) -> None:
+    with pytest.raises(SpecError) as err:
+        spec(tmp_path, body)
+    assert where in str(err.value)
+
+
+def test_emulated_backend_is_refused_with_file_line_and_key(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE.replace("backend: sim", "backend: linkemu") + "      sizes: [1M]\n")
+    with pytest.raises(SpecError, match=r"t\.yaml:12: experiments\.e\.ipcbench: ipcbench runs in virtual time only"):
+        load_spec(path)
+
+
+def test_shared_medium_is_refused_off_netsim(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE.replace("link: ethernet-10", "link: ethernet-10-shared")
+                    .replace("backend: sim", "backend: linkemu") + "      sizes: [1M]\n")
+    with pytest.raises(SpecError, match=r"experiments\.e\.link: link ethernet-10-shared is a shared medium"):
+        load_spec(path)
+
+
+def test_shared_medium_counts_collisions_in_virtual_time(tmp_path: Path) -> None:
+    """A short TCP message on the shared Ethernet: data and ACKs collide, and the rows carry
+    the counts; on the duplex link the same run counts none."""
+    from netrepro.ipc_plan import ipcbench_args, ipcbench_command, medium_counts
+    from netrepro.sim import run_netsim
+
+    counts = {}
+    for link in ("ethernet-10-shared", "ethernet-10"):
+        path = tmp_path / "t.yaml"
+        path.write_text(BASE.replace("link: ethernet-10", f"link: {link}")
+                        + "      mode: tcp\n      buffers: [50000B]\n      sizes: [256K]\n")
+        experiment = load_spec(path).experiments["e"]
+        plan = experiment.ipcbench
+        assert plan is not None
+        client, server = ipcbench_args(plan, plan.curves()[0], plan.sizes[0], 1)
+        result = run_netsim(ipcbench_command(experiment.link, experiment.host_model, None, 7, client, server))
+        counts[link] = medium_counts(result.sim)
+    shared = counts["ethernet-10-shared"]
+    assert shared["medium_frames"] > 180  # 256K in 1460-octet segments, and the ACKs
+    assert 0 < shared["medium_collisions"] < shared["medium_frames"]
+    assert shared["collision_pct"] == pytest.approx(100 * shared["medium_collisions"] / shared["medium_frames"])
+    assert counts["ethernet-10"] == {"medium_frames": None, "medium_collisions": None, "collision_pct": None}

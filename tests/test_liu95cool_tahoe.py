@@ -1,0 +1,133 @@
+"""liu95cool on the Tahoe stack: the spec's ttcp cooling levels, ttcp over UDP in virtual time
+(Fig 15), the rows and drop counters it gives, and the Solaris 2.3 host model."""
+import json
+from pathlib import Path
+
+import pytest
+
+from netrepro import measure
+from netrepro.errors import RunError
+from netrepro.linkspec import link_from_dict
+from netrepro.sim import BINARY, SimError, run_netsim, ttcp_command
+from netrepro.spec import load_spec
+from netrepro.transfer import transfer_rows
+from netrepro.transfer_sim import drop_counts, levels, pair_command
+from netrepro.yamlsrc import SpecError, load_document
+
+REPO = Path(__file__).resolve().parent.parent
+SPEC = REPO / "configs" / "liu95cool-tahoe.yaml"
+SOLARIS = REPO / "configs" / "hosts" / "sparcstation-ipx-solaris23.yaml"
+needs_netsim = pytest.mark.skipif(not BINARY.is_file(), reason="needs tools/bin/netsim (make -C tools)")
+
+
+def fig15(profile="smoke"):
+    return load_spec(SPEC, {"profile": profile}).experiments["atm-ttcp-cooling-tahoe"]
+
+
+def atm():
+    return link_from_dict("atm-oc3-155", load_document(REPO / "configs" / "links" / "atm-oc3-155.yaml").data)
+
+
+def test_the_spec_gives_every_network_on_the_era_hosts():
+    spec = load_spec(SPEC, {"profile": "paper"})
+    pingx = [e for e in spec.experiments.values() if e.tool == "pingx"]
+    assert {e.link_name for e in pingx} == {"ethernet-10", "wan-1995", "atm-oc3-155"}
+    assert all(e.stack == "tahoe" and e.backend == "sim" for e in spec.experiments.values())
+    assert all((e.trials, e.echoes) == (20, 50) for e in pingx)
+    atm_hosts = {e.host for e in spec.experiments.values() if e.link_name == "atm-oc3-155"}
+    assert atm_hosts == {"sparcstation-ipx-solaris23"}
+    assert {e.cooling_iterations for e in pingx if e.link_name == "atm-oc3-155"} == {100}
+
+
+def test_fig15_runs_tcp_once_then_udp_at_each_cooling_level():
+    experiment = fig15()
+    assert levels(experiment) == [None, *experiment.ttcp.cool_iterations]
+    udp = pair_command(experiment, 8192, 8192, 7, cool_iterations=500)
+    tcp = pair_command(experiment, 8192, 8192, 7)
+    assert udp.count("-u") == 2 and "--cool-spin" in udp and udp[udp.index("--cool-spin") + 1] == "500"
+    assert "-u" not in tcp and "--cool-spin" not in tcp
+
+
+def test_cooling_is_for_udp_only():
+    with pytest.raises(SimError, match="UDP only"):
+        ttcp_command(atm(), 8192, 8192, 1 << 20, 1, SOLARIS, SOLARIS, seed=1, cool_spin=10)
+    with pytest.raises(SimError, match="whole number"):
+        ttcp_command(atm(), 8192, 8192, 1 << 20, 1, SOLARIS, SOLARIS, seed=1, udp=True, cool_spin=-1)
+
+
+def bad_spec(tmp_path, ttcp_extra, backend="sim"):
+    text = SPEC.read_text(encoding="utf-8").replace(
+        "    tool: ttcp\n    ttcp:\n      send_buffers: [8K]",
+        f"    tool: ttcp\n    backend: {backend}\n    ttcp:\n      send_buffers: [8K]", 1)
+    text = text.replace("      protocols: [tcp, udp]\n", ttcp_extra, 1)
+    path = tmp_path / "spec.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_cooling_levels_without_udp_are_refused_with_the_key(tmp_path):
+    with pytest.raises(SpecError, match="cool_iterations.*add udp to protocols"):
+        load_spec(bad_spec(tmp_path, "      protocols: [tcp]\n"))
+
+
+def test_ttcp_over_udp_is_refused_outside_virtual_time(tmp_path):
+    with pytest.raises(SpecError, match="virtual time only"):
+        load_spec(bad_spec(tmp_path, "      protocols: [tcp, udp]\n", backend="auto"))
+
+
+def udp_record(index, sent, received):
+    return {"record": "transfer", "role": "transmitter", "proto": "udp", "index": index, "bytes": 8192 * sent,
+            "receiver_bytes": 8192 * received, "sender_bps": 6e7, "receiver_bps": 5e7, "sndbuf": 8192,
+            "receiver_rcvbuf": 8192, "datagrams_sent": sent, "datagrams_received": received,
+            "cool_spin_ns_per_iter": 275.0}
+
+
+def test_udp_rows_keep_their_loss_and_cooling():
+    rows = transfer_rows(fig15(), 1, "run", 8192, 8192, [udp_record(0, 128, 100)], cool_iterations=200)
+    assert rows[0]["proto"] == "udp" and rows[0]["cool_iterations"] == 200
+    assert (rows[0]["datagrams_sent"], rows[0]["datagrams_received"]) == (128, 100)
+    assert rows[0]["cool_gap_us"] == pytest.approx(55.0)
+    # The same short delivery is an error for TCP, which must deliver every octet.
+    with pytest.raises(RunError, match="the receiver got"):
+        transfer_rows(fig15(), 1, "run", 8192, 8192, [udp_record(0, 128, 100)])
+
+
+def test_drop_counts_need_the_counters_and_sum_the_link_s_drops():
+    sim = {"forward_drop_queue": 2, "forward_drop_loss": 1, "forward_drop_cell_loss": 3,
+           "forward_drop_bit_error": 0, "forward_drop_oversize": 0, "b_udps_fullsock": 7,
+           "b_ips_qdrop": 1, "b_ips_fragdropped": 0, "b_ips_fragtimeout": 2}
+    assert drop_counts(sim) == {"link_drops": 6, "link_cells_lost": 3, "receiver_fullsock": 7,
+                                "receiver_ipq_drops": 3}
+    with pytest.raises(RunError, match="b_udps_fullsock"):
+        drop_counts({k: v for k, v in sim.items() if k != "b_udps_fullsock"})
+
+
+@needs_netsim
+def test_a_udp_stream_on_solaris_hosts_is_lost_in_the_receiver_not_the_link():
+    args = ttcp_command(atm(), 8192, 8192, 1 << 20, 1, SOLARIS, SOLARIS, seed=3, udp=True, write_size=8192)
+    result = run_netsim(args)
+    sent = [r for r in result.transfers if r["role"] == "transmitter"][0]
+    lost = sent["datagrams_sent"] - sent["datagrams_received"]
+    drops = drop_counts(result.sim)
+    assert lost > 0
+    assert drops["link_drops"] == 0 and drops["link_cells_lost"] == 0
+    assert drops["receiver_fullsock"] >= lost
+
+
+@needs_netsim
+def test_a_fig15_part_writes_tcp_and_udp_rows(tmp_path):
+    out = tmp_path / "send-8192"
+    assert measure.main(["--spec", str(SPEC), "--experiment", "atm-ttcp-cooling-tahoe", "--trial", "1",
+                         "--profile", "smoke", "--out", str(out), "--send-buffer", "8192"]) == 0
+    rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    assert [r["cool_iterations"] for r in rows] == levels(fig15())
+    udp = [r for r in rows if r["proto"] == "udp"]
+    assert all(r["link_cells_lost"] == 0 for r in udp)
+    assert udp[0]["datagrams_sent"] > 0
+
+
+def test_the_solaris_model_costs_more_per_packet_and_call_but_loops_alike():
+    ipx = load_document(REPO / "configs" / "hosts" / "sparcstation-ipx.yaml").data
+    solaris = load_document(SOLARIS).data
+    assert solaris["per_packet_ns"] > ipx["per_packet_ns"] and solaris["per_call_ns"] > ipx["per_call_ns"]
+    assert solaris["per_byte_ps"] == ipx["per_byte_ps"] and solaris["spin_ps"] == ipx["spin_ps"]

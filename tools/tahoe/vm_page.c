@@ -1,0 +1,152 @@
+#include "vm_page.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vm_init(struct tahoe_vm *vm, long frames, long page_size, int64_t page_in_ns,
+             int64_t page_out_ns)
+{
+    memset(vm, 0, sizeof *vm);
+    vm->frames = frames;
+    vm->page_size = page_size > 0 ? page_size : 4096;
+    vm->page_in_ns = page_in_ns;
+    vm->page_out_ns = page_out_ns;
+    vm->lru_head = vm->lru_tail = -1;
+}
+
+void vm_free(struct tahoe_vm *vm)
+{
+    free(vm->pe);
+    free(vm->hash);
+    vm->pe = NULL;
+    vm->hash = NULL;
+}
+
+static size_t slot_of(uintptr_t page, long hcap)
+{
+    return (size_t)((page * 0x9E3779B97F4A7C15ull) >> 17) & (size_t)(hcap - 1);
+}
+
+static int rehash(struct tahoe_vm *vm, long hcap)
+{
+    int32_t *h = malloc((size_t)hcap * sizeof *h);
+    if (!h)
+        return -ENOMEM;
+    memset(h, 0xff, (size_t)hcap * sizeof *h);
+    for (long i = 0; i < vm->npe; i++) {
+        size_t s = slot_of(vm->pe[i].page, hcap);
+        while (h[s] >= 0)
+            s = (s + 1) & (size_t)(hcap - 1);
+        h[s] = (int32_t)i;
+    }
+    free(vm->hash);
+    vm->hash = h;
+    vm->hcap = hcap;
+    return 0;
+}
+
+/* The entry of page, created (not resident) if new; -ENOMEM when memory ran out. */
+static long lookup(struct tahoe_vm *vm, uintptr_t page)
+{
+    if (2 * (vm->npe + 1) > vm->hcap && rehash(vm, vm->hcap ? 2 * vm->hcap : 1024) < 0)
+        return -ENOMEM;
+    size_t s = slot_of(page, vm->hcap);
+    while (vm->hash[s] >= 0) {
+        if (vm->pe[vm->hash[s]].page == page)
+            return vm->hash[s];
+        s = (s + 1) & (size_t)(vm->hcap - 1);
+    }
+    if (vm->npe == vm->cappe) {
+        long cap = vm->cappe ? 2 * vm->cappe : 1024;
+        struct vm_pent *pe = realloc(vm->pe, (size_t)cap * sizeof *pe);
+        if (!pe)
+            return -ENOMEM;
+        vm->pe = pe;
+        vm->cappe = cap;
+    }
+    vm->pe[vm->npe] = (struct vm_pent){page, -1, -1, 0, 0, 0};
+    vm->hash[s] = (int32_t)vm->npe;
+    return vm->npe++;
+}
+
+static void unlink_lru(struct tahoe_vm *vm, long i)
+{
+    struct vm_pent *e = &vm->pe[i];
+    if (e->prev >= 0)
+        vm->pe[e->prev].next = e->next;
+    else
+        vm->lru_head = e->next;
+    if (e->next >= 0)
+        vm->pe[e->next].prev = e->prev;
+    else
+        vm->lru_tail = e->prev;
+    e->prev = e->next = -1;
+}
+
+static void push_mru(struct tahoe_vm *vm, long i)
+{
+    struct vm_pent *e = &vm->pe[i];
+    e->prev = vm->lru_tail;
+    e->next = -1;
+    if (vm->lru_tail >= 0)
+        vm->pe[vm->lru_tail].next = (int32_t)i;
+    else
+        vm->lru_head = (int32_t)i;
+    vm->lru_tail = (int32_t)i;
+}
+
+/* Frees the least recently used frame; returns the page-out time it took. */
+static int64_t evict(struct tahoe_vm *vm)
+{
+    long v = vm->lru_head;
+    unlink_lru(vm, v);
+    struct vm_pent *e = &vm->pe[v];
+    e->resident = 0;
+    vm->resident--;
+    if (!e->dirty) {
+        vm->st.v_frees++;
+        return 0;
+    }
+    e->dirty = 0;
+    e->swapped = 1;
+    vm->st.v_pgout++;
+    return vm->page_out_ns;
+}
+
+int64_t vm_touch(struct tahoe_vm *vm, const void *p, size_t len, int write)
+{
+    if (vm->frames <= 0 || len == 0)
+        return 0;
+    uintptr_t first = (uintptr_t)p / (uintptr_t)vm->page_size;
+    uintptr_t last = ((uintptr_t)p + len - 1) / (uintptr_t)vm->page_size;
+    int64_t ns = 0;
+    for (uintptr_t page = first; page <= last; page++) {
+        long i = lookup(vm, page);
+        if (i < 0)
+            return -ENOMEM;
+        struct vm_pent *e = &vm->pe[i];
+        if (e->resident) {
+            unlink_lru(vm, i);
+        } else {
+            if (vm->resident >= vm->frames)
+                ns += evict(vm);
+            e = &vm->pe[i];
+            /* A page written out before comes back from swap; any other is zero-filled. */
+            if (e->swapped) {
+                vm->st.v_pgin++;
+                ns += vm->page_in_ns;
+            } else {
+                vm->st.v_zfod++;
+            }
+            e->resident = 1;
+            vm->resident++;
+            if ((uint64_t)vm->resident > vm->st.v_maxres)
+                vm->st.v_maxres = (uint64_t)vm->resident;
+        }
+        if (write)
+            e->dirty = 1;
+        push_mru(vm, i);
+    }
+    return ns;
+}

@@ -1,0 +1,47 @@
+/* A process's pages on a host with little memory, as SunOS 4.1's VM paged them: a page first
+ * touched is zero-filled; once the process holds more pages than fit, the least recently used
+ * one is evicted (written to swap first if dirty) and a later touch pages it back in. Each
+ * page-in and page-out keeps the host CPU busy for the host model's cost: milliner calls paging
+ * "a non-interruptible process". A model with no memory size never pages. */
+#ifndef TAHOE_VM_PAGE_H
+#define TAHOE_VM_PAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct vmstat {
+    uint64_t v_zfod;    /* pages zero-filled on first touch */
+    uint64_t v_pgin;    /* pages read back from swap */
+    uint64_t v_pgout;   /* dirty pages written to swap to free a frame */
+    uint64_t v_frees;   /* clean pages dropped to free a frame */
+    uint64_t v_maxres;  /* most pages resident at once */
+};
+
+struct vm_pent {
+    uintptr_t page;
+    int32_t prev, next; /* LRU list of resident pages; -1 ends it */
+    uint8_t resident, dirty, swapped; /* swapped: its contents are in swap */
+};
+
+struct tahoe_vm {
+    long frames;        /* pages that fit; 0: no paging */
+    long page_size;
+    int64_t page_in_ns, page_out_ns;
+    struct vm_pent *pe;
+    long npe, cappe;
+    int32_t *hash;      /* open addressing: index into pe, or -1 */
+    long hcap;
+    int32_t lru_head, lru_tail; /* head: least recently used */
+    long resident;
+    struct vmstat st;
+};
+
+/* frames 0 makes a model that never pages. */
+void vm_init(struct tahoe_vm *vm, long frames, long page_size, int64_t page_in_ns,
+             int64_t page_out_ns);
+void vm_free(struct tahoe_vm *vm);
+/* The process touches [p, p+len), writing when write is 1. Returns the time paging kept the
+ * CPU busy, in ns, or -ENOMEM. */
+int64_t vm_touch(struct tahoe_vm *vm, const void *p, size_t len, int write);
+
+#endif
