@@ -247,16 +247,14 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
                 kill_group(process)
             raise
         echod_summary = {name: stop_echod(process) for name, process in echods.items()}
-        offloads = net.offloads
-        cpu_idle = net.cpu_idle
-        backend_settings = backend.settings()
     write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
     provenance = {
         **base_provenance(spec, experiment, run_id, started),
         "sysctls": sysctls,
-        "offloads": offloads,
-        "cpu_idle": cpu_idle,
-        "link": {**link_summary(experiment), "backend_settings": backend_settings, "seed": seed_of_link},
+        "offloads": net.at_stop["offloads"],
+        "cpu_idle": net.at_stop["cpu_idle"],
+        "link": {**link_summary(experiment), "backend_settings": net.at_stop["backend_settings"],
+                 "seed": seed_of_link},
         "link_check": link_check.as_dict(),
         "link_counters": net.counters,
         "backend": backend.name,

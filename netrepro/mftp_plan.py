@@ -235,19 +235,10 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, seed: int, roo
         client, server = mftp_net.run_session(net, tool_args, experiment.stack, root,
                                               mftp_args(experiment.mftp, experiment.transfers),
                                               Path("/dev/null"), seed, mftp_limit_s(experiment))
-        offloads = net.offloads
-        cpu_idle = net.cpu_idle
-        backend_settings = backend.settings()
     rows = transfer_rows(experiment, trial, run_id, [*client, *server], {})
     return rows, {
-        "backend": backend.name,
-        "link_check": link_check.as_dict(),
-        "link_seed": seed_of_link,
-        "link_counters": net.counters,
-        "backend_settings": backend_settings,
+        **net.provenance(link_check, seed_of_link),
         "sysctls": sysctls,
-        "offloads": offloads,
-        "cpu_idle": cpu_idle,
         "tool_args": tool_args,
         "boot_b_ns": phase.boot_b_ns(seed),
         "records": [*client, *server],

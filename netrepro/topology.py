@@ -62,7 +62,8 @@ class TrackedHost(Host):
 class LinkNetwork:
     """A running LinkTopo whose middle node emulates `link` with `backend`.
 
-    Use as a context manager; on exit the backend's counters are in `counters`. While it
+    Use as a context manager; on exit the backend's counters are in `counters`, and the
+    settings the run ended with (offloads, CPU idle hold, backend) in `at_stop`. While it
     runs the CPUs are held out of deep idle where the kernel allows; `cpu_idle` says how.
     It runs inside netrepro.cleanup.emulation_session (one network at a time, leftovers of a
     killed run swept first; `swept` says what was removed), and every process started in its
@@ -74,6 +75,7 @@ class LinkNetwork:
         self.backend = backend
         self.log_dir = log_dir
         self.counters: dict[str, Any] = {}
+        self.at_stop: dict[str, Any] = {}
         self.offloads: dict[str, dict[str, str]] = {}
         self._net: Mininet | None = None
         self._idle = ShallowIdle()
@@ -110,6 +112,8 @@ class LinkNetwork:
     def __exit__(self, *exc: object) -> None:
         assert self._net is not None
         try:
+            self.at_stop = {"offloads": self.offloads, "cpu_idle": self.cpu_idle,
+                            "backend_settings": self.backend.settings()}
             self.counters = self.backend.stop()
         finally:
             self._stop()
@@ -126,6 +130,11 @@ class LinkNetwork:
             finally:
                 self._idle.release()
                 self._session.__exit__(None, None, None)
+
+    def provenance(self, link_check: Any, link_seed: int) -> dict[str, Any]:
+        """The emulated link's part of a run's provenance, once the network has stopped."""
+        return {"backend": self.backend.name, "link_check": link_check.as_dict(), "link_seed": link_seed,
+                "link_counters": self.counters, **self.at_stop}
 
     @property
     def frame_times(self) -> bool:

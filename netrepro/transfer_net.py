@@ -117,19 +117,10 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
                     "seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "finished_at": now_iso()}
 
         pairs, run_log = measure_pairs(experiment, trial, send_buffer, out, measure_one)
-        offloads = net.offloads
-        cpu_idle = net.cpu_idle
-        backend_settings = backend.settings()
     return {
         "pairs": pairs,
         "run_log": run_log,
-        "backend": backend.name,
-        "link_check": link_check.as_dict(),
-        "link_seed": seed_of_link,
-        "link_counters": net.counters,
-        "backend_settings": backend_settings,
+        **net.provenance(link_check, seed_of_link),
         "sysctls": sysctls,
-        "offloads": offloads,
-        "cpu_idle": cpu_idle,
         "tool_args": tool_args,
     }

@@ -151,10 +151,4 @@ study_experiment_section <- function(results_dir, paper, experiment, spec = NULL
   }
 }
 
-# Experiments of a paper's results tree that its report does not know: the
-# user's own, shown under "Beyond the paper".
-beyond_paper_experiments <- function(results_dir, paper, known) {
-  setdiff(study_experiments(results_dir, paper), known)
-}
-
 `%||%` <- function(x, y) if (is.null(x)) y else x
