@@ -7,7 +7,7 @@
 # so that sbatch, squeue and scontrol find the cluster (an existing real one is left alone).
 # munged runs with Debian's own key and socket (/etc/munge/munge.key, /run/munge).
 # Needs root. Safe to run again: start starts what is not running, stop stops what it started.
-#   usage: envs/slurm.sh start|status|stop
+#   usage: envs/slurm.sh start|status|stop   (stop also removes the link)
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -151,6 +151,11 @@ stop() {
     if [[ -f "$dir/run/munged.ours" ]]; then
         munged --stop >/dev/null 2>&1 || true
         rm -f "$dir/run/munged.ours"
+    fi
+    # With the link left, every Slurm client (and Snakemake's Slurm plugin, as each snakemake
+    # starts) would spend 9 s retrying the stopped controller.
+    if [[ -L "$etc_conf" && "$(readlink "$etc_conf")" == "$conf" ]]; then
+        rm -f "$etc_conf"
     fi
     say "stopped"
 }

@@ -17,7 +17,7 @@ from typing import Any
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
 from netrepro.seeds import derive_seed
-from netrepro.spec import Experiment
+from netrepro.spec import Experiment, settings_hash
 
 TTCP_PORT = 5001
 # A receiver that outlives its transmitter by this long (beyond ttcp's own no-progress
@@ -28,7 +28,7 @@ RECEIVER_GRACE_S = 30.0
 def experiment_key(experiment: Experiment, trial: int) -> str:
     """Changes whenever anything a pair's result depends on changes, so a rerun after a spec
     edit never reuses a pair measured under the old spec."""
-    return hashlib.sha256(f"{experiment!r}:{trial}".encode()).hexdigest()[:16]
+    return hashlib.sha256(f"{settings_hash(experiment)}:{experiment.backend}:{trial}".encode()).hexdigest()[:16]
 
 
 def receive_order(experiment: Experiment, trial: int, send_buffer: int) -> list[int]:

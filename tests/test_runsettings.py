@@ -10,6 +10,7 @@ from netrepro.sweep import at_point
 from tests.test_spec import SPEC
 
 ISHIKURA = SPEC.parent / "ishikura.yaml"
+COMER = SPEC.parent / "comer94.yaml"
 
 
 def finished_run(folder: Path, settings: str) -> None:
@@ -48,3 +49,13 @@ def test_each_sweep_point_has_its_own_settings():
     second = expected_hash(experiment, Path("runs/quick/sim/trial-1/point-2"))
     assert first == settings_hash(at_point(experiment, 1)) and second == settings_hash(at_point(experiment, 2))
     assert first != second
+
+
+def test_the_hash_follows_the_host_models_contents_not_its_path(tmp_path):
+    experiment = load_spec(COMER).experiments["table1"]
+    assert experiment.host_model is not None
+    copy = tmp_path / experiment.host_model.name
+    copy.write_bytes(experiment.host_model.read_bytes())
+    assert settings_hash(replace(experiment, host_model=copy)) == settings_hash(experiment)
+    copy.write_bytes(experiment.host_model.read_bytes() + b"per_packet_ns: 1\n")
+    assert settings_hash(replace(experiment, host_model=copy)) != settings_hash(experiment)

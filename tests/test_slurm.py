@@ -48,6 +48,9 @@ def cluster():
     yield
     stopped = run(["bash", str(SLURM_SH), "stop"])
     assert stopped.returncode == 0, stopped.stderr
+    # Left behind, the link would make every later snakemake wait 9 s on the stopped controller.
+    etc_conf = Path("/etc/slurm/slurm.conf")
+    assert not (etc_conf.is_symlink() and Path(os.readlink(etc_conf)) == SLURM_CONF)
 
 
 def snakemake(workdir: Path, *extra: str) -> list[str]:

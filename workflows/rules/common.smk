@@ -8,7 +8,7 @@ sys.path.insert(0, workflow.basedir)
 from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import run_logged  # noqa: E402
 from netrepro.runsettings import SETTINGS_FILE, other_backend_runs, write_settings  # noqa: E402
-from netrepro.spec import SpecError, load_spec  # noqa: E402
+from netrepro.spec import SpecError, load_spec, settings_hash  # noqa: E402
 
 
 def get_spec_path():
@@ -55,8 +55,10 @@ def get_python():
 
 
 def get_experiment_hash(wildcards):
-    """Changes when anything the experiment's trials depend on changes in the spec."""
-    return hashlib.sha256(repr(SPEC.experiments[wildcards.experiment]).encode()).hexdigest()[:16]
+    """Changes when anything the experiment's trials depend on changes in the spec or its host
+    model, and not when the checkout moves."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    return hashlib.sha256((settings_hash(experiment) + experiment.backend).encode()).hexdigest()[:16]
 
 
 def get_backend_name(experiment):
