@@ -93,6 +93,8 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[
             argv += ["--cool-iterations", limits.COOL_ITERATIONS.arg(experiment.cooling_iterations)]
     if experiment.print_each:
         argv.append("--print-each")
+    if experiment.pacing != "grid":
+        argv += ["--pacing", experiment.pacing]
     argv += buffer_args(experiment)
     return argv + list(stack_args)
 

@@ -45,16 +45,17 @@ def test_the_print_flag_reaches_pingx_only_where_asked():
     assert "--print-each" not in measure.pingx_argv(experiments["lan-large"], "udp", 1)
 
 
-def test_print_each_is_refused_where_pingx_does_not_run(tmp_path):
+@pytest.mark.parametrize("key, value", [("print_each", "true"), ("pacing", "alarm")])
+def test_pingx_options_are_refused_where_pingx_does_not_run(tmp_path, key, value):
     text = SPEC.read_text()
     anchor = "    tool: ttcp\n"
     assert anchor in text, "the test's anchor is gone from the spec"
     path = tmp_path / "spec.yaml"
-    path.write_text(text.replace(anchor, anchor + "    print_each: true\n", 1))
+    path.write_text(text.replace(anchor, anchor + f"    {key}: {value}\n", 1))
     with pytest.raises(SpecError) as err:
         load_spec(path, {"profile": "paper"})
-    assert "print_each is pingx's option" in str(err.value)
-    assert "experiments.table3.print_each" in str(err.value)
+    assert f"{key} is pingx's option" in str(err.value)
+    assert f"experiments.table3.{key}" in str(err.value)
 
 
 def test_the_busy_loop_takes_the_host_models_time():

@@ -81,6 +81,10 @@ struct nrio_ops {
     /* The application printed one line to its terminal, so that a simulated host can charge
      * the host model's print cost. Optional: on a real host the print took its own time. */
     void (*printed)(nrio *io);
+    /* Like timer_at, for a timer the application set with alarm() or setitimer(): a backend
+     * that models the host's clock fires it on the clock tick that host's kernel would.
+     * Optional: without it, timer_at. Cancelled with timer_cancel. */
+    int (*alarm_at)(nrio *io, int64_t at_ns, nrio_timer_fn fn, void *arg);
 };
 
 struct nrio {
@@ -145,6 +149,10 @@ static inline void nrio_printed(nrio *io)
 {
     if (io->ops->printed)
         io->ops->printed(io);
+}
+static inline int nrio_alarm_at(nrio *io, int64_t at, nrio_timer_fn fn, void *arg)
+{
+    return io->ops->alarm_at ? io->ops->alarm_at(io, at, fn, arg) : io->ops->timer_at(io, at, fn, arg);
 }
 
 #endif

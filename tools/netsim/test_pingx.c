@@ -132,7 +132,8 @@ static void test_udp_rtt_from_link(void)
 }
 
 /* A host model puts its costs on the round trip: on each host, a socket call and a copy of the
- * datagram to send it and to read it, and a packet's processing with a pass over it. */
+ * datagram to send it and to read it (its loads and stores), and a packet's processing with the
+ * checksum's pass and the DMA's passes over it. */
 static void test_host_model_costs(void)
 {
     struct tahoe_hostcost c;
@@ -144,8 +145,8 @@ static void test_host_model_costs(void)
     struct st_run r = st_run_sim(args);
     check_complete(&r, 3);
     double len = 512, ip = IP_HDR + UDP_HDR + len;
-    double per_side = c.per_call_ns + len * c.per_byte_ps / 1e3 + c.per_packet_ns +
-                      ip * c.per_byte_ps / 1e3;
+    double per_side = c.per_call_ns + (1 + c.copy_write_passes) * len * c.per_byte_ps / 1e3 +
+                      c.per_packet_ns + (1 + c.dma_passes) * ip * c.per_byte_ps / 1e3;
     double least = udp_rtt_ns(512, 8192) + 4 * per_side;
     for (int i = 0; i < 3; i++) {
         double rtt = st_field(&r, MSG, i, "rtt_ns");
@@ -308,6 +309,47 @@ static void test_host_model_spin(void)
     unlink(model);
 }
 
+/* 8 KB over ATM with 16 KB buffers: each direction's second 4 KB waits for the delayed ACK of
+ * the first, sent on the receiver's next 200 ms tick. With --pacing alarm each message starts
+ * one clock tick more than a second after the last (the host model's clock_hz), so it meets
+ * the peers' ticks a tick later and its round trip falls by a tick, until it wraps round;
+ * with --pacing grid every message meets them alike. */
+static void test_alarm_pacing_drifts_against_the_delayed_ack_tick(void)
+{
+    struct tahoe_hostcost c;
+    NRT_EQ_INT(tahoe_hostcost_load(ST_IPC_MODEL, &c), 0);
+    NRT_CHECK(c.clock_hz > 0);
+    if (c.clock_hz <= 0)
+        return;
+    double tick = 1e9 / (double)c.clock_hz;
+    const char *pacing[2] = {"alarm", "grid"};
+    for (int k = 0; k < 2; k++) {
+        char *args[] = {"--framing", "aal5-vc-mux", "--mtu", "9188B", "--rate", "100Mbit",
+                        "--app", "pingx", "--no-wall", "--host-model-a", ST_IPC_MODEL,
+                        "--host-model-b", ST_IPC_MODEL, "--boot-b", "123456789ns", "--",
+                        "--mode", "tcp", "--sizes", "8K", "--count", "25", "--interval", "1s",
+                        "--pacing", (char *)pacing[k], "--sndbuf", "16K", "--rcvbuf", "16K",
+                        "--", "--sndbuf", "16K", "--rcvbuf", "16K", NULL};
+        struct st_run r = st_run_sim(args);
+        check_complete(&r, 25);
+        int down = 0, up = 0, flat = 0;
+        for (int i = 2; i < 25; i++) {
+            double step = st_field(&r, MSG, i, "rtt_ns") - st_field(&r, MSG, i - 1, "rtt_ns");
+            down += fabs(step + tick) < 1000;
+            flat += fabs(step) < 1000;
+            up += step > 0;
+        }
+        if (k == 0) {
+            /* Of each 200 ms / tick steps, one is the wrap back up. */
+            int period = (int)(200e6 / tick);
+            NRT_CHECK(up >= 1 && up <= (23 + period - 1) / period && down + up == 23);
+        } else {
+            NRT_EQ_INT(flat, 23);
+        }
+        st_free(&r);
+    }
+}
+
 int main(void)
 {
     NRT_RUN(test_bad_command_lines);
@@ -319,5 +361,6 @@ int main(void)
     NRT_RUN(test_seeds_on_a_lossy_link);
     NRT_RUN(test_print_each_costs_host_time);
     NRT_RUN(test_host_model_spin);
+    NRT_RUN(test_alarm_pacing_drifts_against_the_delayed_ack_tick);
     return nrt_summary("netsim/test_pingx");
 }

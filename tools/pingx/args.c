@@ -25,7 +25,13 @@ static const char *const mode_names[] = {
     [PX_UDP_COOLED] = "udp-cooled",
 };
 
+static const char *const pacing_names[] = {
+    [PX_PACING_GRID] = "grid",
+    [PX_PACING_ALARM] = "alarm",
+};
+
 const char *pingx_mode_name(int mode) { return mode_names[mode]; }
+const char *pingx_pacing_name(int pacing) { return pacing_names[pacing]; }
 
 void pingx_usage(FILE *f)
 {
@@ -43,10 +49,15 @@ void pingx_usage(FILE *f)
         "  --seed N              seed of the shuffled order (default %d)\n"
         "  --interval TIME       start-to-start time between messages (default 1s); raised\n"
         "                        automatically: a message starts max(TIME, time the previous\n"
-        "                        message's measurement took) after the previous one was due,\n"
-        "                        so it is never sent before the previous echo returned and\n"
-        "                        timer delays do not add up; each record states it as\n"
-        "                        interval_ns\n"
+        "                        message's measurement took) after the previous one (see\n"
+        "                        --pacing), so it is never sent before the previous echo\n"
+        "                        returned; each record states it as interval_ns\n"
+        "  --pacing PACING       grid: counted from when the previous message was due, so\n"
+        "                        timer delays do not add up (an interval timer); alarm:\n"
+        "                        counted from when the previous message's alarm went off, as\n"
+        "                        alarm() set again in its handler (liu95db's ping), so each\n"
+        "                        alarm's lateness, on the Tahoe stack its host model's clock\n"
+        "                        tick, adds up (default grid)\n"
         "  --timeout TIME        longest wait for one echo (default 5s); raised to SIZE x 16us\n"
         "                        (a round trip at 1 Mbit/s) for large messages. TCP: counted\n"
         "                        from the message's start; a timeout ends the run with an\n"
@@ -95,7 +106,7 @@ static int time_arg(const char *s, int64_t min, int64_t *out)
 
 enum { OPT_MODE = 256, OPT_SIZES, OPT_COUNT, OPT_ORDER, OPT_SEED, OPT_INTERVAL, OPT_TIMEOUT,
        OPT_SILENT, OPT_QUIET, OPT_DATAGRAM, OPT_GAP, OPT_ITER, OPT_SNDBUF, OPT_RCVBUF,
-       OPT_HOST, OPT_PORT, OPT_PRINT };
+       OPT_HOST, OPT_PORT, OPT_PRINT, OPT_PACING };
 
 int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, size_t errlen)
 {
@@ -106,6 +117,7 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
         {"order", required_argument, 0, OPT_ORDER},
         {"seed", required_argument, 0, OPT_SEED},
         {"interval", required_argument, 0, OPT_INTERVAL},
+        {"pacing", required_argument, 0, OPT_PACING},
         {"timeout", required_argument, 0, OPT_TIMEOUT},
         {"max-silent", required_argument, 0, OPT_SILENT},
         {"udp-quiet", required_argument, 0, OPT_QUIET},
@@ -183,6 +195,11 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
         case OPT_INTERVAL:
             if (time_arg(optarg, 0, &a->interval_ns))
                 return fail(err, errlen, "--interval %s: give a time, e.g. 1s or 200ms", optarg);
+            break;
+        case OPT_PACING:
+            if (strcmp(optarg, "grid") != 0 && strcmp(optarg, "alarm") != 0)
+                return fail(err, errlen, "--pacing %s: give grid or alarm", optarg);
+            a->pacing = strcmp(optarg, "alarm") == 0 ? PX_PACING_ALARM : PX_PACING_GRID;
             break;
         case OPT_TIMEOUT:
             if (time_arg(optarg, 1000000, &a->timeout_ns))

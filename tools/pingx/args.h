@@ -12,6 +12,10 @@
 #define PX_MAX_MESSAGE (4L << 20)
 
 enum px_mode { PX_TCP_PER_MESSAGE, PX_TCP, PX_TCP_NODELAY, PX_UDP, PX_UDP_COOLED };
+/* How the next message's start is counted: from when the previous one was due (an interval
+ * timer, setitimer's it_interval), or from when its alarm went off (alarm() set again in the
+ * SIGALRM handler, as liu95db's ping did). */
+enum px_pacing { PX_PACING_GRID, PX_PACING_ALARM };
 
 struct pingx_args {
     int mode;
@@ -26,6 +30,7 @@ struct pingx_args {
     int shuffled;
     uint64_t seed;
     int64_t interval_ns;
+    int pacing; /* enum px_pacing */
     int64_t timeout_ns;
     int64_t udp_quiet_ns;
     long datagram;        /* UDP datagram size in octets */
@@ -37,6 +42,7 @@ struct pingx_args {
 };
 
 const char *pingx_mode_name(int mode);
+const char *pingx_pacing_name(int pacing);
 static inline int pingx_is_udp(int mode) { return mode == PX_UDP || mode == PX_UDP_COOLED; }
 /* Fills a from argv. Returns 0, 1 when help was asked for, or -1 with a message in err. */
 int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, size_t errlen);

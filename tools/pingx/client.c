@@ -148,10 +148,11 @@ static void finish_message(struct px_client *c)
         nrio_stop(c->io);
         return;
     }
-    /* From when the previous message was due, not from when its timer fired: wake-up delays
-     * would add up over a run and shift each message against the peer's 200 ms ticks. */
+    /* Grid: from when the previous message was due, not from when its timer fired, so wake-up
+     * delays do not add up and shift each message against the peer's 200 ms ticks. Alarm:
+     * they do, as they did for liu95db's ping (on_timer_start set due when the alarm fired). */
     c->due += px_interval(c->a.interval_ns, c->prev_measurement);
-    int id = nrio_timer_at(c->io, c->due, on_timer_start, c);
+    int id = nrio_alarm_at(c->io, c->due, on_timer_start, c);
     if (id < 0)
         px_fail(c, "this should not happen; report it", "arming a timer failed: %s",
                 strerror(-id));
@@ -445,7 +446,7 @@ static void on_timer_start(void *arg)
     struct px_msg *m = &c->m;
     const struct px_item *it = &c->plan[c->next];
     memset(m, 0, sizeof *m);
-    if (c->next == 0)
+    if (c->next == 0 || c->a.pacing == PX_PACING_ALARM)
         c->due = nrio_now_ns(c->io);
     /* Late echoes read between two messages are reported with the next one. */
     m->dg_stale = c->stale_idle;
@@ -502,9 +503,13 @@ static void write_meta(struct px_client *c)
     nr_json_str(&j, "order", a->shuffled ? "shuffled" : "sequential");
     nr_json_int(&j, "seed", (int64_t)a->seed);
     nr_json_int(&j, "interval_ns", a->interval_ns);
+    nr_json_str(&j, "pacing", pingx_pacing_name(a->pacing));
     nr_json_str(&j, "interval_rule",
-                "start-to-start interval = max(interval_ns, previous message's measurement), "
-                "counted from when the previous message was due");
+                a->pacing == PX_PACING_ALARM
+                    ? "start-to-start interval = max(interval_ns, previous message's "
+                      "measurement), counted from when the previous message's alarm went off"
+                    : "start-to-start interval = max(interval_ns, previous message's "
+                      "measurement), counted from when the previous message was due");
     nr_json_int(&j, "timeout_ns", a->timeout_ns);
     nr_json_str(&j, "timeout_rule", "timeout = max(timeout_ns, size x 16000 ns)");
     nr_json_int(&j, "header_octets", PW_HDR_LEN);

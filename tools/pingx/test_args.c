@@ -37,6 +37,7 @@ static void test_defaults(void)
     NRT_EQ_INT(a.sndbuf, 0);
     NRT_EQ_INT(a.rcvbuf, 0);
     NRT_EQ_INT(a.print_each, 0);
+    NRT_EQ_INT(a.pacing, PX_PACING_GRID);
 }
 
 static void test_everything(void)
@@ -46,7 +47,7 @@ static void test_everything(void)
                     "2s", "--udp-quiet", "100ms", "--datagram", "1K", "--cool-iterations",
                     "2000", "--sndbuf", "16K", "--rcvbuf", "51K+204B", "--host", "10.0.0.2",
                     "--port", "7007", "--max-silent", "9", "--stack", "kernel", "--print-each",
-                    NULL};
+                    "--pacing", "alarm", NULL};
     NRT_EQ_INT(parse(argv), 0);
     NRT_EQ_INT(a.mode, PX_UDP_COOLED);
     NRT_EQ_INT(a.sizes[1], 4194304);
@@ -64,6 +65,8 @@ static void test_everything(void)
     NRT_EQ_STR(a.host, "10.0.0.2");
     NRT_EQ_INT(a.port, 7007);
     NRT_EQ_INT(a.max_silent, 9);
+    NRT_EQ_INT(a.pacing, PX_PACING_ALARM);
+    NRT_EQ_STR(pingx_pacing_name(a.pacing), "alarm");
 }
 
 static void test_modes(void)
@@ -104,6 +107,8 @@ static void test_refusals(void)
     refused(bare, "units");
     char *bare_time[] = {"pingx", "--mode", "tcp", "--sizes", "1K", "--interval", "1", NULL};
     refused(bare_time, "--interval");
+    char *pacing[] = {"pingx", "--mode", "tcp", "--sizes", "1K", "--pacing", "signal", NULL};
+    refused(pacing, "grid or alarm");
     char *both[] = {"pingx", "--mode", "udp-cooled", "--sizes", "1K", "--cool-gap", "1ms",
                     "--cool-iterations", "5", NULL};
     refused(both, "exactly one");

@@ -33,6 +33,8 @@ struct ntio {
     int stopped;
     struct tahoe_vm vm; /* the application's pages */
     int64_t print_ns;   /* the host model's cost of one printed line */
+    int64_t tick_ns;    /* the host's clock interrupt period; 0: alarms fire when asked */
+    int64_t boot_ns;    /* a clock interrupt came at boot, as did the stack's first tick */
 };
 
 #define NT(io) ((struct ntio *)(io))
@@ -251,6 +253,27 @@ static int nt_timer_at(nrio *io, int64_t at, nrio_timer_fn fn, void *arg)
     return id;
 }
 
+/* SunOS 4 (liu95db's hosts) ran callouts, and so realitexpire and the SIGALRM it posts, only
+ * from the clock interrupt, hz times a second (4.3BSD conf/param.c: HZ 100). setitimer adds
+ * the requested time to `time' and hzto() turns the difference into clock ticks: an alarm can
+ * fire only on a tick, never before its time. ASSUMPTION: it fires on the first tick after its
+ * due time, one tick later when the due time is itself a tick. 4.3BSD-Tahoe's hzto truncates
+ * against a `time' that hardclock advances a whole tick at a time, so an alarm(1) reset in its
+ * handler would come back exactly 1 s later; later BSD hzto()s round up and add one tick "to
+ * allow for the current tick to expire" (FreeBSD kern_clock.c, 1995), which makes it 1 s and
+ * one tick. SunOS 4.1.3's source is not public; liu95db Sec 3.2.2 measured its SIGALRM handler
+ * about 10 ms late each time, one tick at hz = 100, which is the rule here. */
+static int nt_alarm_at(nrio *io, int64_t at, nrio_timer_fn fn, void *arg)
+{
+    struct ntio *t = NT(io);
+    if (t->tick_ns > 0) {
+        int64_t since = at - t->boot_ns;
+        int64_t ticks = since / t->tick_ns - (since % t->tick_ns < 0);
+        at = t->boot_ns + (ticks + 1) * t->tick_ns;
+    }
+    return nt_timer_at(io, at, fn, arg);
+}
+
 static void nt_timer_cancel(nrio *io, int id)
 {
     struct ntio *t = NT(io);
@@ -384,6 +407,7 @@ static const struct nrio_ops nt_ops = {
     .setopts = nt_setopts,
     .touch = nt_touch,
     .printed = nt_printed,
+    .alarm_at = nt_alarm_at,
 };
 
 nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env *env)
@@ -405,6 +429,8 @@ nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env
     if (c->spin_ps > 0)
         t->env.spin_ps_per_iteration = c->spin_ps;
     t->print_ns = c->print_ns;
+    t->tick_ns = c->clock_hz > 0 ? 1000000000LL / c->clock_hz : 0;
+    t->boot_ns = cfg->boot_ns;
     vm_init(&t->vm, c->ram_bytes ? (long)((c->ram_bytes - c->resident_bytes) / c->page_size) : 0,
             (long)c->page_size, c->page_in_ns, c->page_out_ns);
     return &t->base;

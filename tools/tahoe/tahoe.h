@@ -30,7 +30,11 @@ struct tcpcb;
 /* Processing costs of one host model, the same for every run on that host. */
 struct tahoe_hostcost {
     int64_t per_packet_ns; /* protocol, driver and interrupt work per IP packet in or out */
-    int64_t per_byte_ps;   /* one pass over one octet (a copy or a checksum), picoseconds */
+    int64_t per_byte_ps;   /* one pass of the memory over one octet (a checksum, a copy's loads) */
+    /* Further passes, per_byte_ps each; 0 when the model does not say. */
+    int64_t copy_write_passes; /* a copy's stores (user <-> kernel), on top of its read pass */
+    int64_t dma_passes;        /* the interface's DMA of each frame in or out, which holds the
+                                * memory the CPU needs */
     int64_t per_call_ns;   /* entering and leaving one socket call */
     /* Paging (vm_page.h); ram_bytes 0: the process never pages. */
     int64_t ram_bytes;      /* the host's memory */
@@ -41,6 +45,9 @@ struct tahoe_hostcost {
     /* The application's own CPU time; 0 when the model does not say. */
     int64_t spin_ps;  /* one iteration of an empty busy loop, picoseconds */
     int64_t print_ns; /* printing one line to the terminal */
+    /* The kernel's clock interrupts a second (hz); the application's alarms fire only on them.
+     * 0: the model does not say, and alarms fire at the instant asked for. */
+    int64_t clock_hz;
 };
 
 /* Hands a packet to the interface. at_ns is when the host CPU has finished with it (never before
@@ -100,9 +107,10 @@ struct tahoe_config {
 
 /* Fills cfg with Tahoe defaults: MTU 1500, 4096-octet TCP buffers, sb_max 52428, zero costs. */
 void tahoe_config_defaults(struct tahoe_config *cfg);
-/* Reads per_packet_ns, per_byte_ps and per_call_ns, the optional paging keys ram_bytes,
- * resident_bytes, page_size, page_in_ns and page_out_ns, and the optional application costs
- * spin_ps and print_ns from a host model file (configs/hosts). */
+/* Reads per_packet_ns, per_byte_ps and per_call_ns, the optional memory passes copy_write_passes
+ * and dma_passes, the optional paging keys ram_bytes, resident_bytes, page_size, page_in_ns and
+ * page_out_ns, the optional application costs spin_ps and print_ns, and the optional clock_hz
+ * from a host model file (configs/hosts). */
 int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out);
 
 struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg);

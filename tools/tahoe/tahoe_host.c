@@ -80,6 +80,16 @@ int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes)
     return (int64_t)nbytes * st->cfg.cost.per_byte_ps / 1000;
 }
 
+int64_t tahoe_copycost(const struct tahoe_stack *st, size_t nbytes)
+{
+    return (1 + st->cfg.cost.copy_write_passes) * tahoe_bytecost(st, nbytes);
+}
+
+int64_t tahoe_packetcost(const struct tahoe_stack *st, size_t len)
+{
+    return st->cfg.cost.per_packet_ns + (1 + st->cfg.cost.dma_passes) * tahoe_bytecost(st, len);
+}
+
 int64_t tahoe_now_ns(const struct tahoe_stack *st) { return st->now; }
 void tahoe_cpu_charge(struct tahoe_stack *st, int64_t ns) { tahoe_charge(st, ns); }
 int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st)
@@ -94,7 +104,7 @@ static void process_input(struct tahoe_stack *st, struct inpkt *p)
     if (!st->inq)
         st->inq_tail = NULL;
     st->inq_len--;
-    tahoe_charge(st, st->cfg.cost.per_packet_ns + tahoe_bytecost(st, p->len));
+    tahoe_charge(st, tahoe_packetcost(st, p->len));
     ip_input_process(st, p->data, p->len);
     free(p);
 }
@@ -210,6 +220,10 @@ int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
             c.per_byte_ps = v;
         else if (strcmp(key, "per_call_ns") == 0)
             c.per_call_ns = v;
+        else if (strcmp(key, "copy_write_passes") == 0)
+            c.copy_write_passes = v;
+        else if (strcmp(key, "dma_passes") == 0)
+            c.dma_passes = v;
         else if (strcmp(key, "ram_bytes") == 0)
             c.ram_bytes = v;
         else if (strcmp(key, "resident_bytes") == 0)
@@ -224,10 +238,15 @@ int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
             c.spin_ps = v;
         else if (strcmp(key, "print_ns") == 0)
             c.print_ns = v;
+        else if (strcmp(key, "clock_hz") == 0)
+            c.clock_hz = v;
     }
     fclose(f);
     if (c.per_packet_ns < 0 || c.per_byte_ps < 0 || c.per_call_ns < 0 || c.spin_ps < 0 ||
-        c.print_ns < 0)
+        c.print_ns < 0 || c.copy_write_passes < 0 || c.dma_passes < 0)
+        return -EINVAL;
+    /* A tick must be a whole number of nanoseconds, so the ticks stay on one grid. */
+    if (c.clock_hz < 0 || (c.clock_hz > 0 && 1000000000LL % c.clock_hz != 0))
         return -EINVAL;
     /* Paging needs all of its keys, and memory left for the process. */
     if (c.ram_bytes && (c.page_size <= 0 || c.resident_bytes < 0 ||

@@ -54,6 +54,11 @@ struct tahoe_stack {
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
 /* Cost of nbytes passes over memory. */
 int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes);
+/* Cost of copying nbytes between user space and the kernel: the read pass and the stores. */
+int64_t tahoe_copycost(const struct tahoe_stack *st, size_t nbytes);
+/* Cost of one IP packet of len octets sent or received: the protocol and driver work, the
+ * checksum pass and the memory the interface's DMA of the frame takes from the CPU. */
+int64_t tahoe_packetcost(const struct tahoe_stack *st, size_t len);
 /* Releases a socket's descriptor slot. */
 void tahoe_fd_release(struct tahoe_stack *st, struct socket *so);
 int tahoe_fd_alloc(struct tahoe_stack *st, struct socket *so);

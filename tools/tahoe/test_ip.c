@@ -1,6 +1,8 @@
 /* IP, UDP and ICMP: checksums, fragmentation and reassembly, echo, the host cost model and the
  * host model files. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "ip_icmp.h"
 #include "ip_var.h"
@@ -240,6 +242,84 @@ static void test_host_cost_charging(void)
     tn_free(&net);
 }
 
+/* The memory passes: a copy's stores cost a pass on top of its loads, and the DMA of each packet
+ * in or out a pass over the packet beside the checksum's. */
+static void test_host_memory_passes(void)
+{
+    struct tn_net net;
+    tn_init(&net, 1500, 1000000000LL, 0);
+    struct tahoe_config cfg;
+    tahoe_config_defaults(&cfg);
+    cfg.cost = (struct tahoe_hostcost){.per_packet_ns = 100000, .per_byte_ps = 50000,
+                                       .per_call_ns = 20000, .copy_write_passes = 1,
+                                       .dma_passes = 1};
+    tn_host(&net, 0, &cfg);
+    tn_host(&net, 1, &cfg);
+    struct tahoe_addr to = { tn_ip(10, 0, 0, 2), 7 };
+    int rx = tahoe_socket(net.h[1], TAHOE_SOCK_DGRAM);
+    tahoe_bind(net.h[1], rx, &to);
+    int tx = tahoe_socket(net.h[0], TAHOE_SOCK_DGRAM);
+    int64_t t0 = tahoe_cpu_free_ns(net.h[0]);
+    static uint8_t msg[1000];
+    tahoe_sendto(net.h[0], tx, msg, sizeof msg, &to);
+    /* call 20 us + copy 2 passes over 1000 octets + packet 100 us + checksum and DMA, 2 passes
+     * over 1028 octets. */
+    NRT_EQ_INT(net.log[0].at_ns, t0 + 20000 + 2 * 1000 * 50 + 100000 + 2 * 1028 * 50);
+    int64_t arrive = net.log[0].arrive_ns;
+    tn_run(&net, arrive, NULL, NULL);
+    NRT_EQ_INT(tahoe_ipstat(net.h[1])->ips_delivered, 1);
+    NRT_EQ_INT(tahoe_cpu_free_ns(net.h[1]), arrive + 100000 + 2 * 1028 * 50);
+    /* The copy out to the user: the call and two passes over the 1000 octets. */
+    int64_t before = tahoe_cpu_free_ns(net.h[1]);
+    uint8_t got[1000];
+    NRT_EQ_INT(tahoe_recvfrom(net.h[1], rx, got, sizeof got, NULL), (long)sizeof got);
+    NRT_EQ_INT(tahoe_cpu_free_ns(net.h[1]), before + 20000 + 2 * 1000 * 50);
+    tn_free(&net);
+}
+
+/* Writes text to path and loads it as a host model file. */
+static int load_model_text(const char *path, const char *text, struct tahoe_hostcost *c)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -errno;
+    fputs("name: t\nper_packet_ns: 1\nper_byte_ps: 2\nper_call_ns: 3\n", f);
+    fputs(text, f);
+    fclose(f);
+    return tahoe_hostcost_load(path, c);
+}
+
+/* The passes are read from a model file, default to none and may not be negative. */
+static void test_host_memory_passes_load(void)
+{
+    char path[] = "/tmp/test_ip_hostXXXXXX";
+    int fd = mkstemp(path);
+    NRT_CHECK(fd >= 0);
+    close(fd);
+    struct tahoe_hostcost c;
+    NRT_EQ_INT(load_model_text(path, "copy_write_passes: 1\ndma_passes: 2\n", &c), 0);
+    NRT_EQ_INT(c.copy_write_passes, 1);
+    NRT_EQ_INT(c.dma_passes, 2);
+    NRT_EQ_INT(load_model_text(path, "", &c), 0);
+    NRT_EQ_INT(c.copy_write_passes, 0);
+    NRT_EQ_INT(c.dma_passes, 0);
+    NRT_EQ_INT(load_model_text(path, "dma_passes: -1\n", &c), -EINVAL);
+    NRT_EQ_INT(load_model_text(path, "copy_write_passes: -1\n", &c), -EINVAL);
+    unlink(path);
+}
+
+/* The uncalibrated IPC model is the calibrated one but for its one fitted value. */
+static void test_host_model_uncalibrated(void)
+{
+    struct tahoe_hostcost fitted, before;
+    NRT_EQ_INT(tahoe_hostcost_load("../configs/hosts/sparcstation-ipc.yaml", &fitted), 0);
+    NRT_EQ_INT(
+        tahoe_hostcost_load("../configs/hosts/sparcstation-ipc-uncalibrated.yaml", &before), 0);
+    NRT_CHECK(fitted.per_packet_ns != before.per_packet_ns);
+    before.per_packet_ns = fitted.per_packet_ns;
+    NRT_CHECK(memcmp(&fitted, &before, sizeof fitted) == 0);
+}
+
 /* Every host model file loads and has its three costs. */
 static void test_host_model_files(void)
 {
@@ -269,6 +349,9 @@ int main(void)
     NRT_RUN(test_icmp_echo);
     NRT_RUN(test_ping_between_stacks);
     NRT_RUN(test_host_cost_charging);
+    NRT_RUN(test_host_memory_passes);
+    NRT_RUN(test_host_memory_passes_load);
+    NRT_RUN(test_host_model_uncalibrated);
     NRT_RUN(test_host_model_files);
     return nrt_summary("tahoe/test_ip");
 }

@@ -1,5 +1,8 @@
 /* The nrio backend on a tahoe stack, in virtual time: an nrio client talks TCP to a bare stack
  * across the test link; the test's wait() moves the clock and the packets. */
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "nrio_tahoe.h"
 #include "nrtest.h"
 #include "testnet.h"
@@ -255,10 +258,141 @@ static void test_a_timer_due_while_the_cpu_is_busy_waits_for_it(void)
     nrio_destroy(io);
 }
 
+/* A clock that jumps to each instant waited for, up to a limit of waits. */
+struct tick_clock {
+    int64_t now;
+    int nwaits;
+};
+
+static int64_t tick_now(void *ctx) { return ((struct tick_clock *)ctx)->now; }
+
+static int tick_wait(void *ctx, int64_t until)
+{
+    struct tick_clock *c = ctx;
+    if (++c->nwaits > 100 || until == INT64_MAX)
+        return -ELOOP;
+    if (until > c->now)
+        c->now = until;
+    return 0;
+}
+
+/* An application whose callbacks note when they ran; it stops after `want` of them. When
+ * rearm_ns is set, each callback sets an alarm that long after it ran, as alarm(1) set again
+ * in a SIGALRM handler does. */
+struct alarm_app {
+    nrio *io;
+    int64_t ran[8];
+    int n, want;
+    int64_t rearm_ns;
+};
+
+static void note_run(void *arg)
+{
+    struct alarm_app *a = arg;
+    a->ran[a->n++] = nrio_now_ns(a->io);
+    if (a->n == a->want)
+        nrio_stop(a->io);
+    else if (a->rearm_ns)
+        NRT_CHECK(nrio_alarm_at(a->io, nrio_now_ns(a->io) + a->rearm_ns, note_run, a) > 0);
+}
+
+/* A host whose clock interrupts hz times a second, booted at boot_ns, with the test clock. */
+static nrio *clock_host(int64_t hz, int64_t boot_ns, struct tick_clock *clock)
+{
+    struct tahoe_config cfg;
+    tahoe_config_defaults(&cfg);
+    cfg.addr = tn_ip(10, 0, 0, 1);
+    cfg.if_output = drop_output;
+    cfg.boot_ns = boot_ns;
+    cfg.cost.clock_hz = hz;
+    clock->now = boot_ns;
+    clock->nwaits = 0;
+    struct nrio_tahoe_env env = { tick_now, tick_wait, clock, 40000, NULL };
+    return nrio_tahoe_new(&cfg, &env);
+}
+
+/* Arms three timers on a host booted at 3 ms, alarms but for the third when `plain`, and
+ * checks the instants their callbacks ran, in order. */
+static void check_alarms(int64_t hz, int plain, const int64_t due[3], const int64_t want[3])
+{
+    struct tick_clock clock;
+    nrio *io = clock_host(hz, 3 * TN_MS, &clock);
+    NRT_CHECK(io != NULL);
+    if (!io)
+        return;
+    struct alarm_app a = { io, { 0 }, 0, 3, 0 };
+    for (int i = 0; i < 3; i++)
+        NRT_CHECK((i == 2 && plain ? nrio_timer_at : nrio_alarm_at)(io, due[i], note_run, &a) > 0);
+    NRT_EQ_INT(nrio_run(io), 0);
+    NRT_EQ_INT(a.n, 3);
+    for (int i = 0; i < 3; i++)
+        NRT_EQ_INT(a.ran[i], want[i]);
+    nrio_destroy(io);
+}
+
+/* At hz = 100 from a boot at 3 ms the clock ticks at 3, 13, 23, 33 ... ms: an alarm due between
+ * two ticks fires on the next, one due on a tick fires on the tick after; a plain timer fires
+ * when asked. A host model without clock_hz fires its alarms when asked too. */
+static void test_an_alarm_fires_on_the_first_clock_tick_after_its_time(void)
+{
+    const int64_t ms = TN_MS;
+    check_alarms(100, 1, (const int64_t[3]){ 25 * ms, 33 * ms, 25 * ms },
+                 (const int64_t[3]){ 25 * ms, 33 * ms, 43 * ms });
+    check_alarms(0, 0, (const int64_t[3]){ 33 * ms, 25 * ms, 40 * ms },
+                 (const int64_t[3]){ 25 * ms, 33 * ms, 40 * ms });
+}
+
+/* alarm(1) set again in its handler comes back 1 s and one tick later each time, so at hz = 100
+ * it drifts 10 ms a second against the 200 ms delayed-ACK tick (liu95db Sec 3.2.2); without a
+ * clock it keeps to the second. */
+static void test_an_alarm_set_in_its_handler_drifts_a_tick_each_time(void)
+{
+    const int64_t hz[2] = { 100, 0 }, period[2] = { 1010 * TN_MS, 1000 * TN_MS };
+    for (int k = 0; k < 2; k++) {
+        struct tick_clock clock;
+        nrio *io = clock_host(hz[k], -7 * TN_MS, &clock);
+        NRT_CHECK(io != NULL);
+        if (!io)
+            return;
+        struct alarm_app a = { io, { 0 }, 0, 6, 1000 * TN_MS };
+        NRT_CHECK(nrio_timer_at(io, 0, note_run, &a) > 0);
+        NRT_EQ_INT(nrio_run(io), 0);
+        NRT_EQ_INT(a.n, 6);
+        /* The first alarm, set at 0 between ticks at -7 and 3 ms, fires on the tick at 1003. */
+        NRT_EQ_INT(a.ran[1], hz[k] ? 1003 * TN_MS : 1000 * TN_MS);
+        for (int i = 2; i < a.n; i++)
+            NRT_EQ_INT(a.ran[i] - a.ran[i - 1], period[k]);
+        nrio_destroy(io);
+    }
+}
+
+/* clock_hz comes from the host model; a tick must be a whole number of nanoseconds. */
+static void test_host_model_clock_hz(void)
+{
+    struct tahoe_hostcost c;
+    NRT_EQ_INT(tahoe_hostcost_load("../configs/hosts/sparcstation-ipc.yaml", &c), 0);
+    NRT_EQ_INT(c.clock_hz, 100);
+    NRT_EQ_INT(tahoe_hostcost_load("../configs/hosts/modern.yaml", &c), 0);
+    NRT_EQ_INT(c.clock_hz, 0);
+    char path[] = "/tmp/test_nrio_tahoe_hostXXXXXX";
+    int fd = mkstemp(path);
+    NRT_CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    static const char model[] = "per_packet_ns: 1\nper_byte_ps: 1\nper_call_ns: 1\nclock_hz: 7\n";
+    NRT_EQ_INT(write(fd, model, sizeof model - 1), (long)sizeof model - 1);
+    NRT_EQ_INT(close(fd), 0);
+    NRT_EQ_INT(tahoe_hostcost_load(path, &c), -EINVAL);
+    NRT_EQ_INT(unlink(path), 0);
+}
+
 int main(void)
 {
     NRT_RUN(test_nrio_tcp_transfer);
     NRT_RUN(test_a_packet_read_after_a_tick_is_processed_before_it);
     NRT_RUN(test_a_timer_due_while_the_cpu_is_busy_waits_for_it);
+    NRT_RUN(test_an_alarm_fires_on_the_first_clock_tick_after_its_time);
+    NRT_RUN(test_an_alarm_set_in_its_handler_drifts_a_tick_each_time);
+    NRT_RUN(test_host_model_clock_hz);
     return nrt_summary("tahoe/test_nrio_tahoe");
 }

@@ -110,7 +110,7 @@ static long sosend_stream(struct socket *so, const uint8_t *buf, size_t len)
         size_t n = sosend_chunk(len - done, sbspace(&so->so_snd));
         if (n == 0)
             break;
-        tahoe_charge(st, tahoe_bytecost(st, n)); /* copy from user space */
+        tahoe_charge(st, tahoe_copycost(st, n)); /* copy from user space */
         sbappend(&so->so_snd, buf + done, n);
         done += n;
         int err = tcp_usr_send(so);
@@ -137,7 +137,7 @@ long sosend(struct socket *so, const uint8_t *buf, size_t len, const struct taho
         return -EPIPE;
     if (len > so->so_snd.sb_hiwat)
         return -EMSGSIZE;
-    tahoe_charge(st, tahoe_bytecost(st, len));
+    tahoe_charge(st, tahoe_copycost(st, len));
     uint32_t faddr = to ? to->ip : 0;
     uint16_t fport = to ? to->port : 0;
     if (so->so_type == TAHOE_SOCK_DGRAM)
@@ -162,7 +162,7 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
         }
         size_t n = r->len < len ? r->len : len; /* the rest of a long datagram is lost */
         memcpy(buf, r->data, n);
-        tahoe_charge(st, tahoe_bytecost(st, n));
+        tahoe_charge(st, tahoe_copycost(st, n));
         if (from)
             *from = r->from;
         sb->sb_rec = r->next;
@@ -187,7 +187,7 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
     size_t n = sb->sb_cc < len ? sb->sb_cc : len;
     sbcopy(sb, 0, buf, n);
     sbdrop(sb, n);
-    tahoe_charge(st, tahoe_bytecost(st, n)); /* copy to user space */
+    tahoe_charge(st, tahoe_copycost(st, n)); /* copy to user space */
     if (from && so->so_pcb) {
         from->ip = so->so_pcb->inp_faddr;
         from->port = so->so_pcb->inp_fport;
