@@ -30,10 +30,17 @@ def write_source(root: Path, size: int, seed: int) -> Path:
     return source
 
 
-def hosts_ready(net: Any, stack: str, host_model: Path | None, link: LinkParams) -> dict[str, list[str]]:
-    """Readies h1 and h2 for stack; returns each host's tool arguments (stacks.setup_hosts)."""
-    return stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], stack, host_model, link.mtu,
-                              frame_times=net.frame_times)
+def hosts_ready(net: Any, stack: str, host_model: Path | None, link: LinkParams,
+                space: int | None = None) -> dict[str, list[str]]:
+    """Readies h1 and h2 for stack; returns each host's tool arguments (stacks.setup_hosts).
+    space (octets): both hosts' default TCP send and receive buffers, on the Tahoe stack and
+    as linux-retro's defaults; the kernel stack keeps its own."""
+    args = stacks.setup_hosts([(net.h1, *H1), (net.h2, *H2)], stack, host_model, link.mtu,
+                              buffers=(space, space) if space else None, frame_times=net.frame_times)
+    if space is None or stack != "tahoe":
+        return args
+    return {host: [*argv, "--tcp-sendspace", f"{space}B", "--tcp-recvspace", f"{space}B"]
+            for host, argv in args.items()}
 
 
 def transfer_records(output: str, tool: str) -> list[dict[str, Any]]:

@@ -108,9 +108,19 @@ def mftp_args(plan: MftpPlan, repeats: int) -> list[str]:
     return [*argv, "-n", str(plan.connections)]
 
 
+def host_space(plan: MftpPlan) -> int | None:
+    """Both hosts' default TCP buffers, in stream mode the window: plain FTP has no MCON to tell
+    mftpd the window, and SunOS's ftpd took the kernel's default (tcp_sendspace and
+    tcp_recvspace), so the window reaches the sending end only as the hosts' default. None in
+    block mode, where each end sets it."""
+    return None if plan.block_mode else plan.window
+
+
 def stack_args(plan: MftpPlan) -> list[str]:
     """netsim's flags for the stacks both hosts run, and with cwnd_trace for their traces."""
-    return [*(["--window-scale"] if plan.window_scale else []),
+    space = host_space(plan)
+    return [*(["--tcp-space", f"{space}B"] if space else []),
+            *(["--window-scale"] if plan.window_scale else []),
             *(["--sb-max", f"{plan.sb_max}B"] if plan.sb_max else []),
             *(["--trace", "--tcp-debug"] if plan.cwnd_trace else [])]
 
@@ -183,13 +193,15 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
 def run_sim(experiment: Experiment, trial: int, run_id: str, seed: int,
             root: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The session in netsim; its rows and provenance."""
-    from netrepro import measure
+    from netrepro import measure, phase
     from netrepro.deadlines import mftp_limit_s
     from netrepro.sim import SimError, mftp_command, run_netsim
 
     assert experiment.mftp is not None
+    # Host b's ticks at the phase the emulated run of the same seed gives them (netrepro.phase).
+    boot_b = phase.boot_b_ns(seed)
     command = mftp_command(experiment.link, experiment.host_model, seed, experiment.transfer_bytes, root,
-                           mftp_args(experiment.mftp, experiment.transfers),
+                           mftp_args(experiment.mftp, experiment.transfers), boot_b=boot_b,
                            stack_args=stack_args(experiment.mftp), dest=Path("/dev/null"))
     try:
         result = run_netsim(command, mftp_limit_s(experiment))
@@ -200,6 +212,7 @@ def run_sim(experiment: Experiment, trial: int, run_id: str, seed: int,
     return rows, {
         "backend": "sim",
         "command": command,
+        "boot_b_ns": boot_b,
         "records": result.records,
         "sim": result.sim,
         "tools": {"netsim": measure.binary_digest(measure.TOOLS_BIN / "netsim"),
@@ -230,7 +243,8 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, seed: int, roo
     mftp_net.write_source(root, experiment.transfer_bytes, seed)
     with LinkNetwork(experiment.link, backend, root.parent / "logs") as net:
         link_check = check_link(net, experiment.link, H2_IP)
-        tool_args = mftp_net.hosts_ready(net, experiment.stack, experiment.host_model, experiment.link)
+        tool_args = mftp_net.hosts_ready(net, experiment.stack, experiment.host_model, experiment.link,
+                                         host_space(experiment.mftp))
         sysctls = read_sysctls(net.h1)
         client, server = mftp_net.run_session(net, tool_args, experiment.stack, root,
                                               mftp_args(experiment.mftp, experiment.transfers),

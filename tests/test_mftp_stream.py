@@ -1,0 +1,73 @@
+"""comer94's plain-FTP runs (mftp in stream mode) in both backends, and the quick profile's
+emulated path for every comer94 experiment that mirrors an item of the inventory."""
+import json
+from pathlib import Path
+
+from netrepro import mftp_net, mftp_plan, phase
+from netrepro.spec import load_spec
+from tests.test_stacks import MacHost
+
+REPO = Path(__file__).resolve().parent.parent
+COMER = REPO / "configs" / "comer94.yaml"
+ISHIKURA = REPO / "configs" / "ishikura.yaml"
+SPACE_16K = ["--tcp-sendspace", "16384B", "--tcp-recvspace", "16384B"]
+
+
+class FakeNet:
+    """Two Mininet hosts as setup_hosts uses them, on a link whose backend reads frame times."""
+
+    frame_times = True
+
+    def __init__(self) -> None:
+        self.h1 = MacHost("h1", "00:00:00:00:00:01")
+        self.h2 = MacHost("h2", "00:00:00:00:00:02")
+
+
+def test_every_mirrored_comer94_experiment_is_emulated_in_the_quick_profile():
+    # backend auto, as the quick profile runs without --config backend=...: a `backend: sim`
+    # pin or a netsim-only mftp setting would resolve to sim and leave the item unemulated.
+    experiments = load_spec(COMER, {"profile": "quick"}).experiments.values()
+    mirrored = [e for e in experiments if e.mirrors]
+    assert {"ftp-ethernet", "ftp-atm", "fig8-16k16k", "fig8-16k20k", "ethernet"} <= {e.id for e in mirrored}
+    assert [(e.id, e.backend_note) for e in mirrored if e.backend != "auto"] == []
+
+
+def test_the_ftp_runs_are_plain_ftp_on_the_ipc_hosts_over_both_links():
+    experiments = load_spec(COMER, {"profile": "quick"}).experiments
+    for name, link in (("ftp-ethernet", "ethernet-10"), ("ftp-atm", "atm-taxi-100")):
+        ftp = experiments[name]
+        assert (ftp.stack, ftp.host, ftp.link_name) == ("tahoe", "sparcstation-ipc", link)
+        assert ftp.mftp is not None and not ftp.mftp.block_mode and ftp.mftp.connections == 1
+        assert ftp.mftp.window == 16384
+        assert mftp_plan.mftp_args(ftp.mftp, 1)[-1] == "--plain"
+
+
+def test_stream_mode_gives_the_sending_server_the_window_in_both_backends():
+    # Plain FTP cannot tell mftpd the window: without the hosts' default buffers the sender
+    # over Ethernet kept the stack's 4K.
+    ftp = load_spec(COMER, {"profile": "quick"}).experiments["ftp-ethernet"]
+    assert ftp.mftp is not None and mftp_plan.host_space(ftp.mftp) == 16384
+    assert mftp_plan.stack_args(ftp.mftp) == ["--tcp-space", "16384B"]
+    args = mftp_net.hosts_ready(FakeNet(), "tahoe", Path("m.yaml"), ftp.link, mftp_plan.host_space(ftp.mftp))
+    assert args["h1"][-4:] == args["h2"][-4:] == SPACE_16K
+
+
+def test_block_mode_leaves_the_hosts_default_buffers_alone():
+    fig6 = load_spec(ISHIKURA, {"profile": "smoke"}).experiments["fig6"]
+    assert fig6.mftp is not None and fig6.mftp.block_mode
+    assert mftp_plan.host_space(fig6.mftp) is None
+    assert "--tcp-space" not in mftp_plan.stack_args(fig6.mftp)
+    args = mftp_net.hosts_ready(FakeNet(), "tahoe", Path("m.yaml"), fig6.link)
+    assert not any("--tcp-sendspace" in argv for argv in args.values())
+
+
+def test_ftp_in_virtual_time_sends_from_the_window_at_the_emulated_tick_phase(tmp_path):
+    spec = load_spec(COMER, {"profile": "smoke", "backend": "sim"})
+    mftp_plan.run_trial(spec, spec.experiments["ftp-ethernet"], 1, tmp_path / "trial-1")
+    provenance = json.loads((tmp_path / "trial-1" / "provenance.json").read_text())
+    server = [r for r in provenance["records"] if r.get("tool") == "mftpd" and r.get("record") == "transfer"]
+    # The sender is mftpd: its socket buffers, not only the client's, are the spec's window.
+    assert server and all(r["sndbuf"] == r["rcvbuf"] == 16384 for r in server)
+    command = provenance["command"]
+    boot_b = phase.boot_b_ns(provenance["mftp_seed"])
+    assert command[command.index("--boot-b") + 1] == f"{boot_b}ns" and provenance["boot_b_ns"] == boot_b
