@@ -8,7 +8,8 @@
 - An emulated network exists only inside `emulation_session`: one at a time on the machine (a
   lock), every process started inside carries the environment variable MARK naming the run, and
   before a run begins the leftovers of a run killed with SIGKILL (processes carrying another
-  run's MARK, the namespaces they hold, veth pairs of the topology's names) are removed.
+  run's MARK, the namespaces they hold, veth pairs of the topology's names, netrepro's memory
+  cgroups (netrepro.memcg)) are removed.
   Nothing without MARK, or without the topology's names, is touched.
 - A virtual-time job's netsim dies with its parent (`die_with_parent`).
 """
@@ -198,7 +199,8 @@ def sweep(own: str, mark: str = MARK) -> dict[str, Any]:
     veths = stale_veths()
     for name in veths:
         subprocess.run(["ip", "link", "delete", name], capture_output=True, check=False)
-    return {"processes": pids, "veths": veths}
+    from netrepro.memcg import remove_stale  # memcg imports this module
+    return {"processes": pids, "veths": veths, "memory_cgroups": remove_stale(own, mark)}
 
 
 @contextmanager

@@ -1,9 +1,10 @@
 """ipcbench experiments (milliner): the `ipcbench:` settings of a spec and one trial's runs.
 
 A trial measures every curve (a UDP segment size and unacknowledged count, or a TCP buffer
-size) at every message size: one netsim run per curve and size, ipcbench's client on host a
-sending `transfers` messages (the profile's key) to its server on host b, in virtual time on
-two Tahoe stacks. Each message the client timed is one row.
+size) at every message size (the profile's `sizes` where it gives them): one run per curve and
+size, ipcbench's client on host a sending `transfers` messages (the profile's key) to its
+server on host b. In virtual time each run is one netsim run on two Tahoe stacks; emulated,
+both ends run on Mininet hosts (netrepro.ipc_net). Each message the client timed is one row.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
@@ -30,11 +31,15 @@ MAX_UNACK = 255
 MAX_MESSAGE = 1 << 31
 SB_MAX = 52428
 RANGE = re.compile(r"^\s*(\S+)\s*\.\.\s*(\S+)\s+step\s+(\S+)\s*$")
+# Emulated runs: each host's major page faults and peak memory, in the kernel (netrepro.memcg).
+KERNEL_COLUMNS = ("a_kernel_majfaults", "b_kernel_majfaults", "a_peak_bytes", "b_peak_bytes")
+DROP_KEYS = ("forward_drop_queue", "reverse_drop_queue", "medium_a_drop_queue", "medium_b_drop_queue",
+             "medium_a_excessive", "medium_b_excessive")
 COLUMNS = (
     "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "host_b", "trial", "repeat",
     "mode", "curve", "segment", "unack", "buffer", "message_bytes", "elapsed_s", "throughput_mbit",
     "echo_s", "echo_equal", "completed", "segments", "acks", "retransmissions", "a_pageins", "a_pageouts",
-    "b_pageins", "b_pageouts", "link_drops", "receiver_fullsock", "receiver_ipq_drops",
+    "b_pageins", "b_pageouts", *KERNEL_COLUMNS, "link_drops", "receiver_fullsock", "receiver_ipq_drops",
     "medium_frames", "medium_collisions", "collision_pct", "run_id",
 )
 
@@ -52,6 +57,9 @@ class IpcPlan:
     host_b_model: Path | None
     pause_s: float
     timeout_s: float
+    # The hosts' swap (octets; None: not given), for the emulated hosts' memory cgroups.
+    swap_a: int | None = None
+    swap_b: int | None = None
 
     def curves(self) -> list[dict[str, Any]]:
         """Every curve a trial measures, with its label."""
@@ -87,20 +95,18 @@ def parse_sizes(document: Document, key_path: tuple, value: Any, low: int, high:
     return sizes
 
 
-def parse_plan(document: Document, where: Any, settings: Mapping[str, Any], backend: str,
-               host_model: Any) -> IpcPlan:
+def parse_plan(document: Document, where: Any, settings: Mapping[str, Any], host_model: Any,
+               profile_sizes: Any = None) -> IpcPlan:
     """The experiment's `ipcbench:` settings; `where` maps a key path to the line that sets it;
-    host_model(name, key_path) finds a host model file."""
+    host_model(name, key_path) finds a host model file; profile_sizes, the profile's `sizes`,
+    replace ipcbench's."""
     plan = settings.get("ipcbench", {})
     key = ("ipcbench",)
     mode = plan.get("mode", "tcp")
     if mode == "rpc":
         raise document.error(where + (*key, "mode"), "mode rpc runs on libtirpc, which drives the "
-                             "kernel's sockets, never the simulated Tahoe stack, and ipcbench has no "
-                             "emulated runner yet: give mode tcp or udp")
-    if backend != "sim":
-        raise document.error(where + key, f"ipcbench runs in virtual time only so far (backend {backend} "
-                             "has no ipcbench runner: no cgroup-limited hosts yet): give backend sim")
+                             "kernel's sockets, never the simulated Tahoe stack, and the emulated runner "
+                             "(netrepro/ipc_net.py) runs sockets only: give mode tcp or udp")
     if mode == "udp" and "buffers" in plan:
         raise document.error(where + (*key, "buffers"), "buffers apply to tcp and rpc; udp uses segments and unack")
     if mode != "udp" and ("segments" in plan or "unack" in plan):
@@ -115,9 +121,18 @@ def parse_plan(document: Document, where: Any, settings: Mapping[str, Any], back
     buffers = parse_sizes(document, where + (*key, "buffers"), plan.get("buffers", ["4096B"]), 1,
                           SB_MAX) if mode != "udp" else ()
     host_b = plan.get("host_b")
+    if profile_sizes is not None:
+        # The experiment's own profiles, else the spec's (the profile's name is not known here).
+        own = where + ("profiles",)
+        sizes = parse_sizes(document, own if own[0] == "experiments" else ("profiles",), profile_sizes, 1,
+                            MAX_MESSAGE)
+    else:
+        sizes = parse_sizes(document, where + (*key, "sizes"), plan["sizes"], 1, MAX_MESSAGE)
+    swaps = [_get(document, where + (*key, name), parse_size, plan[name]) if name in plan else None
+             for name in ("swap", "swap_b")]
     return IpcPlan(
         mode=mode, segments=segments, unacks=unacks if mode == "udp" else (), buffers=buffers,
-        sizes=parse_sizes(document, where + (*key, "sizes"), plan["sizes"], 1, MAX_MESSAGE),
+        sizes=sizes, swap_a=swaps[0], swap_b=swaps[1] if "swap_b" in plan else swaps[0],
         host_b=host_b,
         host_b_model=host_model(host_b, where + (*key, "host_b")) if host_b else None,
         pause_s=_get(document, where + (*key, "pause"), parse_time, plan.get("pause", "1s")),
@@ -152,6 +167,8 @@ def ipcbench_command(link: Any, host_a: Path | None, host_b: Path | None, seed: 
 def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]], sim: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per message the client timed; the run's paging and drop counts on each."""
     clients = [r for r in records if r.get("record") == "message" and r.get("role") == "client"]
+    # netsim counts the link's drops per run; an emulated link's are the trial's, in its provenance.
+    drops = [k for k in DROP_KEYS if k in sim]
     return [{
         "repeat": r["index"] + 1, "mode": r["proto"], **curve, "message_bytes": r["size"],
         "elapsed_s": r["elapsed_ns"] / 1e9, "throughput_mbit": r["throughput_bps"] / 1e6,
@@ -159,8 +176,8 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]], sim: M
         "segments": r.get("segments"), "acks": r.get("acks"), "retransmissions": r.get("retransmissions"),
         "a_pageins": sim.get("a_v_pgin"), "a_pageouts": sim.get("a_v_pgout"),
         "b_pageins": sim.get("b_v_pgin"), "b_pageouts": sim.get("b_v_pgout"),
-        "link_drops": sum(sim.get(k, 0) for k in ("forward_drop_queue", "reverse_drop_queue", "medium_a_drop_queue",
-                                                  "medium_b_drop_queue", "medium_a_excessive", "medium_b_excessive")),
+        **{key: sim.get(key) for key in KERNEL_COLUMNS},
+        "link_drops": sum(sim[k] for k in drops) if drops else None,
         "receiver_fullsock": sim.get("b_udps_fullsock"), "receiver_ipq_drops": sim.get("b_ips_qdrop"),
         **medium_counts(sim),
     } for r in clients]
@@ -176,48 +193,92 @@ def medium_counts(sim: Mapping[str, Any]) -> dict[str, Any]:
             "collision_pct": sim["medium_collision_pct"]}
 
 
-def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
-    """Every curve and size of one trial in virtual time; writes records.jsonl, then provenance.json."""
+class Unfinished(Exception):
+    """A UDP run that ended on its timeout: a group that loses the same fragments every time it
+    is sent again never finishes, milliner's "not reliable". `run` is the run's provenance."""
+
+    def __init__(self, message: str, run: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.run = run
+
+
+RunOne = Callable[[Mapping[str, Any], int, int, list[str], list[str], float],
+                  tuple[list[dict[str, Any]], Mapping[str, Any], dict[str, Any]]]
+
+
+def measure_curves(experiment: Experiment, trial: int, run_id: str,
+                   run_one: RunOne) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every curve at every size, each by run_one(curve, size, seed, client, server, limit_s),
+    which returns the run's records, its counters (netsim's names) and its provenance, or
+    raises Unfinished. Returns the rows and the runs' provenance."""
     from netrepro import measure
     from netrepro.deadlines import ipcbench_limit_s
-    from netrepro.sim import SimError, run_netsim
 
     plan = experiment.ipcbench
     assert plan is not None
-    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
-    started = measure.now_iso()
     rows: list[dict[str, Any]] = []
-    runs = []
+    runs: list[dict[str, Any]] = []
     for curve in plan.curves():
         for size in plan.sizes:
             seed = measure.mode_seed(experiment, trial, f"{curve['curve']} {size}")
             client, server = ipcbench_args(plan, curve, size, experiment.transfers)
-            command = ipcbench_command(experiment.link, experiment.host_model, plan.host_b_model, seed,
-                                       client, server)
+            window = curve["buffer"] or curve["segment"] * curve["unack"]
             try:
-                window = curve["buffer"] or curve["segment"] * curve["unack"]
-                result = run_netsim(command, ipcbench_limit_s(experiment, window, size))
-            except SimError as exc:
-                if plan.mode != "udp" or "timeout" not in str(exc):
-                    raise RunError(f"ipcbench in virtual time ({curve['curve']}, {size} octets): {exc}") from exc
-                # UDP that loses the same fragments of every retransmitted group never finishes:
-                # milliner's "not reliable", recorded as a message that did not complete.
+                records, counts, run = run_one(curve, size, seed, client, server,
+                                               ipcbench_limit_s(experiment, window, size))
+            except Unfinished as exc:
                 rows.append({"run_id": run_id, "trial": trial, "host_b": plan.host_b, "repeat": 1,
                              "mode": plan.mode, **curve, "message_bytes": size, "completed": False})
-                runs.append({"command": command, "seed": seed, "error": str(exc)})
+                runs.append({**exc.run, "seed": seed, "error": str(exc)})
                 continue
-            got = message_rows(curve, result.records, result.sim)
+            got = message_rows(curve, records, counts)
             if len(got) != experiment.transfers:
                 raise RunError(f"ipcbench reported {len(got)} messages, expected {experiment.transfers}")
             rows += [{"run_id": run_id, "trial": trial, "host_b": plan.host_b, **row} for row in got]
-            runs.append({"command": command, "seed": seed, "sim": result.sim})
+            runs.append({**run, "seed": seed})
+    return rows, runs
+
+
+def run_sim(experiment: Experiment, trial: int, run_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every curve and size in virtual time, a netsim run each; the rows and the provenance."""
+    from netrepro import measure
+    from netrepro.sim import SimError, run_netsim
+
+    plan = experiment.ipcbench
+    assert plan is not None
+
+    def run_one(curve: Mapping[str, Any], size: int, seed: int, client: list[str], server: list[str],
+                limit_s: float) -> tuple[list[dict[str, Any]], Mapping[str, Any], dict[str, Any]]:
+        command = ipcbench_command(experiment.link, experiment.host_model, plan.host_b_model, seed,
+                                   client, server)
+        try:
+            result = run_netsim(command, limit_s)
+        except SimError as exc:
+            if plan.mode == "udp" and "timeout" in str(exc):
+                raise Unfinished(str(exc), {"command": command}) from exc
+            raise RunError(f"ipcbench in virtual time ({curve['curve']}, {size} octets): {exc}") from exc
+        return result.records, result.sim, {"command": command, "sim": result.sim}
+
+    rows, runs = measure_curves(experiment, trial, run_id, run_one)
+    return rows, {"backend": "sim", "runs": runs,
+                  "tools": {"netsim": measure.binary_digest(measure.TOOLS_BIN / "netsim"),
+                            "python": sys.version.split()[0]}}
+
+
+def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
+    """Every curve and size of one trial, in virtual time or emulated; writes records.jsonl,
+    then provenance.json."""
+    from netrepro import measure
+
+    measure.preflight(experiment)
+    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
+    started = measure.now_iso()
+    if experiment.backend == "sim":
+        rows, run = run_sim(experiment, trial, run_id)
+    else:
+        from netrepro import ipc_net
+        rows, run = ipc_net.run_emulated(experiment, trial, run_id, out)
     write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
-    provenance = {
-        **measure.base_provenance(spec, experiment, run_id, started),
-        "backend": "sim",
-        "runs": runs,
-        "tools": {"netsim": measure.binary_digest(measure.TOOLS_BIN / "netsim"),
-                  "python": sys.version.split()[0]},
-        "finished_at": measure.now_iso(),
-    }
+    provenance = {**measure.base_provenance(spec, experiment, run_id, started), **run,
+                  "finished_at": measure.now_iso()}
     write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")

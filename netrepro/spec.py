@@ -7,7 +7,7 @@ the key and the line.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -99,6 +99,8 @@ class Experiment:
     point: tuple[tuple[str, Any], ...] = ()
     # pingx --print-each: a printed line per returned datagram or message (liu95db Fig 1).
     print_each: bool = False
+    # pingx --pacing: "grid" or "alarm" (liu95db's alarm(1) set again in its handler).
+    pacing: str = "grid"
 
 
 def settings_hash(experiment: Experiment) -> str:
@@ -106,7 +108,21 @@ def settings_hash(experiment: Experiment) -> str:
     same settings, so their results may stand side by side. Unlike the spec file's hash it stays
     put when another experiment or a comment in the file changes."""
     neutral = replace(experiment, backend="", backend_note="")
-    return hashlib.sha256(repr(neutral).encode()).hexdigest()
+    return hashlib.sha256(repr(_settings_view(neutral)).encode()).hexdigest()
+
+
+def _settings_view(value: Any) -> Any:
+    """value with each file it names (a host model) replaced by the file's name and the digest
+    of its contents: an edited host model reruns what used it, a moved checkout reruns nothing."""
+    if isinstance(value, Path):
+        return f"{value.name}:{hashlib.sha256(value.read_bytes()).hexdigest()}" if value.is_file() else value.name
+    if is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, tuple((f.name, _settings_view(getattr(value, f.name))) for f in fields(value)))
+    if isinstance(value, (tuple, list)):
+        return tuple(_settings_view(item) for item in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(key), _settings_view(item)) for key, item in value.items()))
+    return value
 
 
 @dataclass(frozen=True)
@@ -293,6 +309,8 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         raise document.error(where + ("modes",), "mode udp-cooled needs `cooling` (a gap or iterations)")
     if settings.get("print_each") and tool != "pingx":
         raise document.error(where + ("print_each",), f"print_each is pingx's option, and this experiment runs {tool}")
+    if "pacing" in settings and tool != "pingx":
+        raise document.error(where + ("pacing",), f"pacing is pingx's option, and this experiment runs {tool}")
     buffers = settings.get("socket_buffers", {})
     backend, backend_note = _backend(document, where, settings, backend_override)
     if link.medium == "shared" and backend != "sim":
@@ -343,9 +361,11 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         transfer_bytes=_parse(document, ("profiles",), parse_size, transfer) if transfer else 0,
         trace=bool(settings.get("trace", False)),
         print_each=bool(settings.get("print_each", False)),
+        pacing=str(settings.get("pacing", "grid")),
         mftp=parse_plan(document, where, settings) if tool == "mftp" else None,
-        ipcbench=parse_ipc_plan(document, where, settings, backend,
-                                lambda name, key: _load_named("hosts", name, "host.schema.json", document, key).path)
+        ipcbench=parse_ipc_plan(document, where, settings,
+                                lambda name, key: _load_named("hosts", name, "host.schema.json", document, key).path,
+                                profile.get("sizes"))
         if tool == "ipcbench" else None,
         sweep=parse_sweep(document, where + ("sweep",), settings["sweep"], tool) if "sweep" in settings else None,
     )

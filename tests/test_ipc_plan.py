@@ -47,10 +47,25 @@ def test_errors_name_file_line_and_key(tmp_path: Path, body: str, where: str) ->
     assert where in str(err.value)
 
 
-def test_emulated_backend_is_refused_with_file_line_and_key(tmp_path: Path) -> None:
+def test_an_emulated_backend_plans_the_profile_sizes_and_the_hosts_swap(tmp_path: Path) -> None:
+    """Emulated ipcbench parses (netrepro/ipc_net.py runs it); a profile's sizes replace
+    ipcbench's, and swap_b defaults to swap."""
     path = tmp_path / "t.yaml"
-    path.write_text(BASE.replace("backend: sim", "backend: linkemu") + "      sizes: [1M]\n")
-    with pytest.raises(SpecError, match=r"t\.yaml:12: experiments\.e\.ipcbench: ipcbench runs in virtual time only"):
+    path.write_text(BASE.replace("backend: sim", "backend: linkemu")
+                    .replace("  quick: {trials: 1, transfers: 1}", "  quick: {trials: 1, transfers: 1, sizes: [2M, 3M]}")
+                    + "      sizes: 1M..8M step 1M\n      swap: 68M\n")
+    experiment = load_spec(path).experiments["e"]
+    plan = experiment.ipcbench
+    assert experiment.backend == "linkemu"
+    assert plan is not None and plan.sizes == (2 << 20, 3 << 20)
+    assert plan.swap_a == plan.swap_b == 68 << 20
+
+
+def test_bad_profile_sizes_name_file_line_and_key(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE.replace("  quick: {trials: 1, transfers: 1}", "  quick: {trials: 1, transfers: 1, sizes: 4M..1M step 1M}")
+                    + "      sizes: [1M]\n")
+    with pytest.raises(SpecError, match=r"t\.yaml:3: profiles: '4M\.\.1M step 1M': the range must rise"):
         load_spec(path)
 
 

@@ -20,8 +20,9 @@ void ipc_usage(FILE *f)
 {
     fprintf(f,
         "usage: ipcbench [options] HOST     send messages to a server on HOST\n"
-        "       ipcbench --server [options] serve\n"
-        "  --stack NAME      network stack: kernel (default kernel)\n"
+        "       ipcbench --server [options] serve\n");
+    nr_stack_usage(f, 20);
+    fprintf(f,
         "  --api API         sockets, rpc (ONC RPC over TCP, libtirpc; kernel stack only) or\n"
         "                    tli (not on Linux: says so and exits %d) (default sockets)\n"
         "  --proto P         sockets: udp or tcp (default udp)\n"
@@ -70,12 +71,12 @@ int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t 
         {"rto", required_argument, 0, OPT_RTO},
         {"buf", required_argument, 0, OPT_BUF},
         {"count", required_argument, 0, OPT_COUNT},
-        NR_ARG_LONGOPT_KSTACK, NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_BIND, NR_ARG_LONGOPT_REPEAT,
+        NR_STACK_LONGOPTS, NR_ARG_LONGOPT_PORT, NR_ARG_LONGOPT_BIND, NR_ARG_LONGOPT_REPEAT,
         NR_ARG_LONGOPT_PAUSE, NR_ARG_LONGOPT_TIMEOUT, NR_ARG_LONGOPT_HELP,
         {0, 0, 0, 0},
     };
     memset(a, 0, sizeof *a);
-    a->stack = "kernel";
+    nr_stack_opts_init(&a->net);
     a->api = IPC_SOCKETS;
     a->proto = NRIO_UDP;
     a->bind_ip = "0.0.0.0";
@@ -88,7 +89,7 @@ int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t 
     a->pause_ns = DEFAULT_PAUSE_NS;
     a->timeout_ns = DEFAULT_TIMEOUT_NS;
     const struct nr_common_flags common = {
-        .tool = "ipcbench", .time_example = "100ms", .kernel_stack = &a->stack,
+        .tool = "ipcbench", .time_example = "100ms",
         .port = &a->port, .bind = &a->bind_ip, .repeat = &a->repeat, .pause_ns = &a->pause_ns,
         .timeout_ns = &a->timeout_ns,
     };
@@ -140,6 +141,10 @@ int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t 
                 return -1;
             a->buf = (int)v;
             break;
+        NR_STACK_OPT_CASES:
+            if (nr_stack_opt(&a->net, c, optarg, err, errlen))
+                return -1;
+            break;
         case OPT_COUNT:
             if (nr_arg_int("--count", optarg, 0, NR_ARG_MAX_REPEAT, "a count", &v, err, errlen))
                 return -1;
@@ -150,10 +155,16 @@ int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t 
                 return -1;
         }
     }
+    a->stack = a->net.name;
+    if (nr_stack_check(&a->net, err, errlen))
+        return -1;
     if (a->api == IPC_TLI)
         return 0; /* the caller reports it as not reproducible, whatever else was given */
     if (a->api == IPC_RPC && proto_given && a->proto != NRIO_TCP)
         return nr_arg_fail(err, errlen, "--api rpc runs over TCP; drop --proto udp");
+    if (a->api == IPC_RPC && strcmp(a->stack, "kernel") != 0)
+        return nr_arg_fail(err, errlen, "--api rpc runs on libtirpc, which drives the kernel's "
+                           "sockets: give --stack kernel");
     if (a->api == IPC_RPC)
         a->proto = NRIO_TCP;
     if (a->server) {

@@ -5,13 +5,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stackopt.h"
+
 enum ipc_api { IPC_SOCKETS, IPC_RPC, IPC_TLI };
 
 /* Exit statuses; TLI's is distinct so a harness can tell "cannot exist here" from "failed". */
 enum { IPC_EXIT_OK = 0, IPC_EXIT_FAIL = 1, IPC_EXIT_USAGE = 2, IPC_EXIT_NOT_REPRODUCIBLE = 3 };
 
 struct ipc_args {
-    const char *stack;
+    const char *stack;   /* net.name */
+    struct nr_stack_opts net;
     int api;
     int proto;           /* NRIO_UDP or NRIO_TCP, for --api sockets */
     int server;

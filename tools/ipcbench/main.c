@@ -1,5 +1,5 @@
 /* ipcbench: milliner's IPC benchmark (UDP with k-segment acknowledgements and an echo, TCP
- * with equal buffers, ONC RPC over TCP) on the nrio kernel stack. */
+ * with equal buffers) on any nrio stack; ONC RPC over TCP on the kernel stack only. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +8,8 @@
 #include "bench.h"
 #include "nrargs.h"
 #include "nrio.h"
+#include "tahoe/if_packet.h"
+#include "tahoe/nrio_tahoe.h"
 
 _Static_assert(IPC_EXIT_OK == 0 && IPC_EXIT_USAGE == 2,
                "nr_args_status exits 0 after --help and 2 after a bad command line");
@@ -24,10 +26,10 @@ int main(int argc, char **argv)
         ipc_not_reproducible(stdout, &a);
         return IPC_EXIT_NOT_REPRODUCIBLE;
     }
-    nrio *io = nrio_kernel_new();
+    char what[256], hint[256];
+    nrio *io = nr_stack_new(&a.net, what, sizeof what, hint, sizeof hint);
     if (!io) {
-        fprintf(stderr, "ipcbench: starting the kernel stack (epoll, timerfd) failed: %s\n",
-                strerror(errno));
+        fprintf(stderr, "ipcbench: %s; %s\n", what, hint);
         return IPC_EXIT_FAIL;
     }
     if (a.api == IPC_RPC)
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
         rc = ipc_run_tcp(io, &a, stdout);
     else
         rc = ipc_run_udp(io, &a, stdout);
+    if (strcmp(a.stack, "tahoe") == 0)
+        ipc_vmstat(stdout, &a, nrio_tahoe_vmstat(io));
     nrio_destroy(io);
     return rc;
 }

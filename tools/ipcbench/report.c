@@ -36,6 +36,12 @@ void ipc_record_finish(struct nr_json *j, FILE *out, long long size, int64_t ns)
     emit(j, out);
 }
 
+void ipc_announce(const struct ipc_args *a)
+{
+    fprintf(stderr, "ipcbench: serving %s on port %d\n", proto_name(a), a->port);
+    fflush(stderr);
+}
+
 void ipc_error(FILE *out, const struct ipc_args *a, int index, const char *fmt, ...)
 {
     char msg[512];
@@ -54,6 +60,21 @@ void ipc_error(FILE *out, const struct ipc_args *a, int index, const char *fmt, 
     nr_json_str(&j, "error", msg);
     emit(&j, out);
     fprintf(stderr, "ipcbench: %s\n", msg);
+}
+
+void ipc_vmstat(FILE *out, const struct ipc_args *a, const struct vmstat *v)
+{
+    struct nr_json j;
+    nr_json_begin(&j, "vmstat");
+    nr_json_str(&j, "tool", "ipcbench");
+    nr_json_str(&j, "stack", a->stack);
+    nr_json_str(&j, "role", a->server ? "server" : "client");
+    nr_json_int(&j, "v_zfod", (int64_t)v->v_zfod);
+    nr_json_int(&j, "v_pgin", (int64_t)v->v_pgin);
+    nr_json_int(&j, "v_pgout", (int64_t)v->v_pgout);
+    nr_json_int(&j, "v_frees", (int64_t)v->v_frees);
+    nr_json_int(&j, "v_maxres", (int64_t)v->v_maxres);
+    emit(&j, out);
 }
 
 void ipc_not_reproducible(FILE *out, const struct ipc_args *a)

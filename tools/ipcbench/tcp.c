@@ -333,6 +333,8 @@ int ipc_run_tcp(nrio *io, const struct ipc_args *a, FILE *out)
         if (rc < 0)
             failf(&t, "%s failed: %s; is the port taken? pick another with -p",
                   "listening", -rc);
+        else
+            ipc_announce(a);
     } else {
         client_connect(&t);
     }

@@ -35,6 +35,12 @@ static void test_defaults(void)
     NRT_EQ_INT(parse(&a, err, c), 0);
     NRT_EQ_INT(a.api, IPC_RPC);
     NRT_EQ_INT(a.proto, NRIO_TCP);
+    NRT_CHECK(strcmp(a.stack, "kernel") == 0);
+    const char *d[] = {"ipcbench", "--stack", "tahoe", "--if", "h1-eth0", "--addr", "10.0.0.1/24",
+                       "--host-model", "h.yaml", "--tick-phase", "0ns", "10.0.0.2", NULL};
+    NRT_EQ_INT(parse(&a, err, d), 0);
+    NRT_CHECK(strcmp(a.stack, "tahoe") == 0);
+    NRT_CHECK(strcmp(a.net.ifname, "h1-eth0") == 0);
 }
 
 /* --api tli parses whatever else is given, so that the tool can say it is not reproducible. */
@@ -52,7 +58,7 @@ static void test_tli(void)
 static void test_refusals(void)
 {
     static const struct {
-        const char *argv[8];
+        const char *argv[12];
         const char *says;
     } bad[] = {
         {{"ipcbench"}, "HOST"},
@@ -78,6 +84,9 @@ static void test_refusals(void)
         {{"ipcbench", "--proto", "sctp", "1.2.3.4"}, "--proto sctp: give udp or tcp"},
         {{"ipcbench", "--rto", "0s", "1.2.3.4"}, "--rto 0s: give a time above 0, e.g. 100ms"},
         {{"ipcbench", "--server", "--bind", "::1"}, "::1: not a dotted IPv4 address"},
+        {{"ipcbench", "--stack", "tahoe", "1.2.3.4"}, "--if"},
+        {{"ipcbench", "--stack", "tahoe", "--if", "h1-eth0", "--addr", "10.0.0.1/24",
+          "--host-model", "h.yaml", "--api", "rpc", "1.2.3.4"}, "give --stack kernel"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct ipc_args a;

@@ -441,6 +441,8 @@ int ipc_run_udp(nrio *io, const struct ipc_args *a, FILE *out)
                   strerror(-rc));
     } else {
         u.peer = addr;
+        if (a->server)
+            ipc_announce(a);
         u.progress_ns = nrio_now_ns(io);
         u.watchdog = nrio_timer_at(io, u.progress_ns + a->timeout_ns, on_watchdog, &u);
         rewatch(&u);
