@@ -51,6 +51,8 @@ if (study) {
 if (!dir.exists(results_dir)) {
   fail("results directory '", results_dir, "' does not exist. Run the pipeline first.")
 }
+# Now: render() evaluates its params after moving to knit_root_dir, where a relative path fails.
+results_dir <- normalizePath(results_dir)
 paper_dir <- file.path(results_dir, report_id)
 found <- list.files(paper_dir, pattern = "^(results|trace)\\.csv$", recursive = TRUE)
 if (length(found) == 0) {

@@ -17,14 +17,16 @@ claim_columns <- readr::cols(
   tolerance = readr::col_double(),
   partly_tolerance = readr::col_double(),
   unit = readr::col_character(),
-  target_basis = readr::col_character()
+  target_basis = readr::col_character(),
+  no_change = readr::col_double()
 )
 
+# "inconclusive": the 95 % interval of the measured value straddles the bound of "reproduced";
 # "follows from assumption": the data agree, but a parameter fitted to the same figure decides
-# it; "not reproducible here": nothing here can measure it. Neither counts as reproduced.
+# it; "not reproducible here": nothing here can measure it. None counts as reproduced.
 verdict_levels <- c(
-  "reproduced", "partly", "not reproduced", "follows from assumption", "not reproducible here",
-  "no data"
+  "reproduced", "partly", "not reproduced", "inconclusive", "follows from assumption",
+  "not reproducible here", "no data"
 )
 
 # Metrics that compare exactly two modes, a against b.
@@ -35,6 +37,9 @@ pair_metrics <- c(
 
 # Reads a claims file; metrics are the functions its metric column may name.
 read_claims <- function(path, metrics = claim_metrics, col_types = claim_columns) {
+  # A file may leave out optional columns (no_change); parsers only for those it has.
+  header <- names(readr::read_csv(path, n_max = 0, col_types = readr::cols(.default = "c")))
+  col_types$cols <- col_types$cols[names(col_types$cols) %in% header]
   claims <- readr::read_csv(path, col_types = col_types, progress = FALSE)
   unknown_metric <- setdiff(claims$metric, names(metrics))
   unknown_check <- setdiff(claims$check, c("at_most", "at_least", "about"))
@@ -67,12 +72,24 @@ claim_rows <- function(sizes, experiments, size_min, size_max) {
   )
 }
 
-# Joins mode a and mode b message by message, keeping sizes where both have RTTs.
+# Joins mode a and mode b message by message, keeping sizes where both have RTTs (one row
+# per setup, experiment, mode and size). Base R, not a join: the bootstrap calls it hundreds
+# of times per claim.
 pair_modes <- function(sizes, mode_a, mode_b) {
   keys <- c("setup", "experiment", "message_bytes")
-  a <- dplyr::filter(sizes, mode == mode_a, !is.na(rtt_median))
-  b <- dplyr::filter(sizes, mode == mode_b, !is.na(rtt_median))
-  dplyr::inner_join(a, b, by = keys, suffix = c("_a", "_b"))
+  side <- function(m) {
+    sizes[which(sizes$mode == m & !is.na(sizes$rtt_median)), , drop = FALSE]
+  }
+  a <- side(mode_a)
+  b <- side(mode_b)
+  hit <- match(do.call(paste, unname(as.list(a[keys]))), do.call(paste, unname(as.list(b[keys]))))
+  a <- a[!is.na(hit), , drop = FALSE]
+  b <- b[hit[!is.na(hit)], , drop = FALSE]
+  rest <- setdiff(names(sizes), keys)
+  pairs <- as.data.frame(a[keys])
+  pairs[paste0(rest, "_a")] <- as.data.frame(a[rest])
+  pairs[paste0(rest, "_b")] <- as.data.frame(b[rest])
+  pairs
 }
 
 # Relative RTT difference of mode a over mode b in percent, per message.
@@ -92,10 +109,15 @@ na_if_empty <- function(x, f) {
 # Each metric takes the claim's per-size rows and its modes and returns one
 # number, or NA when the data cannot answer.
 claim_metrics <- list(
-  # Worst per-size pooled datagram loss (%) over the listed modes.
+  # Worst per-size pooled datagram loss (%) over the listed modes; its interval runs from the
+  # highest lower bound to the highest upper bound of the sizes' own intervals.
   max_loss = function(sizes, modes, ...) {
-    rows <- dplyr::filter(sizes, mode %in% modes)
-    na_if_empty(rows$loss_pct, max)
+    rows <- dplyr::filter(sizes, mode %in% modes, !is.na(loss_pct))
+    if (nrow(rows) == 0) {
+      return(NA_real_)
+    }
+    ci <- loss_interval(rows$datagrams_sent, rows$datagrams_back)
+    with_ci(max(rows$loss_pct), max(ci$low), max(ci$high))
   },
   # Datagram loss (%) pooled over every message of the first mode.
   pooled_loss = function(sizes, modes, ...) {
@@ -103,7 +125,8 @@ claim_metrics <- list(
     if (nrow(rows) == 0) {
       return(NA_real_)
     }
-    pooled_loss_pct(rows$datagrams_sent, rows$datagrams_back)
+    ci <- loss_interval(sum(rows$datagrams_sent), sum(rows$datagrams_back))
+    with_ci(pooled_loss_pct(rows$datagrams_sent, rows$datagrams_back), ci$low, ci$high)
   },
   # Median over sizes of how much slower (%) mode a is than mode b; negative
   # when a is faster.
@@ -165,15 +188,31 @@ claim_metrics <- list(
     a / b
   },
   # Pooled loss of mode a minus pooled loss of mode b, in points: negative
-  # when a loses less.
+  # when a loses less. Interval: Newcombe's hybrid method on both modes' exact intervals.
   loss_diff = function(sizes, modes, ...) {
-    loss <- purrr::map_dbl(modes[1:2], function(m) claim_metrics$pooled_loss(sizes, m))
-    loss[1] - loss[2]
+    loss <- purrr::map(modes[1:2], function(m) claim_metrics$pooled_loss(sizes, m))
+    if (any(is.na(unlist(loss)))) {
+      return(NA_real_)
+    }
+    d <- as.numeric(loss[[1]]) - as.numeric(loss[[2]])
+    ci <- purrr::map(loss, value_ci)
+    p <- purrr::map_dbl(loss, as.numeric)
+    with_ci(d,
+      d - sqrt((p[1] - ci[[1]][1])^2 + (ci[[2]][2] - p[2])^2),
+      d + sqrt((ci[[1]][2] - p[1])^2 + (p[2] - ci[[2]][1])^2)
+    )
   },
   # Lowest of the listed modes' pooled losses: "both modes lose more than x".
   min_pooled_loss = function(sizes, modes, ...) {
-    loss <- purrr::map_dbl(modes, function(m) claim_metrics$pooled_loss(sizes, m))
-    if (any(is.na(loss))) NA_real_ else min(loss)
+    loss <- purrr::map(modes, function(m) claim_metrics$pooled_loss(sizes, m))
+    if (any(is.na(unlist(loss)))) {
+      return(NA_real_)
+    }
+    ci <- purrr::map(loss, value_ci)
+    with_ci(
+      min(purrr::map_dbl(loss, as.numeric)),
+      min(purrr::map_dbl(ci, 1)), min(purrr::map_dbl(ci, 2))
+    )
   },
   # Share (%) of the listed modes' echoes that came back whole, i.e. that
   # give an RTT sample.
@@ -182,7 +221,8 @@ claim_metrics <- list(
     if (sum(rows$echoes) == 0) {
       return(NA_real_)
     }
-    100 * sum(rows$complete_echoes) / sum(rows$echoes)
+    lost <- loss_interval(sum(rows$echoes), sum(rows$complete_echoes))
+    with_ci(100 * sum(rows$complete_echoes) / sum(rows$echoes), 100 - lost$high, 100 - lost$low)
   },
   # Weakest (lowest) Spearman correlation between size and loss over the
   # listed modes: high when every mode's loss rises with size.
@@ -244,6 +284,18 @@ claim_metrics <- list(
   }
 )
 
+# 95 % Clopper-Pearson (exact binomial) interval (%) of the share lost, per element: sent
+# datagrams, back those that returned. Exact rather than Wilson so that a handful of echoes
+# cannot decide a bound (1 lost of 2 spans 1.3 to 98.7 %). Datagrams of one echo count as
+# independent trials.
+loss_interval <- function(sent, back) {
+  n <- pmax(sent, 1)
+  lost <- pmin(pmax(n - back, 0), n)
+  low <- ifelse(lost == 0, 0, stats::qbeta(0.025, lost, n - lost + 1))
+  high <- ifelse(lost == n, 1, stats::qbeta(0.975, lost + 1, n - lost))
+  list(low = 100 * low, high = 100 * high)
+}
+
 # Per-size rows of the classes of a recommendation table (network, size
 # class, size range, experiments, recommended protocol) and the protocol the
 # data recommend, by our reading of the paper's reasoning: both UDP and TCP
@@ -258,8 +310,8 @@ derive_recommendations <- function(sizes, table2, acceptable_loss_pct) {
     )
     purrr::map(unique(in_class$setup), function(s) {
       here <- dplyr::filter(in_class, setup == s)
-      udp <- claim_metrics$pooled_loss(here, "udp")
-      cooled <- claim_metrics$pooled_loss(here, "udp-cooled")
+      udp <- as.numeric(claim_metrics$pooled_loss(here, "udp"))
+      cooled <- as.numeric(claim_metrics$pooled_loss(here, "udp-cooled"))
       cooled_vs_tcp <- claim_metrics$rtt_rel_diff_median(here, c("udp-cooled", "tcp"))
       derived <- dplyr::case_when(
         is.na(udp) ~ NA_character_,
@@ -284,10 +336,28 @@ derive_recommendations <- function(sizes, table2, acceptable_loss_pct) {
   out
 }
 
+# The side of its no-change value a claim puts the measurement on: -1 a fall, 1 a rise, 0 no
+# direction. no_change (claims file) is 0 for a change or difference, 1 for a ratio, empty for a
+# claim about a level; a bound on the far side of it ("at most 10 % slower") states no direction.
+paper_direction <- function(check, target, no_change) {
+  if (is.na(no_change)) {
+    return(0)
+  }
+  switch(check,
+    at_most = if (target <= no_change) -1 else 0,
+    at_least = if (target >= no_change) 1 else 0,
+    about = sign(target - no_change),
+    0
+  )
+}
+
 # Verdict of one measured value against one claim. Margin is in the claim's
 # unit, positive when the measured value lies on the claim's side of the
-# published value (for "about": measured minus published).
-judge_claim <- function(measured, check, target, tolerance, partly_tolerance) {
+# published value (for "about": measured minus published). "partly" needs the
+# paper's direction: a change the paper has as a fall that measures as no
+# change or a rise is not reproduced, however close to the bound.
+judge_claim <- function(measured, check, target, tolerance, partly_tolerance,
+                        no_change = NA_real_) {
   if (is.na(measured)) {
     return(list(verdict = "no data", margin = NA_real_))
   }
@@ -297,9 +367,11 @@ judge_claim <- function(measured, check, target, tolerance, partly_tolerance) {
     about = abs(measured - target),
     stop("unknown check: ", check, call. = FALSE)
   )
+  direction <- paper_direction(check, target, no_change)
+  wrong_way <- direction != 0 && sign(measured - no_change) != direction
   verdict <- if (distance <= tolerance) {
     "reproduced"
-  } else if (distance <= partly_tolerance) {
+  } else if (distance <= partly_tolerance && !wrong_way) {
     "partly"
   } else {
     "not reproduced"
@@ -307,6 +379,168 @@ judge_claim <- function(measured, check, target, tolerance, partly_tolerance) {
   margin <- if (check == "about") measured - target else -distance
   # Adding zero turns a negative zero into zero, which prints without a sign.
   list(verdict = verdict, margin = margin + 0)
+}
+
+# A metric's value with the 95 % interval its samples give (see loss_interval(),
+# bootstrap_interval()); a value without one has no "ci" attribute.
+with_ci <- function(value, low, high) {
+  structure(value, ci = c(low, high))
+}
+
+value_ci <- function(value) {
+  ci <- attr(value, "ci")
+  if (is.null(ci) || is.na(as.numeric(value))) c(NA_real_, NA_real_) else as.numeric(ci)
+}
+
+# TRUE when some of the interval would be judged reproduced and some not: its ends and the
+# point nearest the target. A value at the edge of what the metric can take (no datagram lost)
+# that is the claim's own bound ("no loss", at most 0 %) is a count no sample size can improve
+# on: the paper counted none, so did we; it is judged on the count.
+straddles_bound <- function(ci, judge, target, measured = NA_real_, bound = NA_real_) {
+  if (anyNA(ci) || ci[1] == ci[2]) {
+    return(FALSE)
+  }
+  if (!is.na(bound) && measured == bound && bound %in% ci) {
+    return(FALSE)
+  }
+  points <- c(ci, min(max(target, ci[1]), ci[2]))
+  reproduced <- purrr::map_chr(points, function(x) judge(x)$verdict) == "reproduced"
+  any(reproduced) && !all(reproduced)
+}
+
+# The one-sided bound of reproduced (NA for "about").
+reproduced_bound <- function(claim) {
+  switch(claim$check,
+    at_most = claim$target + claim$tolerance,
+    at_least = claim$target - claim$tolerance,
+    NA_real_
+  )
+}
+
+claim_no_change <- function(claim) {
+  if ("no_change" %in% names(claim)) claim$no_change else NA_real_
+}
+
+# One claim judged on one metric value (with its "ci" attribute): judge_claim() with the
+# claim's rule; "inconclusive" when the interval straddles the bound of reproduced; verdict
+# (e.g. from never_whole()) overrides the rule; the claim's basis has the last word.
+judge_claim_row <- function(claim, value, verdict = NA_character_) {
+  measured <- as.numeric(value)
+  ci <- value_ci(value)
+  judge <- function(x) {
+    judge_claim(
+      x, claim$check, claim$target, claim$tolerance, claim$partly_tolerance,
+      claim_no_change(claim)
+    )
+  }
+  judged <- judge(measured)
+  if (!is.na(verdict)) {
+    judged$verdict <- verdict
+  } else if (straddles_bound(ci, judge, claim$target, measured, reproduced_bound(claim))) {
+    judged$verdict <- "inconclusive"
+  }
+  basis <- if ("target_basis" %in% names(claim)) claim$target_basis else NA_character_
+  tibble::tibble(
+    measured = measured,
+    verdict = basis_verdict(basis, judged$verdict),
+    margin = judged$margin,
+    ci_low = ci[1],
+    ci_high = ci[2]
+  )
+}
+
+# Bootstrap settings: resamples and seed, fixed so that a report renders the same intervals.
+# 200 resamples, not thousands: every resample recomputes the claim's metric, and a report
+# judges dozens of RTT claims. NETREPRO_BOOTSTRAP_REPS overrides it (the render tests, which
+# check rendering, not intervals, use few); the report states the number it used.
+bootstrap_reps <- as.integer(Sys.getenv("NETREPRO_BOOTSTRAP_REPS", "200"))
+bootstrap_seed <- 1995
+
+# Metrics read only the per-size RTT summaries, so resampling each size's echoes gives their
+# bootstrap distribution.
+bootstrap_metrics <- c(
+  "rtt_rel_diff_median", "rtt_abs_rel_diff_median", "rtt_abs_rel_diff_max", "share_faster",
+  "gap_trend", "rtt_linearity", "dispersion_ratio", "rtt_mean", "experiment_rtt_ratio_max",
+  "experiment_rtt_ratio_median", "rtt_ratio_first_last"
+)
+
+# reps resamples of x with replacement, one per column (indices, since sample() of a single
+# number n would draw from 1:n).
+resample_matrix <- function(x, reps) {
+  matrix(x[sample.int(length(x), length(x) * reps, replace = TRUE)], nrow = length(x))
+}
+
+# Cell metrics of mean throughput (R/comer94.R), whose interval is a bootstrap over each
+# cell's transfers.
+cell_bootstrap_metrics <- c(
+  "row_change", "diagonal_change", "lockstep_deviation", "normal_rel_error",
+  "normal_change_vs_baseline"
+)
+
+# Type-7 quantile p of every column of a matrix whose columns are sorted.
+column_quantile <- function(sorted, p) {
+  h <- (nrow(sorted) - 1) * p + 1
+  lo <- floor(h)
+  sorted[lo, ] + (h - lo) * (sorted[ceiling(h), ] - sorted[lo, ])
+}
+
+# reps copies of the per-size rows, each with every size's RTT summary (median, quartiles,
+# mean) recomputed from its echoes (one RTT per row of `echoes`) drawn with replacement.
+resampled_rtt_rows <- function(rows, echoes, reps = bootstrap_reps, seed = bootstrap_seed) {
+  keys <- c("setup", "experiment", "mode", "message_bytes")
+  echoes <- echoes[!is.na(echoes$rtt_ms), ]
+  samples <- split(echoes$rtt_ms, do.call(paste, c(echoes[keys], sep = "\r")))
+  key <- do.call(paste, c(rows[keys], sep = "\r"))
+  set.seed(seed)
+  columns <- intersect(c("rtt_median", "rtt_q25", "rtt_q75", "rtt_mean"), names(rows))
+  # One matrix per column: a row per size, a column per resample; sizes without echoes keep
+  # their value.
+  drawn <- purrr::map(stats::setNames(columns, columns), function(column) {
+    matrix(rows[[column]], nrow = nrow(rows), ncol = reps)
+  })
+  for (i in seq_along(key)) {
+    x <- samples[[key[i]]]
+    if (length(x) == 0) {
+      next
+    }
+    sorted <- matrix(apply(resample_matrix(x, reps), 2, sort), nrow = length(x))
+    quartiles <- list(
+      rtt_median = column_quantile(sorted, 0.5), rtt_q25 = column_quantile(sorted, 0.25),
+      rtt_q75 = column_quantile(sorted, 0.75), rtt_mean = colMeans(sorted)
+    )
+    for (column in columns) {
+      drawn[[column]][i, ] <- quartiles[[column]]
+    }
+  }
+  rows <- as.data.frame(rows)
+  purrr::map(seq_len(reps), function(b) {
+    for (column in columns) {
+      rows[[column]] <- drawn[[column]][, b]
+    }
+    rows
+  })
+}
+
+# Percentile 95 % interval of a metric over resampled rows; NA when under 95 % of the
+# resamples give a value.
+bootstrap_interval <- function(metric, replicates, ...) {
+  values <- purrr::map_dbl(replicates, function(rows) as.numeric(metric(rows, ...)))
+  if (mean(!is.na(values)) < 0.95) {
+    return(c(NA_real_, NA_real_))
+  }
+  unname(stats::quantile(values, c(0.025, 0.975), na.rm = TRUE))
+}
+
+# How many measurements of what a verdict rests on, from the metric's "n" and "n_of"
+# attributes, else the fallback.
+value_n <- function(value, n, n_of) {
+  if (is.na(as.numeric(value))) {
+    return(tibble::tibble(n = NA_real_, n_of = NA_character_))
+  }
+  tibble::tibble(
+    n = as.numeric(if (is.null(attr(value, "n"))) n else attr(value, "n")),
+    n_of = if (is.null(attr(value, "n_of"))) n_of else attr(value, "n_of")
+  )
 }
 
 # Tables beside the per-size summaries that some metrics read (ttcp
@@ -326,22 +560,31 @@ cut_extra <- function(extra, experiments) {
 evaluate_claim <- function(claim, sizes, extra = list(), metrics = claim_metrics) {
   experiments <- split_list(claim$experiments)
   rows <- claim_rows(sizes, experiments, claim$size_min_bytes, claim$size_max_bytes)
-  measured <- metrics[[claim$metric]](
+  value <- metrics[[claim$metric]](
     rows, split_list(claim$modes),
     extra = cut_extra(extra, experiments), experiments = experiments
   )
-  judged <- judge_claim(
-    measured, claim$check, claim$target, claim$tolerance, claim$partly_tolerance
-  )
-  if (never_whole(claim$metric, rows, split_list(claim$modes), measured)) {
-    judged$verdict <- "not reproduced"
+  modes <- split_list(claim$modes)
+  echoes <- extra$echoes
+  if (claim$metric %in% bootstrap_metrics && !is.na(as.numeric(value)) && !is.null(echoes)) {
+    echoes <- dplyr::filter(echoes, experiment %in% experiments)
+    ci <- bootstrap_interval(
+      metrics[[claim$metric]], resampled_rtt_rows(rows, echoes), modes,
+      extra = cut_extra(extra, experiments), experiments = experiments
+    )
+    value <- with_ci(as.numeric(value), ci[1], ci[2])
   }
-  judged$verdict <- basis_verdict(claim$target_basis, judged$verdict)
-  tibble::tibble(
-    measured = measured,
-    verdict = judged$verdict,
-    margin = judged$margin,
-    sizes_used = dplyr::n_distinct(rows$message_bytes)
+  override <- if (never_whole(claim$metric, rows, modes, value)) "not reproduced" else NA_character_
+  # n counts the sizes of the claim's modes; a paper whose modes column names something else
+  # (milliner's segments and curves) counts all the claim's rows.
+  in_modes <- if ("mode" %in% names(rows)) rows[rows$mode %in% modes, ] else rows[0, ]
+  if (nrow(in_modes) == 0) {
+    in_modes <- rows
+  }
+  dplyr::bind_cols(
+    judge_claim_row(claim, value, override),
+    value_n(value, dplyr::n_distinct(in_modes$message_bytes), "sizes"),
+    echoes = if ("echoes" %in% names(in_modes)) sum(in_modes$echoes) else NA_real_
   )
 }
 
@@ -487,7 +730,14 @@ scorecard_table <- function(evaluated) {
       measured = signif(measured, 4),
       verdict = as.character(verdict),
       margin = signif(margin, 4),
-      unit
+      unit,
+      n = claim_column(evaluated, "n"),
+      n_of = claim_column(evaluated, "n_of"),
+      echoes = claim_column(evaluated, "echoes"),
+      ci_low = signif(claim_column(evaluated, "ci_low"), 4),
+      ci_high = signif(claim_column(evaluated, "ci_high"), 4),
+      # An assumption the spec chose by scanning against the paper (comer94's write size).
+      scanned_assumption = claim_column(evaluated, "scanned_assumption")
     )
 }
 
@@ -497,4 +747,86 @@ write_scorecard <- function(evaluated, out_dir, paper) {
   path <- file.path(out_dir, paste0(paper, "-scorecard.csv"))
   readr::write_csv(scorecard_table(evaluated), path, na = "")
   invisible(path)
+}
+
+# How a metric's 95 % interval is made; metrics not named here have none (see each report's
+# "How the verdicts are computed" for why).
+interval_methods <- c(
+  max_loss = "exact binomial per size",
+  pooled_loss = "exact binomial",
+  min_pooled_loss = "exact binomial",
+  complete_share = "exact binomial",
+  loss_diff = "Newcombe, from exact binomial",
+  stats::setNames(rep("bootstrap over echoes", length(bootstrap_metrics)), bootstrap_metrics),
+  stats::setNames(
+    rep("bootstrap over transfers", length(cell_bootstrap_metrics)), cell_bootstrap_metrics
+  )
+)
+
+# Columns for a report's table of verdict rules: the rule with check, target, tolerance and
+# partly tolerance spelt out, the n of every setup's verdict (setups joined by "; "), and the
+# interval method.
+verdict_rule_columns <- function(claims, evaluated) {
+  unit <- dplyr::coalesce(as.character(claims$unit), "")
+  no_change <- if ("no_change" %in% names(claims)) claims$no_change else NA_real_
+  direction <- purrr::pmap_dbl(
+    list(claims$check, claims$target, no_change), paper_direction
+  )
+  rests_on <- tibble::tibble(
+    claim_id = evaluated$claim_id, n = n_text(evaluated),
+    has_ci = !is.na(claim_column(evaluated, "ci_low"))
+  ) |>
+    dplyr::group_by(claim_id) |>
+    dplyr::summarise(n = paste(unique(n), collapse = "; "), has_ci = any(has_ci), .groups = "drop")
+  has_ci <- rests_on$has_ci[match(claims$claim_id, rests_on$claim_id)] %in% TRUE
+  tibble::tibble(
+    Rule = paste0(
+      "<code>", claims$check, "</code> ", fmt_num(claims$target), ", tolerance ",
+      fmt_num(claims$tolerance), ", partly tolerance ", fmt_num(claims$partly_tolerance), ": ",
+      escape_html(rule_text(
+        claims$check, claims$target, claims$tolerance, claims$partly_tolerance, unit
+      )),
+      dplyr::case_when(
+        direction < 0 ~ paste0("; partly only below ", fmt_num(no_change)),
+        direction > 0 ~ paste0("; partly only above ", fmt_num(no_change)),
+        TRUE ~ ""
+      )
+    ),
+    n = dplyr::coalesce(rests_on$n[match(claims$claim_id, rests_on$claim_id)], "–"),
+    `95 % interval` = dplyr::if_else(
+      has_ci, dplyr::coalesce(unname(interval_methods[claims$metric]), "none"), "none"
+    )
+  )
+}
+
+# The paragraph every report's "How the verdicts are computed" gives on direction, n,
+# intervals and assumptions; extra is a paper's own HTML sentence.
+verdict_method_html <- function(extra = "") {
+  paste0(
+    "<p><b>Direction, n and intervals.</b> A claim about a change names its no-change value ",
+    "(<code>no_change</code> in the claims file: 0 for a change or difference, 1 for a ratio); ",
+    "<i>partly</i> then needs the measured value on the paper's side of it, so a rise where the ",
+    "paper has a fall is <i>not reproduced</i>, however close to the bound. Column n gives what ",
+    "each setup's verdict rests on: the message sizes of the claim's modes and their echoes, ",
+    "buffer cells, or transfers. Loss metrics carry a 95 % exact binomial (Clopper-Pearson) ",
+    "interval over datagrams (for the worst size, from the highest lower to the highest upper ",
+    "bound of the sizes' intervals; Newcombe's method for a difference of two losses); a claim ",
+    "whose interval holds values on both sides of the bound of <i>reproduced</i> reads ",
+    "<i>inconclusive</i> and counts neither way. Virtual-time runs without random loss give a ",
+    "zero-width interval, which is what they measured. RTT metrics of echo experiments carry a ",
+    "percentile bootstrap interval: every size's echoes drawn again with replacement, ",
+    bootstrap_reps, " times from seed ", bootstrap_seed, ", and the metric recomputed. ",
+    "Throughput metrics of buffer cells (changes along a row or the diagonal, deviation from ",
+    "the lockstep rate, error against the paper, change against the baseline) carry the same ",
+    "bootstrap over each cell's transfers, the cells' classification kept as measured. ",
+    "Other metrics have no interval, and their verdicts rest on the point value, with n the ",
+    "only guide to how much data they saw: ishikura's and milliner's throughputs and times ",
+    "(their per-transfer rows are in <code>results.csv</code>, but no bootstrap over them is ",
+    "built), shares of cells, of size classes and of Table 2's classes, and loss trends (they ",
+    "classify summaries that no resample here reaches), the RTT steps of the saw-tooth, and ",
+    "the ttcp cooling metrics. ",
+    "A claim whose ",
+    "reason starts \u201cfollows from assumption X\u201d is decided by that assumption and is ",
+    "never counted as reproduced.", extra, "</p>"
+  )
 }

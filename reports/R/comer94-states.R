@@ -132,15 +132,18 @@ ladder_rows <- function(trace, window_ms, slant_ms) {
 
 # Claims are judged on the table of the experiment(s) they name: `tables` is
 # a list named by the claims file's `experiments` text (e.g. "table1"); a
-# claim whose table is absent (NULL) or empty gets "no data".
-evaluate_claims_by_experiment <- function(claims, tables) {
+# claim whose table is absent (NULL) or empty gets "no data". `transfers`, named
+# the same way, holds the transfers behind a table's cells, for the intervals.
+evaluate_claims_by_experiment <- function(claims, tables, transfers = list()) {
   empty <- tibble::tibble(setup = character(), send_buffer = numeric(), recv_buffer = numeric())
   purrr::map(unique(claims$experiments), function(experiments) {
     table <- tables[[experiments]]
     if (is.null(table)) {
       table <- empty
     }
-    evaluate_cell_claims(dplyr::filter(claims, .data$experiments == !!experiments), table)
+    evaluate_cell_claims(
+      dplyr::filter(claims, .data$experiments == !!experiments), table, transfers[[experiments]]
+    )
   }) |>
     dplyr::bind_rows() |>
     dplyr::arrange(match(claim_id, claims$claim_id))

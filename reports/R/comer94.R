@@ -325,7 +325,8 @@ cell_claim_columns <- readr::cols(
   tolerance = readr::col_double(),
   partly_tolerance = readr::col_double(),
   unit = readr::col_character(),
-  target_basis = readr::col_character()
+  target_basis = readr::col_character(),
+  no_change = readr::col_double()
 )
 
 # The cells one claim looks at; an empty bound means unbounded.
@@ -358,6 +359,12 @@ cell_metrics <- list(
   shading_agreement = function(cells) {
     cells <- dplyr::filter(cells, !is.na(shaded), !is.na(abnormal))
     if (nrow(cells) == 0) NA_real_ else 100 * mean(cells$abnormal == cells$shaded)
+  },
+  # Share (%) of the cells the paper leaves unshaded that our data call normal; n counts only
+  # those cells, so that agreement on them is scored apart from the shaded ones.
+  unnamed_agreement = function(cells) {
+    cells <- dplyr::filter(cells, shaded %in% FALSE, !is.na(abnormal))
+    if (nrow(cells) == 0) NA_real_ else structure(100 * mean(!cells$abnormal), n = nrow(cells))
   },
   # Share (%) of cells classified abnormal.
   share_abnormal = function(cells) {
@@ -398,7 +405,8 @@ cell_metrics <- list(
     if (nrow(cells) == 0) {
       return(NA_real_)
     }
-    100 * mean(abs(cells$mean_mbit / cells$published_si_mbit - 1))
+    # n: the normal cells compared, not every cell of the matrix.
+    structure(100 * mean(abs(cells$mean_mbit / cells$published_si_mbit - 1)), n = nrow(cells))
   },
   # Spearman correlation of total buffer space with throughput over the cells
   # the data call normal.
@@ -407,7 +415,8 @@ cell_metrics <- list(
     if (nrow(cells) < 3 || stats::sd(cells$mean_mbit) == 0) {
       return(NA_real_)
     }
-    stats::cor(cells$send_buffer + cells$recv_buffer, cells$mean_mbit, method = "spearman")
+    rho <- stats::cor(cells$send_buffer + cells$recv_buffer, cells$mean_mbit, method = "spearman")
+    structure(rho, n = nrow(cells))
   },
   # Change (%) of the mean throughput over the cells that both this matrix
   # and the baseline matrix (join_baseline()) call normal: negative when this
@@ -422,7 +431,7 @@ cell_metrics <- list(
     if (nrow(cells) == 0) {
       return(NA_real_)
     }
-    100 * (mean(cells$mean_mbit) / mean(cells$baseline_mbit) - 1)
+    structure(100 * (mean(cells$mean_mbit) / mean(cells$baseline_mbit) - 1), n = nrow(cells))
   },
   # Traced pairs (read_state_pairs()): share (%) of the data octets that rule
   # S3 sent; NA when the trace has no rules (emulated runs).
@@ -446,8 +455,42 @@ cell_metrics <- list(
   }
 )
 
-# Claims x setups: every setup's cells are judged on their own.
-evaluate_cell_claims <- function(claims, cells) {
+# reps copies of the cells, each cell's mean throughput recomputed from its transfers drawn
+# with replacement; the classification (abnormal) is kept as measured.
+resampled_cells <- function(cells, transfers, reps = bootstrap_reps, seed = bootstrap_seed) {
+  keys <- c("setup", "send_buffer", "recv_buffer")
+  transfers <- transfers[!is.na(transfers$throughput_mbit), ]
+  samples <- split(transfers$throughput_mbit, do.call(paste, c(transfers[keys], sep = "\r")))
+  key <- do.call(paste, c(cells[keys], sep = "\r"))
+  set.seed(seed)
+  means <- matrix(cells$mean_mbit, nrow = nrow(cells), ncol = reps)
+  for (i in seq_along(key)) {
+    x <- samples[[key[i]]]
+    if (length(x) > 0) {
+      means[i, ] <- colMeans(resample_matrix(x, reps))
+    }
+  }
+  cells <- as.data.frame(cells)
+  purrr::map(seq_len(reps), function(b) {
+    cells$mean_mbit <- means[, b]
+    cells
+  })
+}
+
+# A cell metric's value, with its bootstrap interval when the transfers behind the cells are
+# given and the metric reads their mean throughput.
+cell_value <- function(metric, rows, transfers) {
+  value <- if (nrow(rows) == 0) NA_real_ else cell_metrics[[metric]](rows)
+  if (is.null(transfers) || !metric %in% cell_bootstrap_metrics || is.na(as.numeric(value))) {
+    return(value)
+  }
+  ci <- bootstrap_interval(cell_metrics[[metric]], resampled_cells(rows, transfers))
+  structure(with_ci(as.numeric(value), ci[1], ci[2]), n = attr(value, "n"))
+}
+
+# Claims x setups: every setup's cells are judged on their own; transfers, when given, are
+# the per-transfer rows behind the cells, for the intervals.
+evaluate_cell_claims <- function(claims, cells, transfers = NULL) {
   setups <- unique(cells$setup)
   if (length(setups) == 0) {
     setups <- NA_character_
@@ -456,14 +499,12 @@ evaluate_cell_claims <- function(claims, cells) {
     claim <- claims[i, ]
     purrr::map(setups, function(s) {
       rows <- cell_claim_rows(dplyr::filter(cells, setup %in% s), claim)
-      measured <- cell_metrics[[claim$metric]](rows)
-      judged <- judge_claim(
-        measured, claim$check, claim$target, claim$tolerance, claim$partly_tolerance
+      value <- cell_value(
+        claim$metric, rows, if (is.null(transfers)) NULL else dplyr::filter(transfers, setup %in% s)
       )
-      dplyr::bind_cols(claim, tibble::tibble(
-        setup = s, measured = measured, verdict = judged$verdict,
-        margin = judged$margin, cells_used = nrow(rows)
-      ))
+      dplyr::bind_cols(
+        claim, setup = s, judge_claim_row(claim, value), value_n(value, nrow(rows), "cells")
+      )
     }) |>
       dplyr::bind_rows()
   }) |>

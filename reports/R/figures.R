@@ -80,7 +80,12 @@ claims_list_html <- function(evaluated) {
       is.na(evaluated$measured),
       "no data (the experiment, or the values this claim needs, are missing)",
       paste0(
-        escape_html(fmt_num(evaluated$measured)), " ", escape_html(unit), " — ",
+        escape_html(fmt_num(evaluated$measured)), " ", escape_html(unit),
+        escape_html(interval_text(evaluated)),
+        dplyr::if_else(
+          n_text(evaluated) == "–", "", paste0(" (n: ", escape_html(n_text(evaluated)), ")")
+        ),
+        " — ",
         escape_html(describe_margin(
           evaluated$measured, evaluated$margin, evaluated$check, evaluated$target, unit
         ))
@@ -119,6 +124,38 @@ claim_column <- function(evaluated, name) {
   if (name %in% names(evaluated)) evaluated[[name]] else rep(NA, nrow(evaluated))
 }
 
+# What each verdict rests on, e.g. "4 sizes, 240 echoes" or "86 cells"; "–" when unknown.
+n_text <- function(evaluated) {
+  n <- claim_column(evaluated, "n")
+  of <- dplyr::coalesce(as.character(claim_column(evaluated, "n_of")), "")
+  echoes <- claim_column(evaluated, "echoes")
+  text <- paste(n, of)
+  text <- dplyr::if_else(is.na(echoes) | echoes == 0, text, paste0(text, ", ", echoes, " echoes"))
+  dplyr::if_else(is.na(n), "–", text)
+}
+
+# A note on claims that rest on a spec choice identified by scanning against the paper.
+scanned_note <- function(evaluated) {
+  scanned <- claim_column(evaluated, "scanned_assumption")
+  dplyr::if_else(
+    is.na(scanned) | scanned == "", "",
+    paste0(
+      ' <span class="small scanned">(rests on <code>', escape_html(scanned),
+      "</code>, chosen by scanning against the paper)</span>"
+    )
+  )
+}
+
+# The 95 % interval after a measured value, e.g. " [3.1, 9.8]"; "" without one.
+interval_text <- function(evaluated) {
+  low <- claim_column(evaluated, "ci_low")
+  high <- claim_column(evaluated, "ci_high")
+  dplyr::if_else(
+    is.na(low) | is.na(high), "",
+    paste0(" [", fmt_num(low), ", ", fmt_num(high), "]")
+  )
+}
+
 # The scorecard as a compact HTML table, two rows per claim: the claim in full
 # width (id, figure, setup, the paper's words and where), then its numbers
 # beneath (published, measured, n, the verdict rule, verdict, how far off).
@@ -137,23 +174,24 @@ scorecard_view_html <- function(evaluated) {
     claim_column(evaluated, "tolerance"), claim_column(evaluated, "partly_tolerance"), unit
   )
   rule <- dplyr::if_else(is.na(claim_column(evaluated, "check")), "–", rule)
-  n <- claim_column(evaluated, "sizes_used")
-  # n only when the claims count message sizes (buffer-cell claims do not).
-  show_n <- any(n > 0, na.rm = TRUE)
+  n <- n_text(evaluated)
+  show_n <- any(n != "–")
   columns <- if (show_n) 6 else 5
   measured <- dplyr::if_else(
     is.na(evaluated$measured), "not measured", paste(fmt_num(evaluated$measured), unit)
   )
+  measured <- paste0(measured, interval_text(evaluated))
   source <- claim_column(evaluated, "source")
   rows <- paste0(
     '<tbody><tr class="claim"><td colspan="', columns, '"><b>', escape_html(evaluated$claim_id),
     '</b> <span class="small">', escape_html(dplyr::coalesce(evaluated$figure, "–")), setup, "</span> ",
     escape_html(evaluated$claim),
     dplyr::if_else(is.na(source), "", paste0(' <span class="small">(', escape_html(source), ")</span>")),
+    scanned_note(evaluated),
     '</td></tr>\n<tr class="numbers"><td>', escape_html(dplyr::coalesce(evaluated$published, "–")),
     '</td><td class="num">', escape_html(measured),
     if (show_n) {
-      paste0('</td><td class="num">', dplyr::if_else(is.na(n) | n == 0, "–", as.character(n)))
+      paste0('</td><td class="num">', escape_html(n))
     } else {
       ""
     },
@@ -167,7 +205,7 @@ scorecard_view_html <- function(evaluated) {
   )
   paste0(
     '<table class="scorecard"><thead><tr><th>Published</th><th class="num">Measured</th>',
-    if (show_n) '<th class="num" title="how many measurements the verdict rests on: message sizes, or (ishikura) transfers or recoveries">n</th>' else "",
+    if (show_n) '<th class="num" title="how many measurements the verdict rests on: message sizes (and their echoes), buffer cells, transfers or recoveries">n</th>' else "",
     "<th>Verdict rule</th><th>Verdict</th><th>By how much</th></tr></thead>\n",
     paste(rows, collapse = "\n"), "</table>"
   )

@@ -188,7 +188,7 @@ last_run_html <- function(run) {
 # A small chart of verdicts per figure: one stacked bar per figure, inline SVG.
 verdict_chart_svg <- function(scorecard) {
   levels <- verdict_levels
-  colours <- c("#3a9a5b", "#e0a800", "#c62828", "#5b73b8", "#8e5cb0", "#b0b0b0")
+  colours <- c("#3a9a5b", "#e0a800", "#c62828", "#d9822b", "#5b73b8", "#8e5cb0", "#b0b0b0")
   figure <- dplyr::coalesce(scorecard$figure, "–")
   figures <- unique(figure)
   counts <- table(factor(figure, levels = figures), factor(scorecard$verdict, levels = levels))

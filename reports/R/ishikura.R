@@ -33,6 +33,7 @@ mftp_claim_columns <- readr::cols(
   target = readr::col_double(),
   tolerance = readr::col_double(),
   partly_tolerance = readr::col_double(),
+  no_change = readr::col_double(),
   .default = readr::col_character()
 )
 
@@ -389,15 +390,9 @@ evaluate_mftp_claims <- function(claims, points, ref) {
     purrr::map(setups, function(s) {
       rows <- dplyr::filter(points, setup %in% s, experiment %in% experiments)
       value <- if (nrow(rows) == 0) NA_real_ else mftp_metrics[[claim$metric]](rows, ref)
-      measured <- as.numeric(value)
-      judged <- judge_claim(
-        measured, claim$check, claim$target, claim$tolerance, claim$partly_tolerance
+      dplyr::bind_cols(
+        claim, setup = s, judge_claim_row(claim, value), value_n(value, NA_real_, "transfers")
       )
-      dplyr::bind_cols(claim, tibble::tibble(
-        setup = s, measured = measured,
-        verdict = basis_verdict(claim$target_basis, judged$verdict), margin = judged$margin,
-        sizes_used = if (is.na(measured) || is.null(attr(value, "n"))) NA_real_ else attr(value, "n")
-      ))
     }) |>
       dplyr::bind_rows()
   }) |>

@@ -283,7 +283,7 @@ abnormal_next_normal <- function(sizes, formula) {
 evaluate_liu95db_claims <- function(claims, sizes, cells, extra) {
   is_cell <- claims$metric %in% names(cell_metrics)
   echo <- evaluate_claims(claims[!is_cell, ], sizes, extra, liu95db_echo_metrics)
-  matrix <- evaluate_cell_claims(claims[is_cell, ], cells)
+  matrix <- evaluate_cell_claims(claims[is_cell, ], cells, extra$transfers)
   dplyr::bind_rows(echo, matrix) |>
     dplyr::arrange(match(claim_id, claims$claim_id)) |>
     dplyr::mutate(verdict = factor(as.character(verdict), levels = verdict_levels))
@@ -300,7 +300,7 @@ published_normal_change <- function(table3, table2) {
       baseline_mbit = throughput_mbit_t2, baseline_abnormal = shaded_t2
     )
   list(
-    change_pct = cell_metrics$normal_change_vs_baseline(paired),
+    change_pct = as.numeric(cell_metrics$normal_change_vs_baseline(paired)),
     cells = sum(!paired$abnormal & !paired$baseline_abnormal)
   )
 }

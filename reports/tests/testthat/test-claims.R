@@ -1,6 +1,6 @@
 test_that("a claim looks only at its experiments and size range", {
   sizes <- dplyr::bind_rows(
-    size_rows("udp", c(1000, 5000), sent = 10, back = c(5, 10), experiment = "exp"),
+    size_rows("udp", c(1000, 5000), sent = 1000, back = c(500, 1000), experiment = "exp"),
     size_rows("udp", 2000, sent = 10, back = 0, experiment = "other")
   )
   whole <- evaluate_claim(one_claim(target = 5, partly_tolerance = 10), sizes)
@@ -12,14 +12,14 @@ test_that("a claim looks only at its experiments and size range", {
 })
 
 test_that("a claim on a missing experiment reads no data", {
-  sizes <- size_rows("udp", 1000, sent = 10, back = 10, experiment = "exp")
+  sizes <- size_rows("udp", 1000, sent = 1000, back = 1000, experiment = "exp")
   result <- evaluate_claim(one_claim(experiments = "absent"), sizes)
   expect_equal(result$verdict, "no data")
 })
 
 test_that("claims are evaluated per setup and never pooled across setups", {
   sizes <- dplyr::bind_rows(
-    size_rows("udp", 1000, sent = 10, back = 10, setup = "s1"),
+    size_rows("udp", 1000, sent = 1000, back = 1000, setup = "s1"),
     size_rows("udp", 1000, sent = 10, back = 0, setup = "s2")
   )
   evaluated <- evaluate_claims(one_claim(), sizes)
@@ -35,12 +35,36 @@ test_that("with no data at all every claim reads no data", {
 })
 
 test_that("the scorecard has the contract's columns", {
-  sizes <- size_rows("udp", 1000, sent = 10, back = 10)
+  sizes <- size_rows("udp", 1000, sent = 1000, back = 1000)
   card <- scorecard_table(evaluate_claims(one_claim(), sizes))
   expect_equal(
     names(card),
-    c("claim_id", "figure", "claim", "published", "measured", "verdict", "margin", "unit")
+    c(
+      "claim_id", "figure", "claim", "published", "measured", "verdict", "margin", "unit",
+      "n", "n_of", "echoes", "ci_low", "ci_high",
+      "scanned_assumption"
+    )
   )
+})
+
+test_that("each verdict carries its n: sizes of the claim's modes, their echoes, and a loss interval", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", c(1000, 2000, 4000), sent = 2, back = c(2, 2, 1)),
+    size_rows("tcp", 8000, sent = 0, back = 0)
+  ) |>
+    dplyr::mutate(echoes = 2)
+  got <- evaluate_claim(one_claim(target = 7, partly_tolerance = 7), sizes)
+  expect_equal(got$measured, 50)
+  expect_equal(got$n, 3)
+  expect_equal(got$n_of, "sizes")
+  expect_equal(got$echoes, 6)
+  expect_equal(as.character(got$verdict), "inconclusive")
+  card <- scorecard_table(evaluate_claims(one_claim(target = 7, partly_tolerance = 7), sizes))
+  expect_equal(card$n, 3)
+  expect_equal(card$echoes, 6)
+  expect_equal(card$ci_low, 1.258, tolerance = 1e-3)
+  many <- size_rows("udp", 1000, sent = 200, back = 100) |> dplyr::mutate(echoes = 200)
+  expect_equal(as.character(evaluate_claim(one_claim(target = 7, partly_tolerance = 7), many)$verdict), "not reproduced")
 })
 
 test_that("read_claims rejects unknown metrics and inconsistent tolerances", {
@@ -65,7 +89,7 @@ test_that("the liu95cool claims file is well formed", {
 
 test_that("a claim is judged only in the setups that ran its experiments", {
   sizes <- dplyr::bind_rows(
-    size_rows("udp", 1000, sent = 10, back = 10, experiment = "lan", setup = "ethernet"),
+    size_rows("udp", 1000, sent = 1000, back = 1000, experiment = "lan", setup = "ethernet"),
     size_rows("udp", 1000, sent = 10, back = 0, experiment = "wan", setup = "wan")
   )
   claims <- dplyr::bind_rows(
@@ -103,7 +127,7 @@ test_that("the liu95cool recommendation table is well formed", {
 })
 
 test_that("a claim an assumption decides never reads reproduced", {
-  sizes <- size_rows("udp", 1000, sent = 10, back = 10)
+  sizes <- size_rows("udp", 1000, sent = 1000, back = 1000)
   fitted <- evaluate_claim(one_claim(target_basis = "follows from assumption x, fitted"), sizes)
   expect_equal(fitted$verdict, "follows from assumption")
   missed <- evaluate_claim(
@@ -112,5 +136,33 @@ test_that("a claim an assumption decides never reads reproduced", {
   expect_equal(missed$verdict, "not reproduced")
   absent <- evaluate_claim(one_claim(target_basis = "not reproducible here: no TLI"), sizes)
   expect_equal(absent$verdict, "not reproducible here")
-  expect_equal(unname(verdict_counts(c("follows from assumption", "reproduced")))[c(1, 4)], c(1L, 1L))
+  expect_equal(unname(verdict_counts(c("follows from assumption", "reproduced")))[c(1, 5)], c(1L, 1L))
+})
+
+test_that("RTT verdicts carry a bootstrap interval over echoes, reproducible by its seed", {
+  echoes <- dplyr::bind_rows(
+    echo_rows("udp", 1000, c(10, 11, 12, 30, 9)),
+    echo_rows("tcp", 1000, c(10, 10, 10, 10, 10))
+  ) |>
+    dplyr::mutate(setup = "s")
+  sizes <- summarise_sizes(echoes)
+  claim <- one_claim(
+    metric = "rtt_rel_diff_median", modes = "udp;tcp", check = "at_most", target = 5,
+    partly_tolerance = 20
+  )
+  got <- evaluate_claim(claim, sizes, extra = list(echoes = echoes))
+  expect_equal(got$measured, 10)
+  # Five echoes, one of them 30 ms: a resampled median runs from 9 to 30 ms.
+  expect_equal(c(got$ci_low, got$ci_high), c(-10, 200))
+  expect_equal(as.character(got$verdict), "inconclusive")
+  again <- evaluate_claim(claim, sizes, extra = list(echoes = echoes))
+  expect_identical(c(again$ci_low, again$ci_high), c(got$ci_low, got$ci_high))
+  # Without echoes no interval, and the point value decides.
+  plain <- evaluate_claim(claim, sizes)
+  expect_true(is.na(plain$ci_low))
+  expect_equal(as.character(plain$verdict), "partly")
+  # Echoes that never vary (virtual time) give a zero-width interval.
+  still <- dplyr::mutate(echoes, rtt_ms = dplyr::if_else(mode == "udp", 11, 10))
+  flat <- evaluate_claim(claim, summarise_sizes(still), extra = list(echoes = still))
+  expect_equal(c(flat$ci_low, flat$ci_high), c(10, 10))
 })

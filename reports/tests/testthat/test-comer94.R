@@ -77,7 +77,8 @@ test_that("cell metrics answer from hand-made matrices", {
   expect_equal(cell_metrics$row_change(cells[1:2, ]), -10)
   expect_equal(cell_metrics$diagonal_change(cells), -20)
   expect_equal(cell_metrics$lockstep_deviation(cells), 25)
-  expect_equal(cell_metrics$normal_rel_error(cells), 100 * mean(c(0.25, 0.1)))
+  expect_equal(as.numeric(cell_metrics$normal_rel_error(cells)), 100 * mean(c(0.25, 0.1)))
+  expect_equal(attr(cell_metrics$normal_rel_error(cells), "n"), 2)
   expect_true(is.na(cell_metrics$normal_trend(cells[1:2, ])))
   expect_true(is.na(cell_metrics$lockstep_deviation(cells[1:2, ])))
 })
@@ -139,7 +140,8 @@ test_that("cell claims are judged per setup, and read no data without cells", {
   evaluated <- evaluate_cell_claims(claim, cells)
   expect_equal(evaluated$setup, c("a", "b"))
   expect_equal(as.character(evaluated$verdict), c("reproduced", "partly"))
-  expect_equal(evaluated$cells_used, c(2, 2))
+  expect_equal(evaluated$n, c(2, 2))
+  expect_equal(evaluated$n_of, c("cells", "cells"))
   empty <- evaluate_cell_claims(claim, cells[0, ])
   expect_equal(as.character(empty$verdict), "no data")
   expect_equal(scorecard_table(evaluated)$claim_id, c("K@a", "K@b"))
@@ -216,4 +218,61 @@ test_that("claim buffer ranges read in Kbytes, or octets when not whole", {
     buffer_range_text(c(16384, 27444), c(16384, NA), c(24576, NA), c(NA, NA)),
     c("send 16K, receive \u2265 24K", "send \u2265 27444 octets, receive any")
   )
+})
+
+test_that("a rise where the paper has a fall is not reproduced, and write-size claims are marked", {
+  claims <- read_claims(
+    file.path(reports_dir, "reference", "comer94-claims.csv"), cell_metrics, cell_claim_columns
+  )
+  k08 <- dplyr::filter(claims, claim_id == "K08")
+  # The issue's measurement: 20K/20K 3.9 % faster than 16K/16K, where the paper has it slower.
+  expect_equal(judge_claim_row(k08, 3.9)$verdict, "not reproduced")
+  expect_equal(judge_claim_row(k08, -3)$verdict, "reproduced")
+  k07 <- dplyr::filter(claims, claim_id == "K07")
+  expect_equal(judge_claim_row(k07, -2)$verdict, "partly")
+  expect_equal(judge_claim_row(k07, 2)$verdict, "not reproduced")
+  # Every claim on ttcp's runs rests on the scanned write size; ftp (K20) does not.
+  expect_equal(claims$scanned_assumption[claims$claim_id != "K20"], rep("write_size", 19))
+  expect_true(is.na(claims$scanned_assumption[claims$claim_id == "K20"]))
+  view <- scorecard_view_html(dplyr::mutate(
+    k08, setup = "s", measured = 3.9, verdict = factor("not reproduced", levels = verdict_levels),
+    margin = -3.9
+  ))
+  expect_match(view, "rests on <code>write_size</code>, chosen by scanning", fixed = TRUE)
+})
+
+test_that("agreement on the cells the paper does not name counts only those cells", {
+  cells <- cell_rows(c(16, 16, 20, 24), c(48, 51, 16, 16), 1) |>
+    dplyr::mutate(shaded = c(TRUE, TRUE, FALSE, FALSE), abnormal = c(TRUE, FALSE, FALSE, TRUE))
+  got <- cell_metrics$unnamed_agreement(cells)
+  expect_equal(as.numeric(got), 50)
+  expect_equal(attr(got, "n"), 2)
+})
+
+test_that("throughput verdicts carry a bootstrap interval over each cell's transfers", {
+  transfers <- tibble::tibble(
+    setup = "s", send_buffer = 16, recv_buffer = c(16, 16, 16, 24, 24, 24),
+    throughput_mbit = c(10, 12, 14, 9, 9, 9)
+  )
+  cells <- dplyr::mutate(summarise_cells(dplyr::mutate(
+    transfers, link = "l", stack = "t", backend = "b", host = "h", receiver_throughput_mbit = NA_real_
+  )), abnormal = FALSE)
+  claim <- tibble::tibble(
+    claim_id = "K", experiments = "t", metric = "row_change", send_min_bytes = NA_real_,
+    send_max_bytes = NA_real_, recv_min_bytes = NA_real_, recv_max_bytes = NA_real_,
+    check = "about", target = -10, tolerance = 5, partly_tolerance = 10, unit = "%",
+    target_basis = "paper", no_change = 0
+  )
+  got <- evaluate_cell_claims(claim, cells, transfers)
+  expect_equal(got$measured, -25)
+  # 16K/16K's resampled mean runs from 10 to 14: the change from -35.7 % to -10 %.
+  expect_gte(got$ci_low, -100 * (1 - 9 / 14))
+  expect_lt(got$ci_low, -25)
+  expect_gt(got$ci_high, -25)
+  expect_lte(got$ci_high, -10)
+  # About -10 within 5 excludes the whole interval; about -20 within 5 holds only part of it.
+  expect_equal(as.character(got$verdict), "not reproduced")
+  near <- evaluate_cell_claims(dplyr::mutate(claim, target = -20), cells, transfers)
+  expect_equal(as.character(near$verdict), "inconclusive")
+  expect_true(is.na(evaluate_cell_claims(claim, cells)$ci_low))
 })

@@ -99,7 +99,7 @@ test_that("verdicts become badges with a CSS class", {
   )
   expect_equal(
     unname(verdict_counts(c("partly", "partly", "no data"))),
-    c(0L, 2L, 0L, 0L, 0L, 1L)
+    c(0L, 2L, 0L, 0L, 0L, 0L, 1L)
   )
 })
 

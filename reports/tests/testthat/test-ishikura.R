@@ -141,5 +141,6 @@ test_that("a claim whose basis is an assumption is not counted as reproduced, an
   points <- dplyr::mutate(mftp_points("sec2", mean_mbit = 2.1, setup = "atm"), runs = 10)
   evaluated <- evaluate_mftp_claims(claims, points, list())
   expect_equal(as.character(evaluated$verdict), c("reproduced", "follows from assumption"))
-  expect_equal(evaluated$sizes_used, c(10, 10))
+  expect_equal(evaluated$n, c(10, 10))
+  expect_equal(evaluated$n_of, c("transfers", "transfers"))
 })

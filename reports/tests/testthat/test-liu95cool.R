@@ -87,3 +87,18 @@ test_that("dispersion_ratio treats echoes that never vary as equally predictable
   expect_equal(ratio(dplyr::bind_rows(flat("udp-cooled", 1), flat("udp", 0)), c("udp-cooled", "udp")), Inf)
   expect_equal(ratio(dplyr::bind_rows(flat("udp-cooled", 1), flat("udp", 2)), c("udp-cooled", "udp")), 0.5)
 })
+
+test_that("claims the cooling gap or the queue decide say so, and W02 is two-sided", {
+  claims <- read_claims(file.path(reports_dir, "reference", "liu95cool-claims.csv"))
+  basis <- stats::setNames(claims$target_basis, claims$claim_id)
+  expect_true(all(startsWith(basis[c("C08", "C12", "C15")], "follows from assumption cooling_gap")))
+  expect_true(all(grepl("assumption queue", basis[c("C07", "C13", "C14")], fixed = TRUE)))
+  c08 <- dplyr::filter(claims, claim_id == "C08")
+  expect_equal(judge_claim_row(c08, with_ci(0, 0, 0))$verdict, "follows from assumption")
+  expect_equal(judge_claim_row(c08, with_ci(40, 35, 45))$verdict, "not reproduced")
+  w02 <- dplyr::filter(claims, claim_id == "W02")
+  # Cooled UDP 30 % slower than TCP is not "the same level"; the old one-sided rule passed it.
+  expect_equal(judge_claim_row(w02, 30)$verdict, "not reproduced")
+  expect_equal(judge_claim_row(w02, 5)$verdict, "reproduced")
+  expect_equal(judge_claim_row(w02, -20)$verdict, "partly")
+})

@@ -118,7 +118,8 @@ test_that("Table 3 is compared with the baseline over cells normal in both", {
   baseline <- dplyr::mutate(cells, mean_mbit = c(10, 20, 10), abnormal = FALSE)
   joined <- join_baseline(cells, baseline)
   expect_equal(joined$baseline_mbit, c(10, 20, 10))
-  expect_equal(cell_metrics$normal_change_vs_baseline(joined), -10)
+  expect_equal(as.numeric(cell_metrics$normal_change_vs_baseline(joined)), -10)
+  expect_equal(attr(cell_metrics$normal_change_vs_baseline(joined), "n"), 2)
   expect_true(is.na(cell_metrics$normal_change_vs_baseline(cells)))
   published <- tibble::tibble(
     send_buffer = 1:2, recv_buffer = 1, throughput_mbit = c(9, 1), shaded = c(FALSE, TRUE)
@@ -263,4 +264,19 @@ test_that("the print's change pairs lan-print with lan-large size by size", {
   expect_equal(change$message_bytes, c(8192, 16384))
   expect_equal(change$change_pct, c(0, 25))
   expect_equal(nrow(print_change(dplyr::filter(sizes, experiment == "lan-large"))), 0)
+})
+
+test_that("M01 scores the two named cells apart from the rest; M07's rise is not a partly fall", {
+  claims <- read_claims(
+    file.path(reports_dir, "reference", "liu95db-claims.csv"),
+    c(liu95db_echo_metrics, cell_metrics), liu95db_claim_columns
+  )
+  expect_false("M01" %in% claims$claim_id)
+  m01 <- dplyr::filter(claims, claim_id %in% c("M01a", "M01b"))
+  expect_equal(m01$metric, c("share_abnormal", "unnamed_agreement"))
+  expect_equal(m01$send_min_bytes[1], 16384)
+  expect_equal(m01$recv_min_bytes[1], 49152)
+  m07 <- dplyr::filter(claims, claim_id == "M07")
+  expect_equal(judge_claim_row(m07, 4.4)$verdict, "not reproduced")
+  expect_equal(judge_claim_row(m07, -4.4)$verdict, "reproduced")
 })

@@ -65,3 +65,18 @@ test_that("summarise_ipc counts each run's collisions once, whatever its message
   got <- summarise_ipc(messages)
   expect_equal(c(got$medium_frames, got$medium_collisions), c(120, 12))
 })
+
+test_that("a milliner verdict counts the sizes it rests on, whatever its modes column names", {
+  rows <- tibble::tibble(
+    setup = "s", experiment = "udp-segments-1024", mode = "udp", curve = "c",
+    segment = rep(c(1024, 8192), 3), message_bytes = rep(c(1e6, 2e6, 3e6), each = 2),
+    elapsed_s = rep(c(2, 1), 3)
+  )
+  claim <- one_claim(
+    experiments = "udp-segments-1024", metric = "largest_segment_fastest", modes = NA_character_,
+    check = "at_least", target = 100, partly_tolerance = 50
+  )
+  got <- evaluate_claim(claim, rows, metrics = milliner_metrics)
+  expect_equal(got$measured, 100)
+  expect_equal(got$n, 3)
+})

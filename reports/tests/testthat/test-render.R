@@ -1,6 +1,8 @@
 # End-to-end: render.R and index.R on a SYNTHETIC results tree.
 
 rscript <- function(...) {
+  # Intervals are tested in test-claims.R; here a few resamples keep the renders quick.
+  withr::local_envvar(NETREPRO_BOOTSTRAP_REPS = "20")
   output <- suppressWarnings(system2(
     file.path(R.home("bin"), "Rscript"), c(...), stdout = TRUE, stderr = TRUE
   ))
