@@ -1,7 +1,8 @@
 """ipcbench emulated in real time: h1 -- link -- h2 on Mininet, ipcbench's client on h1 (host a,
 the spec's `host`) sending to its server on h2 (host b, ipcbench's `host_b`), both on the spec's
 stack, as netsim arranges them in virtual time: one client and server per curve and message
-size, host a's ticks at the phase the run's seed gives netsim (netrepro.phase).
+size, host a's ticks at the phase the run's seed gives netsim (netrepro.phase). ONC RPC (mode
+rpc) runs here only, on the Linux stack: libtirpc drives the kernel's sockets.
 
 Each ipcbench process runs in a memory cgroup of its own sized from its host model
 (netrepro.memcg), so that the kernel pages its buffers as the host paged; on the Tahoe stack the
@@ -122,6 +123,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
     provenance. Needs root."""
     from netrepro import measure
     from netrepro.backends import emulation_backend
+    from netrepro.backends.linkemu import LinkemuBackend, medium_delta
     from netrepro.ipc_plan import Unfinished, measure_curves
     from netrepro.linkcheck import check_link
     from netrepro.provenance import binary_digests, read_sysctls
@@ -132,6 +134,13 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
     assert plan is not None
     seed_of_link = link_seed(experiment.seed, experiment.id, trial)
     backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
+    # A shared medium's counts are each run's own: linkemu's before and after it.
+    medium_snapshot = backend.snapshot if isinstance(backend, LinkemuBackend) else None
+    if experiment.link.medium != "shared":
+        medium_snapshot = None
+    elif medium_snapshot is None:
+        raise RunError(f"link {experiment.link.name} is a shared medium, which backend {backend.name} "
+                       "cannot emulate; give backend linkemu")
     plans = memory_plans(experiment)
     with LinkNetwork(experiment.link, backend, out / "logs") as net:
         link_check = check_link(net, experiment.link, H2_IP)
@@ -144,16 +153,19 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
         def run_one(curve: Mapping[str, Any], size: int, seed: int, client: list[str], server: list[str],
                     limit_s: float) -> tuple[list[dict[str, Any]], Mapping[str, Any], dict[str, Any]]:
             tag = f"run{next(numbers)}"
+            before = medium_snapshot() if medium_snapshot else {}
             records, status, errors, memory = run_pair(net, tool_args, plans, experiment.stack, seed, client,
                                                        server, experiment.transfers, limit_s, tag)
-            run = {"client": client, "server": server, "boot_b_ns": phase.boot_b_ns(seed), "memory": memory}
+            medium = medium_delta(before, medium_snapshot()) if medium_snapshot else {}
+            run = {"client": client, "server": server, "boot_b_ns": phase.boot_b_ns(seed), "memory": memory,
+                   **({"medium": medium} if medium else {})}
             failures = [r for r in records if r.get("record") == "error"]
             if status != 0 or failures:
                 detail = failures[0].get("error") if failures else errors.strip()[-300:]
                 if plan.mode == "udp" and "timeout" in str(detail):
                     raise Unfinished(str(detail), run)
                 raise RunError(f"ipcbench ({curve['curve']}, {size} octets) failed (exit {status}): {detail}")
-            return records, counts_of(records, memory), run
+            return records, {**counts_of(records, memory), **medium}, run
 
         rows, runs = measure_curves(experiment, trial, run_id, run_one)
     return rows, {

@@ -57,7 +57,7 @@ class LinkParams:
     forward: Direction
     reverse: Direction
     check: LinkCheck
-    # "shared": one half-duplex Ethernet both hosts take turns on (netsim --medium shared).
+    # "shared": one half-duplex Ethernet both hosts take turns on (netsim and linkemu --medium shared).
     medium: str = "duplex"
 
     def directions(self) -> dict[str, Direction]:

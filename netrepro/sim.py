@@ -54,7 +54,7 @@ def link_args(link: LinkParams) -> list[str]:
         linkemu.refuse_unsupported(link)
     except BackendError as err:
         raise SimError(str(err)) from err
-    return [*linkemu.link_args(link), *(["--medium", "shared"] if link.medium == "shared" else [])]
+    return linkemu.link_args(link)
 
 
 def ttcp_command(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,

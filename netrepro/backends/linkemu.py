@@ -1,7 +1,9 @@
 """The user-space link emulator: tools/bin/linkemu runs in the middle node and forwards frames
 between its two interfaces through a drop-tail queue, a line of the link's rate charged with
-its framing, a propagation delay, and random, cell and bit-error loss. It needs no qdisc, so it
-runs on kernels without sch_netem."""
+its framing, a propagation delay, and random, cell and bit-error loss; or, for a link with
+`medium: shared`, through one half-duplex Ethernet both hosts take turns on (CSMA/CD, 802.3
+backoff), as netsim's --medium shared. It needs no qdisc, so it runs on kernels without
+sch_netem."""
 from __future__ import annotations
 
 import json
@@ -19,6 +21,7 @@ BINARY = Path(__file__).resolve().parents[2] / "tools" / "bin" / "linkemu"
 OFFLOADS = ("tso", "gso", "gro")
 READY_TIMEOUT_S = 5.0
 STOP_TIMEOUT_S = 10.0
+SNAPSHOT_TIMEOUT_S = 5.0
 MAX_MTU = 65535
 # SCHED_FIFO priority of the forwarding threads: on a shared 2-core machine it cut the 99th
 # percentile of added delay from about 1 ms late to 0.2 ms (benchmarks/link).
@@ -55,6 +58,12 @@ def refuse_unsupported(link: LinkParams) -> None:
         raise BackendError(f"link {link.name}: linkemu knows framings {', '.join(FRAMINGS)}, not {link.framing!r}")
     if not 68 <= link.mtu <= MAX_MTU:
         raise BackendError(f"link {link.name}: MTU {link.mtu} is outside 68..{MAX_MTU}")
+    if link.medium == "shared":
+        lossy = link.forward.jitter_s or link.forward.loss_pct or link.forward.cell_loss_ratio \
+            or link.forward.bit_error_ratio or link.forward.queue_bytes
+        if link.framing != "ethernet" or link.reverse != link.forward or lossy:
+            raise BackendError(f"link {link.name}: a shared medium is an Ethernet with one rate, delay and "
+                               "packet queue for both hosts, and no jitter, loss or byte queue")
     for name, direction in link.directions().items():
         if direction.rate_bps <= 0:
             raise BackendError(f"link {link.name} ({name}): linkemu needs a positive rate")
@@ -72,7 +81,24 @@ def link_args(link: LinkParams) -> list[str]:
     args = ["--framing", link.framing, "--mtu", f"{link.mtu}B", *_direction_args(link.forward, "")]
     if link.reverse != link.forward:
         args += _direction_args(link.reverse, "reverse-")
+    if link.medium == "shared":
+        args += ["--medium", "shared"]
     return args
+
+
+# A shared medium's counts per station that add up over a run (queue_max_packets does not).
+MEDIUM_COUNTS = ("offered", "tx_frames", "collisions", "deferrals", "excessive", "drop_queue")
+
+
+def medium_delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The shared medium's counts between two of linkemu's records, under netsim's names
+    (medium_a_tx_frames, ..., medium_collision_pct), so that a run's rows read them alike."""
+    counts = {f"medium_{side}_{key}": int(after[f"medium_{side}_{key}"]) - int(before[f"medium_{side}_{key}"])
+              for side in "ab" for key in MEDIUM_COUNTS}
+    frames = counts["medium_a_tx_frames"] + counts["medium_b_tx_frames"]
+    collisions = counts["medium_a_collisions"] + counts["medium_b_collisions"]
+    counts["medium_collision_pct"] = 100.0 * collisions / frames if frames else 0.0
+    return counts
 
 
 def command(link: LinkParams, if_a: str, if_b: str, stats: Path, ready: Path, seed: int = 1,
@@ -100,6 +126,7 @@ class LinkemuBackend:
         self._command: list[str] = []
         self._stats: Path | None = None
         self._offloads: dict[str, list[str]] = {}
+        self._snapshots = 0
 
     def start(self, node: Any, if_a: str, if_b: str, link: LinkParams, log_dir: Path) -> None:
         refuse_unsupported(link)
@@ -108,6 +135,7 @@ class LinkemuBackend:
         log_dir = Path(log_dir)
         log_dir.mkdir(parents=True, exist_ok=True)
         self._stats = log_dir / "linkemu-stats.json"
+        self._snapshots = 0
         ready = log_dir / "linkemu.ready"
         for path in (self._stats, ready):
             path.unlink(missing_ok=True)
@@ -133,6 +161,26 @@ class LinkemuBackend:
 
     def settings(self) -> dict[str, Any]:
         return {"backend": self.name, "command": list(self._command), "offloads": dict(self._offloads)}
+
+    def snapshot(self) -> dict[str, Any]:
+        """linkemu's counters so far (SIGUSR1), while it keeps forwarding; a run's own counts
+        are the difference of the snapshots before and after it."""
+        if self._process is None or self._stats is None:
+            raise BackendError("linkemu was not started")
+        self._snapshots += 1
+        self._process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + SNAPSHOT_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise BackendError(f"linkemu exited with {self._process.returncode} while writing its counters")
+            try:
+                record = json.loads(self._stats.read_text())
+            except (FileNotFoundError, json.JSONDecodeError):
+                record = {}
+            if record.get("snapshot") == self._snapshots:
+                return record
+            time.sleep(0.005)
+        raise BackendError(f"linkemu did not write its counters within {SNAPSHOT_TIMEOUT_S}s of SIGUSR1")
 
     def stop(self) -> dict[str, Any]:
         if self._process is None:

@@ -12,7 +12,8 @@ void le_usage(FILE *out)
           "and random loss. Frames from if-a leave through if-b (forward), and back (reverse).\n"
           "Each frame is handed to the kernel early by the send lag the kernel's transmit\n"
           "stamps measured (tx_lead_ns in the record), so it leaves at its time.\n"
-          "Stops on SIGTERM or SIGINT and prints one JSON record of counters.\n"
+          "Stops on SIGTERM or SIGINT and prints one JSON record of counters; SIGUSR1 writes\n"
+          "the record so far (\"final\":false) to --stats FILE, or stdout without it.\n"
           "\n"
           "  --if-a IF                  interface towards host a (required)\n"
           "  --if-b IF                  interface towards host b (required)\n"
@@ -28,7 +29,14 @@ void le_usage(FILE *out)
           "  --bit-error-ratio R        bit error ratio, lost per packet from its bits (default 0)\n"
           "  --queue-packets N          drop-tail queue limit in packets, 0 = none (default 50)\n"
           "  --queue-bytes SIZE         drop-tail queue limit in octets of IP packets, 0 = none\n"
-          "                             (default 0)\n",
+          "                             (default 0)\n"
+          "  --medium NAME              duplex: a line per direction; shared: one half-duplex\n"
+          "                             Ethernet both hosts take turns on, on the real clock\n"
+          "                             (forward values; --delay is the propagation in which\n"
+          "                             starts collide, --queue-packets each host's interface\n"
+          "                             queue; CSMA/CD, 802.3 backoff, 51.2 us slots at 10 Mb/s,\n"
+          "                             16 attempts; counters medium_* in the record)\n"
+          "                             (default duplex)\n",
           out);
     le_link_usage_reverse(out);
     fputs("  --seed N                   seed of the loss and jitter draws (default 1)\n"
@@ -57,7 +65,25 @@ void le_usage(FILE *out)
 }
 
 enum { OPT_IF_A = 256, OPT_IF_B, OPT_SEED, OPT_STATS, OPT_READY, OPT_SPIN, OPT_PRIORITY,
-       OPT_SOCKBUF, OPT_FRAME_TIMES, OPT_HELP };
+       OPT_SOCKBUF, OPT_FRAME_TIMES, OPT_MEDIUM, OPT_HELP };
+
+/* The shared medium models the wire and the interface queues only, as netsim's does: one rate
+ * and propagation for both hosts, no added loss or jitter, queues in packets. */
+static bool shared_medium_ok(const struct le_link_opts *o, FILE *err)
+{
+    bool reverse = false;
+    for (int i = 0; i < LE_NDIR_OPTS; i++)
+        reverse = reverse || o->reverse_set[i];
+    const struct le_dir_cfg *f = &o->forward;
+    if (o->framing != LE_FRAMING_ETHERNET || reverse || f->jitter_ns || f->loss_pct ||
+        f->cell_loss_ratio || f->bit_error_ratio || f->queue_bytes) {
+        fprintf(err, "linkemu: --medium shared is an Ethernet: give --framing ethernet, no "
+                     "--reverse-* flags, no --jitter, --loss-pct, --cell-loss-ratio, "
+                     "--bit-error-ratio or --queue-bytes\n");
+        return false;
+    }
+    return true;
+}
 
 int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *err)
 {
@@ -72,6 +98,7 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
         {"priority", required_argument, 0, OPT_PRIORITY},
         {"sock-buf", required_argument, 0, OPT_SOCKBUF},
         {"frame-times", no_argument, 0, OPT_FRAME_TIMES},
+        {"medium", required_argument, 0, OPT_MEDIUM},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
@@ -127,6 +154,13 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
         case OPT_FRAME_TIMES:
             opts->frame_times = 1;
             break;
+        case OPT_MEDIUM:
+            if (strcmp(optarg, "duplex") != 0 && strcmp(optarg, "shared") != 0) {
+                fprintf(err, "linkemu: bad --medium '%s'; give duplex or shared\n", optarg);
+                return -1;
+            }
+            opts->shared_medium = strcmp(optarg, "shared") == 0;
+            break;
         case OPT_HELP:
             le_usage(out);
             return 1;
@@ -157,6 +191,8 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
         return -1;
     }
     if (le_link_finish(&link, "linkemu", err) < 0)
+        return -1;
+    if (opts->shared_medium && !shared_medium_ok(&link, err))
         return -1;
     opts->framing = link.framing;
     opts->mtu = link.mtu;

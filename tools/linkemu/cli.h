@@ -24,6 +24,7 @@ struct le_opts {
     int priority; /* SCHED_FIFO priority of the forwarding threads; 0: normal scheduling */
     uint32_t sock_buf;
     int frame_times; /* frames carry their modelled times in a trailer (common/frametime.h) */
+    bool shared_medium; /* --medium shared: one half-duplex Ethernet for both directions */
 };
 
 /* Parses argv. Returns 0 on success, 1 when --help was given (usage printed to out), and -1 on

@@ -25,6 +25,7 @@
 #include "gso.h"
 #include "pktstamp.h"
 #include "pq.h"
+#include "shared.h"
 #include "stats.h"
 #include "txlag.h"
 
@@ -91,11 +92,23 @@ struct dir {
     int64_t last_sent_ns;
     int frame_times;
     struct nr_txlag txlag;
-    int priority;
-    int realtime;
     int warned_gso;
+    struct le_shared *shared; /* --medium shared: frames take turns on it before the queue */
+    int station;              /* this direction's sender on it: 0 host a, 1 host b */
     atomic_int *stop;
     atomic_int *failed;
+};
+
+/* One forwarding thread: one direction on a duplex link, both on a shared medium, whose
+ * events and both directions' frames then run on one clock in one loop. */
+struct worker {
+    struct dir *dirs[2];
+    int ndirs;
+    struct le_shared *shared;
+    int priority;
+    int realtime;
+    /* Held while the thread forwards, not while it waits: a snapshot of the counters takes it. */
+    pthread_mutex_t lock;
     pthread_t thread;
 };
 
@@ -186,6 +199,28 @@ static int enqueue(struct dir *d, struct le_pkt *pkt, uint32_t got, int64_t rele
     return le_pq_push(&d->queue, pkt);
 }
 
+/* Duplex: the frame joins the queue to leave at release. Shared: it joins its host's interface
+ * queue for the wire, and the queue to leave with its outcome (medium_done). Returns 0, -1 when
+ * out of memory, 1 when the interface queue is full (the medium counts it). */
+static int place(struct dir *d, struct le_pkt *pkt, uint32_t got, int64_t now, int64_t release, int timed)
+{
+    if (!d->shared)
+        return enqueue(d, pkt, got, release, timed) < 0 ? -1 : 0;
+    pkt->len = got;
+    pkt->timed = timed;
+    return le_shared_offer(d->shared, d->station, &d->model.count, now, got - VNET_HDR, pkt) == LE_PASS ? 0 : 1;
+}
+
+/* The model's verdict on a frame of frame_octets: on a duplex link the line's schedule gives
+ * its release; on a shared medium its release comes with its turn on the wire. */
+static enum le_verdict admit(struct dir *d, int64_t now, uint32_t frame_octets, int64_t *release)
+{
+    *release = 0;
+    if (d->shared)
+        return le_shared_admit(d->shared, &d->model.count, frame_octets);
+    return le_admit(&d->model, now, frame_octets, release);
+}
+
 /* A frame that ends in a frame-time trailer is admitted at the time its sender states, not at
  * the time it reached us; the trailer is cut off and *timed set. Returns the admission time. */
 static int64_t admission_time(struct dir *d, struct le_pkt *pkt, uint32_t *got, int64_t arrived,
@@ -237,7 +272,7 @@ static void take_gso(struct dir *d, const struct le_pkt *pkt, const uint8_t *spi
     for (uint32_t i = 0; i < g.segments; i++) {
         uint32_t len = le_gso_segment_len(&g, i);
         int64_t release;
-        if (le_admit(&d->model, now, len, &release) != LE_PASS)
+        if (admit(d, now, len, &release) != LE_PASS)
             continue;
         /* A segment that passed fits the MTU, so it fits a pool buffer. */
         struct le_pkt *seg = pool_get(&d->pool);
@@ -246,9 +281,11 @@ static void take_gso(struct dir *d, const struct le_pkt *pkt, const uint8_t *spi
             continue;
         }
         le_gso_segment(d->gso_buf, &g, i, seg->data + VNET_HDR);
-        if (enqueue(d, seg, VNET_HDR + len, release, 0) < 0) {
+        int placed = place(d, seg, VNET_HDR + len, now, release, 0);
+        if (placed != 0) {
             pool_put(&d->pool, seg);
-            d->model.count.drop_nomem++;
+            if (placed < 0)
+                d->model.count.drop_nomem++;
         }
     }
 }
@@ -276,8 +313,7 @@ static void take_frame(struct dir *d, struct le_pkt **slot, const uint8_t *spill
         frame = got - VNET_HDR;
     }
     int64_t release;
-    enum le_verdict v = le_admit(&d->model, now, frame, &release);
-    if (v != LE_PASS)
+    if (admit(d, now, frame, &release) != LE_PASS)
         return;
     if (truncated) {
         /* Only frames larger than the MTU can be truncated, and those never pass. */
@@ -292,10 +328,12 @@ static void take_frame(struct dir *d, struct le_pkt **slot, const uint8_t *spill
     }
     /* The frame keeps its buffer only if another can take its place in the receive batch. */
     struct le_pkt *spare = pool_get(&d->pool);
-    if (!spare || enqueue(d, pkt, got, release, timed) < 0) {
+    int placed = spare ? place(d, pkt, got, now, release, timed) : -1;
+    if (placed != 0) {
         if (spare)
             pool_put(&d->pool, spare);
-        d->model.count.drop_nomem++;
+        if (placed < 0)
+            d->model.count.drop_nomem++;
         return;
     }
     *slot = spare;
@@ -341,63 +379,127 @@ static int receive(struct dir *d)
 }
 
 /* SCHED_FIFO lets a due frame preempt other work on a busy machine. */
-static int set_realtime(struct dir *d, int on)
+static int set_realtime(struct worker *w, int on)
 {
-    struct sched_param sp = {.sched_priority = on ? d->priority : 0};
+    struct sched_param sp = {.sched_priority = on ? w->priority : 0};
     int rc = pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp);
     if (rc != 0) {
         errno = rc;
-        fail(d, "cannot change the scheduling policy (run as root, or give --priority 0)", stderr);
+        fail(w->dirs[0], "cannot change the scheduling policy (run as root, or give --priority 0)", stderr);
         return -1;
     }
-    d->realtime = on;
-    if (on)
-        d->fwd.realtime_switches++;
+    w->realtime = on;
+    for (int i = 0; on && i < w->ndirs; i++)
+        w->dirs[i]->fwd.realtime_switches++;
     return 0;
 }
 
-static void *dir_main(void *arg)
+/* How early the medium runs the end of a frame: the send lag of a full-size frame, the most
+ * any frame is handed over early. */
+static int64_t medium_ahead(const struct worker *w)
 {
-    struct dir *d = arg;
+    int64_t ahead = 0;
+    for (int i = 0; i < w->ndirs; i++) {
+        const struct dir *d = w->dirs[i];
+        int64_t lead = nr_txlag_lead(&d->txlag, LE_ETH_HEADER + d->model.mtu);
+        if (lead > ahead)
+            ahead = lead;
+    }
+    return ahead;
+}
+
+/* A frame's turn on the shared medium ended: delivered, it waits to leave towards the other
+ * host when it arrives there; given up after 16 collisions, it is gone, as on the wire. */
+static void medium_done(void *ctx, const struct le_outcome *o)
+{
+    struct worker *w = ctx;
+    struct dir *d = w->dirs[o->station];
+    struct le_pkt *pkt = o->pkt;
+    if (o->kind == LE_EXCESSIVE) {
+        pool_put(&d->pool, pkt);
+        return;
+    }
+    if (enqueue(d, pkt, pkt->len, o->arrive_ns, pkt->timed) < 0) {
+        pool_put(&d->pool, pkt);
+        d->model.count.drop_nomem++;
+    }
+}
+
+/* One round: sends what is due, reads what arrived, runs the medium's due events. Returns the
+ * frames read, or -1; *due is when the next frame or medium event is due (INT64_MAX: none) and
+ * *last_sent when the thread last sent. */
+static int forward_once(struct worker *w, int64_t now, int64_t *due, int64_t *last_sent)
+{
+    int got = 0;
+    for (int i = 0; i < w->ndirs; i++)
+        if (send_due(w->dirs[i], now) < 0)
+            return -1;
+    for (int i = 0; i < w->ndirs; i++) {
+        int n = receive(w->dirs[i]);
+        if (n < 0)
+            return -1;
+        got += n;
+    }
+    int64_t ahead = w->shared ? medium_ahead(w) : 0;
+    if (w->shared)
+        le_shared_run(w->shared, nr_mono_ns(), ahead, medium_done, w);
+    *due = w->shared ? le_shared_due_ns(w->shared, ahead) : INT64_MAX;
+    *last_sent = INT64_MIN;
+    for (int i = 0; i < w->ndirs; i++) {
+        struct dir *d = w->dirs[i];
+        struct le_pkt *top = le_pq_top(&d->queue);
+        if (top && handover_at(d, top) < *due)
+            *due = handover_at(d, top);
+        if (d->last_sent_ns > *last_sent)
+            *last_sent = d->last_sent_ns;
+    }
+    return got;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct dir *first = w->dirs[0];
     /* Without this the kernel may defer a wake-up by 50 us to batch timers. */
     if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) < 0)
         fprintf(stderr, "linkemu: cannot set timer slack (%s); delays may be late by ~50 us\n",
                 strerror(errno));
-    if (set_realtime(d, d->priority > 0) < 0)
+    if (set_realtime(w, w->priority > 0) < 0)
         return NULL;
-    struct pollfd pfd = {.fd = d->rx_fd, .events = POLLIN};
+    struct pollfd pfd[2];
+    for (int i = 0; i < w->ndirs; i++)
+        pfd[i] = (struct pollfd){.fd = w->dirs[i]->rx_fd, .events = POLLIN};
     int64_t window_start = nr_mono_ns(), slept = 0;
-    while (!atomic_load(d->stop) && !atomic_load(d->failed)) {
+    while (!atomic_load(first->stop) && !atomic_load(first->failed)) {
         int64_t now = nr_mono_ns();
-        if (d->priority > 0 && now - window_start >= LOAD_WINDOW_NS) {
+        if (w->priority > 0 && now - window_start >= LOAD_WINDOW_NS) {
             /* Real time only while mostly idle: a busy forwarder keeps exact times in its
              * schedule anyway, and at real-time priority it would starve the hosts. */
             int64_t idle_pct = 100 * slept / (now - window_start);
-            if ((d->realtime && idle_pct < 50) || (!d->realtime && idle_pct > 75))
-                if (set_realtime(d, !d->realtime) < 0)
+            if ((w->realtime && idle_pct < 50) || (!w->realtime && idle_pct > 75))
+                if (set_realtime(w, !w->realtime) < 0)
                     return NULL;
             window_start = now;
             slept = 0;
         }
-        if (send_due(d, now) < 0)
-            return NULL;
-        int got = receive(d);
+        int64_t due, last_sent;
+        pthread_mutex_lock(&w->lock);
+        int got = forward_once(w, now, &due, &last_sent);
+        pthread_mutex_unlock(&w->lock);
         if (got < 0)
             return NULL;
         if (got > 0)
             continue;
-        struct le_pkt *top = le_pq_top(&d->queue);
-        int64_t handover = top ? handover_at(d, top) : 0;
-        int64_t wait = top ? handover - now : IDLE_WAIT_NS;
+        int64_t wait = due != INT64_MAX ? due - now : IDLE_WAIT_NS;
         if (wait > IDLE_WAIT_NS)
             wait = IDLE_WAIT_NS;
-        int64_t spin = top && handover - d->last_sent_ns >= 4 * d->spin_ns ? d->spin_ns : 0;
+        int64_t spin = due != INT64_MAX && due - last_sent >= 4 * first->spin_ns ? first->spin_ns : 0;
         if (wait > spin) {
             int64_t sleep = wait - spin;
             struct timespec ts = {sleep / 1000000000LL, sleep % 1000000000LL};
             int64_t before = nr_mono_ns();
-            if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR) {
-                fail(d, "ppoll failed", stderr);
+            if (ppoll(pfd, (nfds_t)w->ndirs, &ts, NULL) < 0 && errno != EINTR) {
+                fail(first, "ppoll failed", stderr);
                 return NULL;
             }
             slept += nr_mono_ns() - before;
@@ -406,7 +508,7 @@ static void *dir_main(void *arg)
              * when the previous send is at least four spins back: the thread then spins at
              * most a quarter of the time and leaves the hosts their CPU on a loaded link,
              * where release times stay exact in the schedule anyway. */
-            while (nr_mono_ns() < handover)
+            while (nr_mono_ns() < due)
                 ;
         }
     }
@@ -523,7 +625,6 @@ static int dir_init(struct dir *d, const char *name, const struct le_opts *o, co
     d->spin_ns = o->spin_ns;
     d->frame_times = o->frame_times;
     nr_txlag_init(&d->txlag);
-    d->priority = o->priority;
     /* The largest frame we keep: MTU plus Ethernet header, a VLAN tag and a frame-time trailer;
      * larger ones are truncated on receive and dropped as oversize. */
     d->pool.buf = VNET_HDR + LE_ETH_HEADER + 4 + o->mtu + NR_FRAMETIME_LEN;
@@ -543,18 +644,27 @@ nomem:
     return -1;
 }
 
+/* The counters the forwarding loop keeps apart from the model's, brought up to date for a
+ * record. Reading PACKET_STATISTICS resets it, so its drops are added up. */
 static void dir_finish(struct dir *d)
 {
     struct tpacket_stats st;
     socklen_t len = sizeof st;
     if (getsockopt(d->rx_fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) == 0)
-        d->fwd.socket_drops = st.tp_drops;
+        d->fwd.socket_drops += st.tp_drops;
     else
-        fprintf(stderr, "linkemu: cannot read PACKET_STATISTICS on %s (%s); socket_drops is 0\n",
-                d->rx_if, strerror(errno));
-    d->fwd.pending_packets = d->queue.len;
+        fprintf(stderr, "linkemu: cannot read PACKET_STATISTICS on %s (%s); socket_drops misses "
+                "its drops since the last record\n", d->rx_if, strerror(errno));
+    d->fwd.pending_packets = d->queue.len + (d->shared ? le_shared_pending(d->shared, d->station) : 0);
     d->fwd.tx_stamps = d->txlag.samples;
     d->fwd.tx_lead_ns = nr_txlag_lead(&d->txlag, LE_ETH_HEADER + d->model.mtu);
+}
+
+/* A frame the shared medium still holds goes back to its direction's pool. */
+static void medium_free_pkt(void *ctx, int station, void *pkt)
+{
+    struct dir **dirs = ctx;
+    pool_put(&dirs[station]->pool, pkt);
 }
 
 static void dir_free(struct dir *d)
@@ -577,25 +687,32 @@ static int write_ready(const char *path, FILE *err)
     return path ? le_write_atomic(path, "forwarding\n", err) : 0;
 }
 
-static int report(const struct le_opts *o, double duration, struct dir *fw, struct dir *rv, FILE *err)
+/* The record's text (malloc'd), or NULL with the reason on err. */
+static char *record(const struct le_opts *o, int64_t start, struct dir *fw, struct dir *rv,
+                    const struct le_shared *shared, uint64_t snapshot, FILE *err)
 {
     struct le_dir_report f = {&fw->model.cfg, &fw->model.count, &fw->fwd};
     struct le_dir_report r = {&rv->model.cfg, &rv->model.count, &rv->fwd};
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
-    if (!mem) {
-        fprintf(err, "linkemu: out of memory writing the counters\n");
-        return -1;
+    if (mem) {
+        le_write_json(mem, o, (double)(nr_mono_ns() - start) / 1e9, &f, &r, shared ? &shared->medium : NULL,
+                      snapshot);
+        if (fclose(mem) == 0)
+            return text;
     }
-    le_write_json(mem, o, duration, &f, &r);
-    if (fclose(mem) != 0) {
-        fprintf(err, "linkemu: out of memory writing the counters\n");
-        free(text);
-        return -1;
-    }
+    fprintf(err, "linkemu: out of memory writing the counters\n");
+    free(text);
+    return NULL;
+}
+
+/* The final record (snapshot 0) goes to stdout and --stats; a snapshot to --stats only, or to
+ * stdout without it. Frees text. */
+static int publish(const struct le_opts *o, char *text, uint64_t snapshot, FILE *err)
+{
     int status = 0;
-    if (fputs(text, stdout) == EOF || fflush(stdout) == EOF) {
+    if ((snapshot == 0 || !o->stats_path) && (fputs(text, stdout) == EOF || fflush(stdout) == EOF)) {
         fprintf(err, "linkemu: cannot write the counters to stdout (%s)\n", strerror(errno));
         status = -1;
     }
@@ -605,27 +722,67 @@ static int report(const struct le_opts *o, double duration, struct dir *fw, stru
     return status;
 }
 
+/* SIGUSR1: the record so far, taken while no worker forwards so that its counters agree, and
+ * written once they forward again. */
+static int snapshot(const struct le_opts *o, int64_t start, struct worker *workers, int nworkers,
+                    struct dir *fw, struct dir *rv, const struct le_shared *shared, uint64_t number, FILE *err)
+{
+    for (int i = 0; i < nworkers; i++)
+        pthread_mutex_lock(&workers[i].lock);
+    dir_finish(fw);
+    dir_finish(rv);
+    char *text = record(o, start, fw, rv, shared, number, err);
+    for (int i = 0; i < nworkers; i++)
+        pthread_mutex_unlock(&workers[i].lock);
+    return text ? publish(o, text, number, err) : -1;
+}
+
 int le_run(const struct le_opts *o, FILE *err)
 {
     atomic_int stop = 0, failed = 0;
-    struct dir fw = {.rx_if = o->if_a, .tx_if = o->if_b, .rx_fd = -1, .tx_fd = -1, .stop = &stop,
-                     .failed = &failed};
-    struct dir rv = {.rx_if = o->if_b, .tx_if = o->if_a, .rx_fd = -1, .tx_fd = -1, .stop = &stop,
-                     .failed = &failed};
+    struct dir fw = {.rx_if = o->if_a, .tx_if = o->if_b, .rx_fd = -1, .tx_fd = -1, .station = 0,
+                     .stop = &stop, .failed = &failed};
+    struct dir rv = {.rx_if = o->if_b, .tx_if = o->if_a, .rx_fd = -1, .tx_fd = -1, .station = 1,
+                     .stop = &stop, .failed = &failed};
+    struct dir *dirs[2] = {&fw, &rv};
+    struct le_shared shared;
+    int have_shared = 0;
+    /* Duplex: a thread per direction. Shared: one thread, as the medium is one. */
+    struct worker workers[2] = {
+        {.dirs = {&fw, &rv}, .ndirs = o->shared_medium ? 2 : 1, .priority = o->priority},
+        {.dirs = {&rv}, .ndirs = 1, .priority = o->priority},
+    };
+    int nworkers = o->shared_medium ? 1 : 2, locks = 0;
     int status = 1, started = 0;
     sigset_t sigs;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGTERM);
     sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGUSR1);
     /* Blocked here and in the threads, which inherit the mask, so only sigtimedwait sees them. */
     int rc = pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     if (rc != 0) {
         fprintf(err, "linkemu: pthread_sigmask failed (%s)\n", strerror(rc));
         return 1;
     }
+    for (; locks < nworkers; locks++) {
+        if ((rc = pthread_mutex_init(&workers[locks].lock, NULL)) != 0) {
+            fprintf(err, "linkemu: pthread_mutex_init failed (%s)\n", strerror(rc));
+            goto out;
+        }
+    }
     if (dir_init(&fw, "forward", o, &o->forward, 0, err) < 0 ||
         dir_init(&rv, "reverse", o, &o->reverse, 1, err) < 0)
         goto out;
+    if (o->shared_medium) {
+        /* Streams 2 and 3 draw the two stations' backoffs; the directions have 0 and 1. */
+        if (le_shared_init(&shared, &o->forward, o->framing, o->mtu, o->seed, 2) < 0) {
+            fprintf(err, "linkemu: out of memory setting up the shared medium\n");
+            goto out;
+        }
+        have_shared = 1;
+        workers[0].shared = fw.shared = rv.shared = &shared;
+    }
     if ((fw.rx_fd = open_socket(o->if_a, 1, o->sock_buf, err)) < 0 ||
         (rv.rx_fd = open_socket(o->if_b, 1, o->sock_buf, err)) < 0 ||
         (fw.tx_fd = open_socket(o->if_b, 0, o->sock_buf, err)) < 0 ||
@@ -634,25 +791,29 @@ int le_run(const struct le_opts *o, FILE *err)
     if (check_mtu(fw.tx_fd, o->if_b, o, err) < 0 || check_mtu(rv.tx_fd, o->if_a, o, err) < 0)
         goto out;
     int64_t start = nr_mono_ns();
-    if ((rc = pthread_create(&fw.thread, NULL, dir_main, &fw)) != 0) {
-        fprintf(err, "linkemu: cannot start the forward thread (%s)\n", strerror(rc));
-        goto out;
+    for (; started < nworkers; started++) {
+        if ((rc = pthread_create(&workers[started].thread, NULL, worker_main, &workers[started])) != 0) {
+            fprintf(err, "linkemu: cannot start a forwarding thread (%s)\n", strerror(rc));
+            atomic_store(&stop, 1);
+            goto join;
+        }
     }
-    started = 1;
-    if ((rc = pthread_create(&rv.thread, NULL, dir_main, &rv)) != 0) {
-        fprintf(err, "linkemu: cannot start the reverse thread (%s)\n", strerror(rc));
-        atomic_store(&stop, 1);
-        goto join;
-    }
-    started = 2;
     if (write_ready(o->ready_path, err) < 0) {
         atomic_store(&stop, 1);
         goto join;
     }
-    fprintf(err, "linkemu: forwarding %s <-> %s\n", o->if_a, o->if_b);
+    fprintf(err, "linkemu: forwarding %s <-> %s%s\n", o->if_a, o->if_b,
+            o->shared_medium ? " on one shared medium" : "");
     struct timespec tick = {0, 200000000};
+    uint64_t snapshots = 0;
     while (!atomic_load(&failed)) {
         int sig = sigtimedwait(&sigs, NULL, &tick);
+        if (sig == SIGUSR1) {
+            if (snapshot(o, start, workers, nworkers, &fw, &rv, have_shared ? &shared : NULL, ++snapshots,
+                         err) < 0)
+                atomic_store(&failed, 1);
+            continue;
+        }
         if (sig > 0)
             break;
         if (errno != EAGAIN && errno != EINTR) {
@@ -663,22 +824,29 @@ int le_run(const struct le_opts *o, FILE *err)
     atomic_store(&stop, 1);
 join:
     for (int i = 0; i < started; i++) {
-        rc = pthread_join(i ? rv.thread : fw.thread, NULL);
+        rc = pthread_join(workers[i].thread, NULL);
         if (rc != 0)
-            fprintf(err, "linkemu: cannot join the %s thread (%s)\n", i ? "reverse" : "forward", strerror(rc));
+            fprintf(err, "linkemu: cannot join a forwarding thread (%s)\n", strerror(rc));
     }
-    dir_finish(&fw);
-    dir_finish(&rv);
-    if (report(o, (double)(nr_mono_ns() - start) / 1e9, &fw, &rv, err) == 0 && !atomic_load(&failed))
-        status = 0;
+    if (started == nworkers) {
+        dir_finish(&fw);
+        dir_finish(&rv);
+        char *text = record(o, start, &fw, &rv, have_shared ? &shared : NULL, 0, err);
+        if (text && publish(o, text, 0, err) == 0 && !atomic_load(&failed))
+            status = 0;
+    }
 out:
+    if (have_shared)
+        le_shared_free(&shared, medium_free_pkt, dirs);
     for (int i = 0; i < 2; i++) {
-        struct dir *d = i ? &rv : &fw;
+        struct dir *d = dirs[i];
         if (d->rx_fd >= 0)
             close(d->rx_fd);
         if (d->tx_fd >= 0)
             close(d->tx_fd);
         dir_free(d);
     }
+    for (int i = 0; i < locks; i++)
+        pthread_mutex_destroy(&workers[i].lock);
     return status;
 }

@@ -1,6 +1,7 @@
 /* The forwarder: a packet socket on each interface and one thread per direction that reads
  * frames, asks the link model when each may leave, and sends it out of the other interface
- * at that time. */
+ * at that time; with --medium shared, one thread for both directions, whose frames take turns
+ * on the shared medium (shared.h) before they leave. */
 #ifndef LINKEMU_FWD_H
 #define LINKEMU_FWD_H
 

@@ -11,6 +11,7 @@ struct le_pkt {
     uint64_t seq;
     uint32_t len;     /* octets to send, virtio header included */
     uint32_t trailer; /* octets of them that are a frame-time trailer, not the frame's */
+    int timed;        /* --medium shared, while the medium holds it: it leaves with a trailer */
     uint8_t data[];
 };
 

@@ -61,16 +61,38 @@ static void json_dir(FILE *out, const struct le_dir_report *r)
             (long long)f->timed_late_max_ns);
 }
 
+/* What each host's interface counted on the shared medium, and collisions per frame sent. */
+static void json_medium(FILE *out, const struct le_medium *m)
+{
+    for (int i = 0; i < 2; i++) {
+        const struct le_station_counters *c = &m->st[i].count;
+        const char *p = i == 0 ? "medium_a" : "medium_b";
+        fprintf(out, ",\"%s_offered\":%llu,\"%s_tx_frames\":%llu,\"%s_collisions\":%llu,"
+                "\"%s_deferrals\":%llu,\"%s_excessive\":%llu,\"%s_drop_queue\":%llu,"
+                "\"%s_queue_max_packets\":%llu",
+                p, (unsigned long long)c->offered, p, (unsigned long long)c->tx_frames, p,
+                (unsigned long long)c->collisions, p, (unsigned long long)c->deferrals, p,
+                (unsigned long long)c->excessive, p, (unsigned long long)c->drop_queue, p,
+                (unsigned long long)c->queue_max_packets);
+    }
+    fprintf(out, ",\"medium_collision_pct\":%.17g", le_medium_collision_pct(m));
+}
+
 void le_write_json(FILE *out, const struct le_opts *opts, double duration_s,
-                   const struct le_dir_report *forward, const struct le_dir_report *reverse)
+                   const struct le_dir_report *forward, const struct le_dir_report *reverse,
+                   const struct le_medium *medium, uint64_t snapshot)
 {
     fputs("{\"tool\":\"linkemu\",\"if_a\":", out);
     json_string(out, opts->if_a);
     fputs(",\"if_b\":", out);
     json_string(out, opts->if_b);
     fprintf(out, ",\"framing\":\"%s\",\"mtu\":%u,\"seed\":%llu,\"frame_times\":%s,\"duration_s\":%.6f,"
-            "\"forward\":", le_framing_name(opts->framing), opts->mtu, (unsigned long long)opts->seed,
-            opts->frame_times ? "true" : "false", duration_s);
+            "\"final\":%s,\"snapshot\":%llu,\"medium\":\"%s\"", le_framing_name(opts->framing), opts->mtu,
+            (unsigned long long)opts->seed, opts->frame_times ? "true" : "false", duration_s,
+            snapshot ? "false" : "true", (unsigned long long)snapshot, medium ? "shared" : "duplex");
+    if (medium)
+        json_medium(out, medium);
+    fputs(",\"forward\":", out);
     json_dir(out, forward);
     fputs(",\"reverse\":", out);
     json_dir(out, reverse);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "medium.h"
 #include "model.h"
 
 /* What the forwarding loop adds to the model's counters for one direction. */
@@ -31,8 +32,12 @@ struct le_dir_report {
     const struct le_fwd_counters *fwd;
 };
 
+/* medium: --medium shared's, whose counters go in as netsim names them (medium_a_*, medium_b_*,
+ * medium_collision_pct); NULL on a duplex link. snapshot: 0 for the final record, else the
+ * number of the record SIGUSR1 asked for ("final":false), so a reader can tell it is new. */
 void le_write_json(FILE *out, const struct le_opts *opts, double duration_s,
-                   const struct le_dir_report *forward, const struct le_dir_report *reverse);
+                   const struct le_dir_report *forward, const struct le_dir_report *reverse,
+                   const struct le_medium *medium, uint64_t snapshot);
 
 /* Writes text to path through a temporary file and rename(), so readers never see half of it.
  * Returns 0, or -1 with errno set and a message on err. */

@@ -61,6 +61,7 @@ static void test_defaults(void)
     NRT_EQ_INT(o.spin_ns, 150000);
     NRT_EQ_INT(o.priority, 0);
     NRT_EQ_INT(o.frame_times, 0);
+    NRT_CHECK(!o.shared_medium);
     NRT_CHECK(o.stats_path == NULL);
     NRT_CHECK(o.reverse.rate_bps == 10e6);
     NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --frame-times"), 0);
@@ -83,6 +84,29 @@ static void test_reverse_overrides(void)
     NRT_EQ_INT(o.reverse.queue_bytes, 65536);
     NRT_EQ_INT(o.seed, 9);
     NRT_EQ_STR(o.stats_path, "s.json");
+}
+
+/* netrepro passes every link flag, zeros included, so a shared link's zeros must pass. */
+static void test_medium(void)
+{
+    struct le_opts o;
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium duplex"), 0);
+    NRT_CHECK(!o.shared_medium);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --delay 500ns --jitter 0ns --loss-pct 0 "
+                         "--cell-loss-ratio 0 --bit-error-ratio 0 --queue-packets 50 --queue-bytes 0B "
+                         "--medium shared"), 0);
+    NRT_CHECK(o.shared_medium);
+    NRT_EQ_INT(o.forward.delay_ns, 500);
+    NRT_EQ_INT(o.forward.queue_packets, 50);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium hub"), -1);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium"), -1);
+    /* The medium models the wire and the interface queues only. */
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium shared --framing aal5-vc-mux"), -1);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium shared --reverse-rate 1Mbit"), -1);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium shared --delay 1ms --jitter 1us"), -1);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium shared --loss-pct 1"), -1);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium shared --bit-error-ratio 1e-6"), -1);
+    NRT_EQ_INT(parse(&o, "--if-a x --if-b y --rate 10Mbit --medium shared --queue-bytes 64K"), -1);
 }
 
 static void test_refusals(void)
@@ -113,6 +137,7 @@ int main(void)
     NRT_RUN(test_units);
     NRT_RUN(test_defaults);
     NRT_RUN(test_reverse_overrides);
+    NRT_RUN(test_medium);
     NRT_RUN(test_refusals);
     fclose(devnull);
     return nrt_summary("linkemu/test_cli");

@@ -23,7 +23,7 @@ static void test_json_record(void)
     NRT_CHECK(mem != NULL);
     if (!mem)
         return;
-    le_write_json(mem, &o, 1.5, &r, &r);
+    le_write_json(mem, &o, 1.5, &r, &r, NULL, 0);
     fclose(mem);
     NRT_CHECK(strstr(text, "\"if_b\":\"m\\\"1\"") != NULL);
     NRT_CHECK(strstr(text, "\"framing\":\"aal5-vc-mux\"") != NULL);
@@ -33,10 +33,44 @@ static void test_json_record(void)
     NRT_CHECK(strstr(text, "\"gso_frames\":4,") != NULL);
     NRT_CHECK(strstr(text, "\"tx_stamps\":6,\"tx_lead_ns\":4100,") != NULL);
     NRT_CHECK(strstr(text, "\"seed\":5,\"frame_times\":true,") != NULL);
+    NRT_CHECK(strstr(text, "\"final\":true,\"snapshot\":0,\"medium\":\"duplex\",\"forward\":") != NULL);
+    NRT_CHECK(strstr(text, "medium_a") == NULL);
     /* Frames that came before their stated time pull the mean below zero. */
     NRT_CHECK(strstr(text, "\"timed_frames\":4,\"timed_late_mean_ns\":-0.5,"
                            "\"timed_late_max_ns\":9000}") != NULL);
     NRT_CHECK(text[len - 1] == '\n' && strchr(text, '\n') == text + len - 1);
+    free(text);
+}
+
+/* A snapshot on a shared medium: each host's counters under netsim's names. */
+static void test_json_medium(void)
+{
+    struct le_opts o = {.if_a = "a", .if_b = "b", .mtu = 1500, .seed = 1};
+    struct le_dir_cfg c = {.rate_bps = 10e6};
+    struct le_counters n = {0};
+    struct le_fwd_counters f = {0};
+    struct le_dir_report r = {&c, &n, &f};
+    struct le_medium m;
+    NRT_EQ_INT(le_medium_init(&m, 10e6, 500, LE_FRAMING_ETHERNET, 50, 1, 2), 0);
+    m.st[0].count = (struct le_station_counters){.offered = 9, .tx_frames = 8, .collisions = 2,
+                                                 .deferrals = 3, .excessive = 1, .drop_queue = 4,
+                                                 .queue_max_packets = 6};
+    m.st[1].count = (struct le_station_counters){.tx_frames = 2, .collisions = 3};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    NRT_CHECK(mem != NULL);
+    if (!mem)
+        return;
+    le_write_json(mem, &o, 1.0, &r, &r, &m, 7);
+    fclose(mem);
+    NRT_CHECK(strstr(text, "\"final\":false,\"snapshot\":7,\"medium\":\"shared\",") != NULL);
+    NRT_CHECK(strstr(text, "\"medium_a_offered\":9,\"medium_a_tx_frames\":8,\"medium_a_collisions\":2,"
+                           "\"medium_a_deferrals\":3,\"medium_a_excessive\":1,\"medium_a_drop_queue\":4,"
+                           "\"medium_a_queue_max_packets\":6,") != NULL);
+    NRT_CHECK(strstr(text, "\"medium_b_tx_frames\":2,\"medium_b_collisions\":3,") != NULL);
+    NRT_CHECK(strstr(text, "\"medium_collision_pct\":50,\"forward\":") != NULL);
+    le_medium_free(&m, NULL);
     free(text);
 }
 
@@ -65,6 +99,7 @@ static void test_atomic_write(void)
 int main(void)
 {
     NRT_RUN(test_json_record);
+    NRT_RUN(test_json_medium);
     NRT_RUN(test_atomic_write);
     return nrt_summary("linkemu/test_stats");
 }

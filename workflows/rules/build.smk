@@ -9,6 +9,8 @@ rule build_tools:
         netsim=get_tools_path("bin/netsim"),
         mftp=get_tools_path("bin/mftp"),
         mftpd=get_tools_path("bin/mftpd"),
+        ipcbench=get_tools_path("bin/ipcbench"),
+        linkemu=get_tools_path("bin/linkemu"),
     # On a cluster (profiles/slurm) only the measurements become jobs; this, the aggregating
     # and the report rules run where snakemake runs.
     localrule: True
