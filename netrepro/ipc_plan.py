@@ -5,6 +5,7 @@ size) at every message size (the profile's `sizes` where it gives them): one run
 size, ipcbench's client on host a sending `transfers` messages (the profile's key) to its
 server on host b. In virtual time each run is one netsim run on two Tahoe stacks; emulated,
 both ends run on Mininet hosts (netrepro.ipc_net). Each message the client timed is one row.
+ONC RPC (mode rpc, libtirpc) drives the kernel's sockets, so it runs emulated on a Linux stack only.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from netrepro.spec import Experiment, Spec
 
 MODES = ("tcp", "udp", "rpc")
+# The stacks whose sockets are the kernel's, which libtirpc (mode rpc) drives (netrepro/stacks.py).
+KERNEL_STACKS = ("linux", "linux-retro")
 # ipcbench's limits (tools/ipcbench/args.c, ack.h): a segment holds its 20-octet header.
 MIN_SEGMENT = 21
 MAX_SEGMENT = 65507
@@ -103,10 +106,11 @@ def parse_plan(document: Document, where: Any, settings: Mapping[str, Any], host
     plan = settings.get("ipcbench", {})
     key = ("ipcbench",)
     mode = plan.get("mode", "tcp")
-    if mode == "rpc":
+    # A Linux stack never runs in virtual time (netrepro/spec.py refuses backend sim for it).
+    if mode == "rpc" and settings["stack"] not in KERNEL_STACKS:
         raise document.error(where + (*key, "mode"), "mode rpc runs on libtirpc, which drives the "
-                             "kernel's sockets, never the simulated Tahoe stack, and the emulated runner "
-                             "(netrepro/ipc_net.py) runs sockets only: give mode tcp or udp")
+                             "kernel's sockets: it cannot run on the Tahoe stack nor in virtual time; "
+                             "give stack linux and an emulated backend (e.g. linkemu)")
     if mode == "udp" and "buffers" in plan:
         raise document.error(where + (*key, "buffers"), "buffers apply to tcp and rpc; udp uses segments and unack")
     if mode != "udp" and ("segments" in plan or "unack" in plan):
@@ -143,7 +147,9 @@ def parse_plan(document: Document, where: Any, settings: Mapping[str, Any], host
 def ipcbench_args(plan: IpcPlan, curve: Mapping[str, Any], size: int, repeats: int) -> tuple[list[str], list[str]]:
     """The client's and the server's own options for one curve and message size."""
     proto = "udp" if plan.mode == "udp" else "tcp"
-    common = ["--proto", proto, "--timeout", f"{round(plan.timeout_s * 1e9)}ns"]
+    # ONC RPC always runs over TCP; its --buf sizes the record buffers of both ends.
+    api = ["--api", "rpc"] if plan.mode == "rpc" else ["--proto", proto]
+    common = [*api, "--timeout", f"{round(plan.timeout_s * 1e9)}ns"]
     own = ["--segment", f"{curve['segment']}B", "--unack", str(curve["unack"])] if proto == "udp" \
         else ["--buf", f"{curve['buffer']}B"]
     client = [*common, *own, "--size", f"{size}B", "--repeat", str(repeats),
@@ -170,7 +176,8 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]], sim: M
     # netsim counts the link's drops per run; an emulated link's are the trial's, in its provenance.
     drops = [k for k in DROP_KEYS if k in sim]
     return [{
-        "repeat": r["index"] + 1, "mode": r["proto"], **curve, "message_bytes": r["size"],
+        "repeat": r["index"] + 1, "mode": "rpc" if r.get("api") == "rpc" else r["proto"], **curve,
+        "message_bytes": r["size"],
         "elapsed_s": r["elapsed_ns"] / 1e9, "throughput_mbit": r["throughput_bps"] / 1e6,
         "echo_s": r["echo_ns"] / 1e9 if "echo_ns" in r else None, "echo_equal": r.get("echo_equal"), "completed": True,
         "segments": r.get("segments"), "acks": r.get("acks"), "retransmissions": r.get("retransmissions"),

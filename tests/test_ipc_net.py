@@ -35,8 +35,11 @@ def test_the_quick_profile_is_emulated_and_the_paper_profile_is_not() -> None:
     sizes = quick["compare-udp"].ipcbench.sizes
     assert min(abs(s - 10e6) for s in sizes) < 1e6 and min(abs(s - 20e6) for s in sizes) < 1e6
     assert set(sizes) < set(paper["compare-udp"].ipcbench.sizes)
-    # Only netsim has the shared Ethernet.
-    assert quick["collisions-tcp"].backend == "sim"
+    # The shared Ethernet is linkemu's emulated, netsim's in virtual time.
+    assert quick["collisions-tcp"].backend == "linkemu" and paper["collisions-tcp"].backend == "sim"
+    # ONC RPC and its sockets baseline run on the Linux stack, emulated even when sim is asked for.
+    for name in ("compare-rpc", "compare-tcp-linux"):
+        assert quick[name].backend == "linkemu" and paper[name].backend != "sim" and paper[name].backend_note
 
 
 def test_argv_of_both_ends_and_their_memory_cgroups() -> None:
@@ -141,3 +144,25 @@ def test_one_small_emulated_run_gives_its_row_paging_counts_and_cgroups(tmp_path
     memory = provenance["runs"][0]["memory"]
     assert set(memory) == {"h1", "h2"} and memory["h2"]["limit_bytes"] < memory["h1"]["limit_bytes"]
     assert all(not (memcg.ROOT / m["cgroup"]).exists() for m in memory.values())
+
+
+@needs_root_and_mininet()
+def test_one_small_emulated_rpc_run_on_the_linux_stack(tmp_path: Path) -> None:
+    """ONC RPC (libtirpc) on the kernel's stacks of both hosts, one call of 256K: its row is
+    mode rpc, timed until the call returned, below the line's 10 Mbit/s."""
+    path = tmp_path / "t.yaml"
+    path.write_text(TINY.replace("stack: tahoe", "stack: linux").replace("mode: tcp", "mode: rpc")
+                    .replace("[16K]", "[4096B]"))
+    spec = load_spec(path)
+    out = tmp_path / "trial-1"
+    run_trial(spec, spec.experiments["e"], 1, out)
+    rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
+    assert rows[0]["mode"] == "rpc" and rows[0]["curve"] == "rpc 4096B"
+    assert 1 < rows[0]["throughput_mbit"] < 10
+    # No Tahoe paging model on the kernel's stack.
+    assert rows[0]["a_pageins"] is None
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert provenance["tool_args"]["h1"] == ["--stack", "kernel"]
+    client = provenance["runs"][0]["client"]
+    assert client[client.index("--api") + 1] == "rpc"

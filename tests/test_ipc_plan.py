@@ -47,6 +47,56 @@ def test_errors_name_file_line_and_key(tmp_path: Path, body: str, where: str) ->
     assert where in str(err.value)
 
 
+def rpc_spec(tmp_path: Path, stack: str, backend: str, overrides: dict | None = None):
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE.replace("stack: tahoe", f"stack: {stack}").replace("backend: sim", f"backend: {backend}")
+                    + "      mode: rpc\n      buffers: [4096B]\n      sizes: [1M]\n")
+    return load_spec(path, overrides)
+
+
+def test_rpc_is_planned_emulated_on_the_linux_stack(tmp_path: Path) -> None:
+    """libtirpc drives the kernel's sockets: the plan passes --api rpc and the record buffers
+    to both ends, and no --proto, which ipcbench's RPC does not take but as tcp."""
+    from netrepro.ipc_plan import ipcbench_args
+
+    experiment = rpc_spec(tmp_path, "linux", "linkemu").experiments["e"]
+    plan = experiment.ipcbench
+    assert experiment.backend == "linkemu" and plan is not None and plan.mode == "rpc"
+    assert plan.curves() == [{"curve": "rpc 4096B", "segment": None, "unack": None, "buffer": 4096}]
+    client, server = ipcbench_args(plan, plan.curves()[0], plan.sizes[0], 2)
+    for argv in (client, server):
+        assert argv[argv.index("--api") + 1] == "rpc" and argv[argv.index("--buf") + 1] == "4096B"
+        assert "--proto" not in argv
+    assert client[client.index("--size") + 1] == f"{1 << 20}B" and "--size" not in server
+    # --config backend=sim keeps it emulated, and says so.
+    experiment = rpc_spec(tmp_path, "linux", "linkemu", {"backend": "sim"}).experiments["e"]
+    assert experiment.backend != "sim" and "runs only in emulation" in experiment.backend_note
+
+
+@pytest.mark.parametrize("backend", ["sim", "linkemu"])
+def test_rpc_is_refused_on_the_tahoe_stack(tmp_path: Path, backend: str) -> None:
+    with pytest.raises(SpecError, match=r"t\.yaml:13: experiments\.e\.ipcbench\.mode: mode rpc runs on libtirpc, "
+                                        r"which drives the kernel's sockets: it cannot run on the Tahoe stack"):
+        rpc_spec(tmp_path, "tahoe", backend)
+
+
+def test_rpc_is_refused_in_virtual_time(tmp_path: Path) -> None:
+    """A Linux stack never runs in virtual time, whatever the tool."""
+    with pytest.raises(SpecError, match=r"experiments\.e\.backend: backend sim runs the tahoe stack only, not linux"):
+        rpc_spec(tmp_path, "linux", "sim")
+
+
+def test_rpc_rows_are_mode_rpc() -> None:
+    """ipcbench's RPC records say proto tcp and api rpc; the rows keep the curves apart."""
+    from netrepro.ipc_plan import message_rows
+
+    record = {"record": "message", "role": "client", "api": "rpc", "proto": "tcp", "index": 0, "size": 1 << 20,
+              "elapsed_ns": 10**9, "throughput_bps": 8.4e6}
+    curve = {"curve": "rpc 4096B", "segment": None, "unack": None, "buffer": 4096}
+    rows = message_rows(curve, [record, {**record, "api": "sockets", "role": "server"}], {})
+    assert [(r["mode"], r["throughput_mbit"]) for r in rows] == [("rpc", 8.4)]
+
+
 def test_an_emulated_backend_plans_the_profile_sizes_and_the_hosts_swap(tmp_path: Path) -> None:
     """Emulated ipcbench parses (netrepro/ipc_net.py runs it); a profile's sizes replace
     ipcbench's, and swap_b defaults to swap."""
@@ -69,12 +119,23 @@ def test_bad_profile_sizes_name_file_line_and_key(tmp_path: Path) -> None:
         load_spec(path)
 
 
-def test_shared_medium_is_refused_off_netsim(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["netem", "htb"])
+def test_shared_medium_is_refused_on_tc(tmp_path: Path, backend: str) -> None:
     path = tmp_path / "t.yaml"
     path.write_text(BASE.replace("link: ethernet-10", "link: ethernet-10-shared")
-                    .replace("backend: sim", "backend: linkemu") + "      sizes: [1M]\n")
-    with pytest.raises(SpecError, match=r"experiments\.e\.link: link ethernet-10-shared is a shared medium"):
+                    .replace("backend: sim", f"backend: {backend}") + "      sizes: [1M]\n")
+    with pytest.raises(SpecError, match=rf"experiments\.e\.link: link ethernet-10-shared is a shared medium, "
+                                        rf"which netsim and linkemu model and {backend} cannot"):
         load_spec(path)
+
+
+@pytest.mark.parametrize("asked, runs", [("linkemu", "linkemu"), ("auto", "linkemu"), ("sim", "sim")])
+def test_shared_medium_runs_on_linkemu_and_netsim(tmp_path: Path, asked: str, runs: str) -> None:
+    """auto would pick netem where the kernel has it, which has no shared medium."""
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE.replace("link: ethernet-10", "link: ethernet-10-shared")
+                    .replace("backend: sim", f"backend: {asked}") + "      sizes: [1M]\n")
+    assert load_spec(path).experiments["e"].backend == runs
 
 
 def test_shared_medium_counts_collisions_in_virtual_time(tmp_path: Path) -> None:

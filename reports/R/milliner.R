@@ -4,7 +4,7 @@
 milliner_experiments <- c(
   "udp-segments-1024", "udp-segments-1460", "udp-unack", "udp-unack-limit",
   "tcp-buffers-small", "tcp-buffers", "compare-udp", "compare-tcp",
-  "collisions-tcp", "collisions-udp"
+  "compare-rpc", "compare-tcp-linux", "collisions-tcp", "collisions-udp"
 )
 
 medium_absent <- list(medium_frames = NA_real_, medium_collisions = NA_real_)
@@ -158,6 +158,19 @@ milliner_metrics <- list(
       dplyr::summarise(pct = 100 * sum(medium_collisions) / sum(medium_frames), .groups = "drop")
     na_if_empty(per_curve$pct[is.finite(per_curve$pct)], max)
   },
+  # Throughput of mode a (rpc) over mode b (tcp), per size both measured; the median over
+  # those sizes. Below 1: a is slower.
+  throughput_ratio = function(rows, modes, ...) {
+    per_size <- function(m) {
+      hit <- rows[which(rows$mode == m), ]
+      means <- tapply(hit$throughput_mbit, hit$message_bytes, mean)
+      stats::setNames(as.numeric(means), names(means))
+    }
+    ta <- per_size(modes[1])
+    tb <- per_size(modes[2])
+    both <- intersect(names(ta), names(tb))
+    na_if_empty(ta[both] / tb[both], stats::median)
+  },
   max_cv_pct = function(rows, modes, ...) na_if_empty(rows$cv_pct[!is.na(rows$cv_pct)], max),
   not_measured = function(rows, modes, ...) NA_real_
 )
@@ -178,6 +191,12 @@ collision_rates <- function(sizes) {
 
 # Where paging began, per curve: the first size with any page-in or page-out
 # on either host.
+# TRUE when x is a data frame with rows: a figure of experiments not run yet
+# is left out rather than drawn empty.
+has_rows <- function(x) {
+  !is.null(x) && nrow(x) > 0
+}
+
 paging_starts <- function(sizes) {
   sizes |>
     dplyr::filter(experiment %in% c("compare-udp", "compare-tcp", "tcp-buffers")) |>

@@ -634,7 +634,7 @@ make_synthetic_ishikura <- function(out_dir, repeats = 3) {
 
 # Toy ipcbench messages of every milliner experiment: throughput near the toy
 # line rate, falling once the toy message passes the toy memory (paging).
-synthetic_milliner_rows <- function(experiment, curves, sizes, repeats) {
+synthetic_milliner_rows <- function(experiment, curves, sizes, repeats, stack = "tahoe") {
   grid <- tidyr::expand_grid(curves, message_bytes = sizes, repeat_no = seq_len(repeats))
   toy_mbit <- 9 - 2 / pmax(dplyr::coalesce(grid$segment, grid$buffer) / 1024, 1)
   paged <- grid$message_bytes > 12.5e6
@@ -642,7 +642,7 @@ synthetic_milliner_rows <- function(experiment, curves, sizes, repeats) {
   thr <- toy_mbit / ifelse(paged, 4, 1) * stats::runif(nrow(grid), 0.99, 1.01)
   tibble::tibble(
     paper = "milliner", experiment = experiment, mirrors = "synthetic", link = "ethernet-10",
-    stack = "tahoe", backend = "synthetic", host = "sun-4c-20mb", host_b = "sun-4c-16mb",
+    stack = stack, backend = "synthetic", host = "sun-4c-20mb", host_b = "sun-4c-16mb",
     trial = 1, `repeat` = grid$repeat_no, mode = grid$mode, curve = grid$curve,
     segment = grid$segment, unack = grid$unack, buffer = grid$buffer,
     message_bytes = grid$message_bytes, elapsed_s = grid$message_bytes * 8 / (thr * 1e6),
@@ -666,6 +666,10 @@ make_synthetic_milliner <- function(out_dir, repeats = 2, seed = 42) {
     tibble::tibble(mode = "tcp", segment = NA_real_, unack = NA_real_, buffer = buffers,
                    curve = paste0("tcp ", buffers, "B"))
   }
+  # ONC RPC: its record buffers; the toy throughput of a small buffer puts it below TCP.
+  rpc <- function(buffers) dplyr::mutate(tcp(buffers), mode = "rpc", curve = paste0("rpc ", buffers, "B"))
+  # On the Linux stack, emulated (configs/milliner.yaml).
+  linux <- c("compare-rpc", "compare-tcp-linux")
   mb <- 1048576
   specs <- list(
     "udp-segments-1024" = list(udp(1024 * 1:8, 1), mb * 1:5),
@@ -676,14 +680,17 @@ make_synthetic_milliner <- function(out_dir, repeats = 2, seed = 42) {
     "tcp-buffers" = list(tcp(c(4096, 16384, 50000)), mb * 1:24),
     "compare-udp" = list(udp(9000, c(1, 6)), mb * 1:24),
     "compare-tcp" = list(tcp(50000), mb * 1:24),
+    "compare-rpc" = list(rpc(4096), mb * 1:24),
+    "compare-tcp-linux" = list(tcp(50000), mb * 1:24),
     "collisions-tcp" = list(tcp(50000), mb * 1:5),
     "collisions-udp" = list(udp(9000, c(1, 6)), mb * 1:5)
   )
   for (experiment in names(specs)) {
-    rows <- synthetic_milliner_rows(experiment, specs[[experiment]][[1]], specs[[experiment]][[2]], repeats)
+    stack <- if (experiment %in% linux) "linux" else "tahoe"
+    rows <- synthetic_milliner_rows(experiment, specs[[experiment]][[1]], specs[[experiment]][[2]], repeats, stack)
     write_fixture(
       file.path(out_dir, "milliner", experiment), rows,
-      list(synthetic_provenance("milliner", experiment, unique(rows$curve), backend = "synthetic", stack = "tahoe"))
+      list(synthetic_provenance("milliner", experiment, unique(rows$curve), backend = "synthetic", stack = stack))
     )
   }
   invisible(out_dir)

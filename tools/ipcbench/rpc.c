@@ -105,6 +105,7 @@ static int rpc_server(nrio *io, const struct ipc_args *a, FILE *out)
         close(fd);
         return IPC_EXIT_FAIL;
     }
+    ipc_announce(a); /* listening: a runner may start the client now */
     int status = IPC_EXIT_FAIL;
     srv.progress_ns = nrio_now_ns(io);
     for (;;) {

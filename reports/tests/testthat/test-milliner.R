@@ -80,3 +80,45 @@ test_that("a milliner verdict counts the sizes it rests on, whatever its modes c
   expect_equal(got$measured, 100)
   expect_equal(got$n, 3)
 })
+
+test_that("throughput_ratio is the median over the sizes both modes measured", {
+  rows <- dplyr::bind_rows(
+    ipc_sizes("rpc 4096B", c(1, 2, 3) * 1048576, c(8, 6, 9), mode = "rpc"),
+    ipc_sizes("tcp 50000B", c(1, 2, 4) * 1048576, c(10, 10, 1), mode = "tcp")
+  )
+  # 3M has no TCP and 4M no RPC: the ratios at 1M and 2M, 0.8 and 0.6.
+  expect_equal(milliner_metrics$throughput_ratio(rows, c("rpc", "tcp")), 0.7)
+  expect_true(is.na(milliner_metrics$throughput_ratio(rows[rows$mode == "rpc", ], c("rpc", "tcp"))))
+})
+
+test_that("M11 is reproduced when RPC is slower than TCP on the same stack, and not when faster", {
+  claims <- read_claims(file.path(reports_dir, "reference", "milliner-claims.csv"), milliner_metrics)
+  m11 <- claims[claims$claim_id == "M11", ]
+  sizes <- function(rpc_mbit, tcp_mbit) {
+    dplyr::bind_rows(
+      ipc_sizes("rpc 4096B", c(1, 2) * 1048576, rpc_mbit, mode = "rpc"),
+      ipc_sizes("tcp 50000B", c(1, 2) * 1048576, tcp_mbit, mode = "tcp"),
+      # The Tahoe stack's TCP is another setup and never RPC's baseline.
+      ipc_sizes("tcp 50000B", c(1, 2) * 1048576, c(1, 1), mode = "tcp")
+    ) |>
+      dplyr::mutate(
+        experiment = rep(c("compare-rpc", "compare-tcp-linux", "compare-tcp"), each = 2),
+        setup = ifelse(experiment == "compare-tcp", "tahoe sim", "linux linkemu")
+      )
+  }
+  got <- evaluate_claims(m11, sizes(c(8, 9), c(9, 9.5)), metrics = milliner_metrics)
+  expect_equal(got$setup, "linux linkemu")
+  expect_equal(as.character(got$verdict), "reproduced")
+  expect_equal(got$measured, stats::median(c(8 / 9, 9 / 9.5)))
+  expect_equal(got$n, 2)
+  got <- evaluate_claims(m11, sizes(c(9.5, 9.6), c(9, 9)), metrics = milliner_metrics)
+  expect_equal(as.character(got$verdict), "not reproduced")
+  got <- evaluate_claims(m11, sizes(c(8, 9), c(9, 9.5))[0, ], metrics = milliner_metrics)
+  expect_equal(as.character(got$verdict), "no data")
+})
+
+test_that("has_rows tells a table with rows from none", {
+  expect_false(has_rows(NULL))
+  expect_false(has_rows(tibble::tibble(a = numeric())))
+  expect_true(has_rows(tibble::tibble(a = 1)))
+})
