@@ -126,6 +126,16 @@ def _settings_view(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Variant:
+    """An experiment that is another one (its base) with one assumption moved. Kept out of
+    Experiment, so that declaring a variant changes no experiment's settings hash."""
+
+    experiment: str
+    assumption: str
+    moved: str
+
+
+@dataclass(frozen=True)
 class Spec:
     path: Path
     paper: str
@@ -134,6 +144,40 @@ class Spec:
     sha256: str
     experiments: dict[str, Experiment]
     assumptions: dict[str, str] = field(default_factory=dict)
+    # Variants by experiment id (see Variant).
+    variants: dict[str, Variant] = field(default_factory=dict)
+
+
+def _variants(document: Document) -> dict[str, Variant]:
+    """Each experiment's variant_of, checked against the spec: the base exists, runs the same
+    tool and is no variant itself, and the assumption is one of the spec's."""
+    data = document.data
+    if "variant_of" in data.get("defaults", {}):
+        raise document.error(("defaults", "variant_of"), "variant_of belongs to one experiment, not to defaults")
+    own = {exp_id: settings or {} for exp_id, settings in data["experiments"].items()}
+    tool_of = {exp_id: settings.get("tool", data.get("defaults", {}).get("tool")) for exp_id, settings in own.items()}
+    variants = {}
+    for exp_id, settings in own.items():
+        if "variant_of" not in settings:
+            continue
+        declared = settings["variant_of"]
+        key = ("experiments", exp_id, "variant_of")
+        base = declared["experiment"]
+        if base == exp_id or base not in own:
+            raise document.error((*key, "experiment"), f"no other experiment named '{base}' in this spec; "
+                                 f"known: {', '.join(sorted(set(own) - {exp_id}))}")
+        if "variant_of" in own[base]:
+            raise document.error((*key, "experiment"), f"'{base}' is itself a variant; name its base, "
+                                 f"'{own[base]['variant_of']['experiment']}'")
+        if tool_of[base] != tool_of[exp_id]:
+            raise document.error((*key, "experiment"), f"'{base}' runs {tool_of[base]} and this experiment "
+                                 f"{tool_of[exp_id]}: a variant runs its base's tool")
+        assumptions = data.get("assumptions", {})
+        if declared["assumption"] not in assumptions:
+            raise document.error((*key, "assumption"), f"no assumption named '{declared['assumption']}' "
+                                 f"under assumptions; known: {', '.join(sorted(assumptions)) or 'none'}")
+        variants[exp_id] = Variant(experiment=base, assumption=declared["assumption"], moved=declared["moved"])
+    return variants
 
 
 def _load_named(kind: str, name: str, schema: str, referrer: Document, key_path: tuple) -> Document:
@@ -313,10 +357,12 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         raise document.error(where + ("pacing",), f"pacing is pingx's option, and this experiment runs {tool}")
     buffers = settings.get("socket_buffers", {})
     backend, backend_note = _backend(document, where, settings, backend_override)
-    if link.medium == "shared" and backend != "sim":
+    if link.medium == "shared" and backend == "auto":
+        backend = "linkemu"  # of the emulators, only linkemu has the shared medium
+    if link.medium == "shared" and backend not in ("sim", "linkemu"):
         raise document.error(where + ("link",), f"link {settings['link']} is a shared medium, which "
-                             "only netsim models (linkemu and tc keep one line per direction): give "
-                             "backend sim")
+                             f"netsim and linkemu model and {backend} cannot (tc keeps one line per "
+                             "direction): give backend linkemu or sim")
     if tool == "ttcp" and "udp" in settings["ttcp"].get("protocols", ()) and backend != "sim":
         raise document.error(where + ("ttcp", "protocols"), "ttcp over UDP runs in virtual time only "
                              "(the emulated runner times TCP): give stack tahoe and backend sim")
@@ -389,6 +435,7 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
     document = load_document(path)
     validate(document, "spec.schema.json")
     data = document.data
+    variants = _variants(document)
     # A spec need not define every profile: one it lacks is its quick profile.
     profile_name = overrides.get("profile", "quick")
     if profile_name not in data["profiles"]:
@@ -407,4 +454,5 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
         sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
         experiments=experiments,
         assumptions=dict(data.get("assumptions", {})),
+        variants=variants,
     )

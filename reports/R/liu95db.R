@@ -282,8 +282,9 @@ abnormal_next_normal <- function(sizes, formula) {
 # order.
 evaluate_liu95db_claims <- function(claims, sizes, cells, extra) {
   is_cell <- claims$metric %in% names(cell_metrics)
-  echo <- evaluate_claims(claims[!is_cell, ], sizes, extra, liu95db_echo_metrics)
-  matrix <- evaluate_cell_claims(claims[is_cell, ], cells, extra$transfers)
+  # Either kind may be absent (the sensitivity section judges a base's claims alone).
+  echo <- if (any(!is_cell)) evaluate_claims(claims[!is_cell, ], sizes, extra, liu95db_echo_metrics)
+  matrix <- if (any(is_cell)) evaluate_cell_claims(claims[is_cell, ], cells, extra$transfers)
   dplyr::bind_rows(echo, matrix) |>
     dplyr::arrange(match(claim_id, claims$claim_id)) |>
     dplyr::mutate(verdict = factor(as.character(verdict), levels = verdict_levels))

@@ -148,6 +148,11 @@ test_that("the liu95db reference files are complete and consistent", {
   expect_equal(nrow(dplyr::distinct(table3, send_buffer, recv_buffer)), 100)
   expect_equal(sum(table3$shaded), 2)
   expect_false(anyNA(table3$throughput_mbit))
+  # The one cell the sparcstation-ipc host model was fitted to, as its file says.
+  fitted <- dplyr::filter(table3, calibration)
+  expect_equal(c(fitted$send_buffer, fitted$recv_buffer), c(52428, 52428))
+  host <- readLines(file.path(reports_dir, "..", "configs", "hosts", "sparcstation-ipc.yaml"))
+  expect_true(any(grepl("liu95db Table 3's cell send", host, fixed = TRUE)))
   mechanism <- read_mechanism(ref("liu95db-mechanism.csv"))
   lockstep <- read_lockstep_reference(ref("liu95db-lockstep.csv"))
   printed <- per_tick_mbit(lockstep$octets_per_tick, mechanism_value(mechanism, "delayed_ack_tick_ms")) *

@@ -1,0 +1,115 @@
+"""variant_of: an experiment declared as another one with one assumption moved."""
+from pathlib import Path
+
+import pytest
+
+from netrepro.spec import Variant, load_spec, settings_hash
+from netrepro.yamlsrc import SpecError
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+SPEC = """\
+paper: comer94
+title: t
+profiles:
+  quick: {trials: 1, transfers: 1, transfer: 1M}
+defaults:
+  tool: ttcp
+  link: atm-taxi-100
+  stack: tahoe
+  host: sparcstation-ipc
+  ttcp: {send_buffers: [16K], receive_buffers: [16K]}
+experiments:
+  a: {}
+  b:
+    ttcp: {write_size: 8K}
+VARIANT
+  ftp:
+    tool: mftp
+    mftp: {connections: 1, mode: stream}
+assumptions:
+  write_size: The paper does not give the write size.
+"""
+GOOD = """\
+    variant_of:
+      experiment: a
+      assumption: write_size
+      moved: write_size 8K"""
+
+
+def spec_with(tmp_path: Path, variant: str) -> Path:
+    path = tmp_path / "spec.yaml"
+    path.write_text(SPEC.replace("VARIANT", variant))
+    return path
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def test_a_variant_names_its_base_assumption_and_move(tmp_path):
+    spec = load_spec(spec_with(tmp_path, GOOD))
+    assert spec.variants == {"b": Variant(experiment="a", assumption="write_size", moved="write_size 8K")}
+
+
+def test_declaring_a_variant_changes_no_settings_hash(tmp_path):
+    plain = load_spec(spec_with(tmp_path, ""))
+    declared = load_spec(spec_with(tmp_path, GOOD))
+    assert plain.variants == {}
+    for exp_id in ("a", "b", "ftp"):
+        assert settings_hash(declared.experiments[exp_id]) == settings_hash(plain.experiments[exp_id])
+
+
+@pytest.mark.parametrize("variant, key, message", [
+    (GOOD.replace("experiment: a", "experiment: c"), "experiments.b.variant_of.experiment",
+     "no other experiment named 'c' in this spec; known: a, ftp"),
+    (GOOD.replace("experiment: a", "experiment: b"), "experiments.b.variant_of.experiment",
+     "no other experiment named 'b'"),
+    (GOOD.replace("experiment: a", "experiment: ftp"), "experiments.b.variant_of.experiment",
+     "'ftp' runs mftp and this experiment ttcp: a variant runs its base's tool"),
+    (GOOD.replace("assumption: write_size", "assumption: pause"), "experiments.b.variant_of.assumption",
+     "no assumption named 'pause' under assumptions; known: write_size"),
+])
+def test_a_wrong_variant_names_file_line_and_key(tmp_path, variant, key, message):
+    path = spec_with(tmp_path, variant)
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert caught.value.path == str(path)
+    assert caught.value.key == key
+    assert caught.value.line == line_of(path, key.rsplit(".", 1)[1] + ":")
+    assert message in caught.value.message
+
+
+def test_a_variant_of_a_variant_names_the_base(tmp_path):
+    chained = GOOD + "\n  c:\n    variant_of: {experiment: b, assumption: write_size, moved: again}"
+    path = spec_with(tmp_path, chained)
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert caught.value.key == "experiments.c.variant_of.experiment"
+    assert "'b' is itself a variant; name its base, 'a'" in caught.value.message
+
+
+def test_variant_of_is_refused_under_defaults(tmp_path):
+    path = spec_with(tmp_path, "")
+    path.write_text(path.read_text().replace(
+        "defaults:\n", "defaults:\n  variant_of: {experiment: a, assumption: write_size, moved: x}\n"))
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert (caught.value.key, caught.value.line) == ("defaults.variant_of", 6)
+
+
+def test_a_variant_without_moved_is_refused_by_the_schema(tmp_path):
+    path = spec_with(tmp_path, GOOD.replace("      moved: write_size 8K", ""))
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert caught.value.key == "experiments.b.variant_of"
+    assert "moved" in caught.value.message
+
+
+@pytest.mark.parametrize("name", ["comer94", "liu95db", "liu95cool-tahoe"])
+def test_the_shipped_variants_name_real_bases(name):
+    spec = load_spec(CONFIGS / f"{name}.yaml")
+    assert spec.variants
+    for exp_id, variant in spec.variants.items():
+        assert variant.experiment in spec.experiments and variant.experiment != exp_id
+        assert variant.assumption in spec.assumptions
