@@ -132,7 +132,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
 
     plan = experiment.ipcbench
     assert plan is not None
-    seed_of_link = link_seed(experiment.seed, experiment.id, trial)
+    seed_of_link = link_seed(experiment.seed, experiment.draws_id, trial)
     backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
     # A shared medium's counts are each run's own: linkemu's before and after it.
     medium_snapshot = backend.snapshot if isinstance(backend, LinkemuBackend) else None

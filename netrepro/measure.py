@@ -71,7 +71,7 @@ def preflight(experiment: Experiment) -> None:
 def mode_order(experiment: Experiment, trial: int) -> list[str]:
     """Modes in a per-trial shuffled order, so no mode always runs first on a fresh link."""
     modes = list(experiment.modes)
-    random.Random(f"{experiment.seed}:{experiment.id}:{trial}").shuffle(modes)
+    random.Random(f"{experiment.seed}:{experiment.draws_id}:{trial}").shuffle(modes)
     return modes
 
 
@@ -225,7 +225,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
 
     run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
     started = now_iso()
-    seed_of_link = link_seed(experiment.seed, experiment.id, trial)
+    seed_of_link = link_seed(experiment.seed, experiment.draws_id, trial)
     backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
     rows: list[dict[str, Any]] = []
     metas: dict[str, Any] = {}
@@ -278,7 +278,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
 
 
 def mode_seed(experiment: Experiment, trial: int, mode: str) -> int:
-    return derive_seed(experiment.seed, experiment.id, trial, mode)
+    return derive_seed(experiment.seed, experiment.draws_id, trial, mode)
 
 
 def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:

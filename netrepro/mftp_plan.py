@@ -238,7 +238,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, seed: int, roo
     if experiment.mftp.window_scale or experiment.mftp.sb_max or experiment.mftp.cwnd_trace:
         raise RunError(f"experiment {experiment.id}: window_scale, sb_max and cwnd_trace exist only on "
                        "netsim's stacks; run it in virtual time (--config backend=sim)")
-    seed_of_link = link_seed(experiment.seed, experiment.id, trial, point)
+    seed_of_link = link_seed(experiment.seed, experiment.draws_id, trial, point)
     backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
     mftp_net.write_source(root, experiment.transfer_bytes, seed)
     with LinkNetwork(experiment.link, backend, root.parent / "logs") as net:

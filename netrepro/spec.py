@@ -101,6 +101,14 @@ class Experiment:
     print_each: bool = False
     # pingx --pacing: "grid" or "alarm" (liu95db's alarm(1) set again in its handler).
     pacing: str = "grid"
+    # The experiment whose random draws this one shares (a variant's base; "" for its own), so
+    # that a variant differs from its base only by the assumption it moves.
+    draws_as: str = ""
+
+    @property
+    def draws_id(self) -> str:
+        """The id the experiment's seeds are derived from."""
+        return self.draws_as or self.id
 
 
 def settings_hash(experiment: Experiment) -> str:
@@ -445,7 +453,9 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
     for exp_id, own in data["experiments"].items():
         settings = _merge(defaults, own or {})
         profile = _merge(data["profiles"][profile_name], settings.get("profiles", {}).get(profile_name, {}))
-        experiments[exp_id] = _experiment(document, exp_id, own or {}, settings, profile, overrides.get("backend"))
+        experiment = _experiment(document, exp_id, own or {}, settings, profile, overrides.get("backend"))
+        base = variants[exp_id].experiment if exp_id in variants else ""
+        experiments[exp_id] = replace(experiment, draws_as=base) if base else experiment
     return Spec(
         path=path,
         paper=data["paper"],

@@ -35,13 +35,13 @@ def receive_order(experiment: Experiment, trial: int, send_buffer: int) -> list[
     """The receive buffers in a shuffled order fixed by the seed, so no pair always runs first."""
     assert experiment.ttcp is not None
     order = list(experiment.ttcp.receive_buffers)
-    random.Random(f"{experiment.seed}:{experiment.id}:{trial}:{send_buffer}").shuffle(order)
+    random.Random(f"{experiment.seed}:{experiment.draws_id}:{trial}:{send_buffer}").shuffle(order)
     return order
 
 
 def pair_seed(experiment: Experiment, trial: int, send_buffer: int, recv_buffer: int) -> int:
     """A seed per buffer pair, so pairs are independent yet every rerun draws the same."""
-    return derive_seed(experiment.seed, experiment.id, trial, send_buffer, recv_buffer)
+    return derive_seed(experiment.seed, experiment.draws_id, trial, send_buffer, recv_buffer)
 
 
 def ttcp_common_args(experiment: Experiment) -> list[str]:

@@ -100,7 +100,7 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
     from netrepro.topology import H2_IP, LinkNetwork
 
     assert experiment.ttcp is not None
-    seed_of_link = link_seed(experiment.seed, experiment.id, trial, send_buffer)
+    seed_of_link = link_seed(experiment.seed, experiment.draws_id, trial, send_buffer)
     backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
     buffers = (max(experiment.ttcp.send_buffers), max(experiment.ttcp.receive_buffers))
     with LinkNetwork(experiment.link, backend, out / "logs") as net:

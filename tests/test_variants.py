@@ -3,7 +3,9 @@ from pathlib import Path
 
 import pytest
 
+from netrepro.measure import mode_seed
 from netrepro.spec import Variant, load_spec, settings_hash
+from netrepro.transfer import pair_seed
 from netrepro.yamlsrc import SpecError
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -52,12 +54,26 @@ def test_a_variant_names_its_base_assumption_and_move(tmp_path):
     assert spec.variants == {"b": Variant(experiment="a", assumption="write_size", moved="write_size 8K")}
 
 
-def test_declaring_a_variant_changes_no_settings_hash(tmp_path):
+def test_declaring_a_variant_changes_only_the_variants_settings_hash(tmp_path):
     plain = load_spec(spec_with(tmp_path, ""))
     declared = load_spec(spec_with(tmp_path, GOOD))
     assert plain.variants == {}
-    for exp_id in ("a", "b", "ftp"):
+    for exp_id in ("a", "ftp"):
         assert settings_hash(declared.experiments[exp_id]) == settings_hash(plain.experiments[exp_id])
+    # b now draws its base's random numbers, so its results change: it must rerun.
+    assert settings_hash(declared.experiments["b"]) != settings_hash(plain.experiments["b"])
+
+
+def test_a_variant_draws_the_same_random_numbers_as_its_base(tmp_path):
+    # Common random numbers: the variant differs from its base only by the moved assumption,
+    # not by its own tick phases, mode order or link draws.
+    spec = load_spec(spec_with(tmp_path, GOOD))
+    base, variant = spec.experiments["a"], spec.experiments["b"]
+    assert (variant.draws_as, variant.draws_id, base.draws_id) == ("a", "a", "a")
+    assert mode_seed(variant, 1, "tcp") == mode_seed(base, 1, "tcp")
+    assert pair_seed(variant, 1, 16384, 16384) == pair_seed(base, 1, 16384, 16384)
+    plain = load_spec(spec_with(tmp_path, "")).experiments["b"]
+    assert mode_seed(plain, 1, "tcp") != mode_seed(base, 1, "tcp")
 
 
 @pytest.mark.parametrize("variant, key, message", [
