@@ -67,24 +67,6 @@ void le_usage(FILE *out)
 enum { OPT_IF_A = 256, OPT_IF_B, OPT_SEED, OPT_STATS, OPT_READY, OPT_SPIN, OPT_PRIORITY,
        OPT_SOCKBUF, OPT_FRAME_TIMES, OPT_MEDIUM, OPT_HELP };
 
-/* The shared medium models the wire and the interface queues only, as netsim's does: one rate
- * and propagation for both hosts, no added loss or jitter, queues in packets. */
-static bool shared_medium_ok(const struct le_link_opts *o, FILE *err)
-{
-    bool reverse = false;
-    for (int i = 0; i < LE_NDIR_OPTS; i++)
-        reverse = reverse || o->reverse_set[i];
-    const struct le_dir_cfg *f = &o->forward;
-    if (o->framing != LE_FRAMING_ETHERNET || reverse || f->jitter_ns || f->loss_pct ||
-        f->cell_loss_ratio || f->bit_error_ratio || f->queue_bytes) {
-        fprintf(err, "linkemu: --medium shared is an Ethernet: give --framing ethernet, no "
-                     "--reverse-* flags, no --jitter, --loss-pct, --cell-loss-ratio, "
-                     "--bit-error-ratio or --queue-bytes\n");
-        return false;
-    }
-    return true;
-}
-
 int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
@@ -192,7 +174,7 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
     }
     if (le_link_finish(&link, "linkemu", err) < 0)
         return -1;
-    if (opts->shared_medium && !shared_medium_ok(&link, err))
+    if (opts->shared_medium && !le_link_shared_ok(&link, "linkemu", err))
         return -1;
     opts->framing = link.framing;
     opts->mtu = link.mtu;

@@ -179,6 +179,22 @@ int le_link_opt(struct le_link_opts *o, int code, const char *arg, const char *p
     return 0;
 }
 
+bool le_link_shared_ok(const struct le_link_opts *o, const char *prog, FILE *err)
+{
+    bool reverse = false;
+    for (int i = 0; i < LE_NDIR_OPTS; i++)
+        reverse = reverse || o->reverse_set[i];
+    const struct le_dir_cfg *f = &o->forward;
+    if (o->framing != LE_FRAMING_ETHERNET || reverse || f->jitter_ns || f->loss_pct ||
+        f->cell_loss_ratio || f->bit_error_ratio || f->queue_bytes) {
+        fprintf(err, "%s: --medium shared is an Ethernet: give --framing ethernet, no "
+                     "--reverse-* flags, no --jitter, --loss-pct, --cell-loss-ratio, "
+                     "--bit-error-ratio or --queue-bytes\n", prog);
+        return false;
+    }
+    return true;
+}
+
 int le_link_finish(struct le_link_opts *o, const char *prog, FILE *err)
 {
     if (!o->rate_set) {

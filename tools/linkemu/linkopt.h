@@ -68,6 +68,11 @@ int le_link_opt(struct le_link_opts *o, int code, const char *arg, const char *p
 /* After the last flag: checks that --rate was given and fills in the reverse direction.
  * Returns 0, or -1 with the reason printed to err after "prog: ". */
 int le_link_finish(struct le_link_opts *o, const char *prog, FILE *err);
+/* Whether the link can be a shared medium (--medium shared), which models the wire and the
+ * interface queues only: Ethernet framing, one rate and propagation for both stations, no added
+ * loss or jitter, queues in packets. Returns true, or false with the reason printed to err
+ * after "prog: ". */
+bool le_link_shared_ok(const struct le_link_opts *o, const char *prog, FILE *err);
 /* The usage lines of the --reverse-* flags, the same for both programs. */
 void le_link_usage_reverse(FILE *out);
 

@@ -370,24 +370,6 @@ static int check_mftp(struct ns_args *a, FILE *err)
     return 0;
 }
 
-/* The shared medium models the wire and the interface queue only: one rate and propagation for
- * both stations, no added loss or jitter, a queue in packets. */
-static bool shared_medium_ok(const struct le_link_opts *o, FILE *err)
-{
-    bool reverse = false;
-    for (int i = 0; i < LE_NDIR_OPTS; i++)
-        reverse = reverse || o->reverse_set[i];
-    const struct le_dir_cfg *f = &o->forward;
-    if (o->framing != LE_FRAMING_ETHERNET || reverse || f->jitter_ns || f->loss_pct ||
-        f->cell_loss_ratio || f->bit_error_ratio || f->queue_bytes) {
-        fprintf(err, "netsim: --medium shared is an Ethernet: give --framing ethernet, no "
-                     "--reverse-* flags, no --jitter, --loss-pct, --cell-loss-ratio, "
-                     "--bit-error-ratio or --queue-bytes\n");
-        return false;
-    }
-    return true;
-}
-
 int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
@@ -507,7 +489,7 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
     a->mtu = link.mtu;
     a->forward = link.forward;
     a->reverse = link.reverse;
-    if (a->shared_medium && !shared_medium_ok(&link, err))
+    if (a->shared_medium && !le_link_shared_ok(&link, "netsim", err))
         return -1;
 
     if (a->file_size >= 0 && a->app != NS_APP_MFTP) {
