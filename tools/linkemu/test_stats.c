@@ -7,6 +7,22 @@
 #include "nrtest.h"
 #include "stats.h"
 
+/* The record le_write_json writes for these arguments, or NULL (checked) if it cannot be
+ * captured; the caller frees it. */
+static char *json_of(const struct le_opts *o, double duration_s, const struct le_dir_report *r,
+                     const struct le_medium *medium, uint64_t snapshot)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    NRT_CHECK(mem != NULL);
+    if (!mem)
+        return NULL;
+    le_write_json(mem, o, duration_s, r, r, medium, snapshot);
+    fclose(mem);
+    return text;
+}
+
 static void test_json_record(void)
 {
     struct le_opts o = {.if_a = "m-eth0", .if_b = "m\"1", .framing = LE_FRAMING_AAL5_VC_MUX,
@@ -17,14 +33,9 @@ static void test_json_record(void)
                                 .tx_stamps = 6, .tx_lead_ns = 4100, .timed_frames = 4,
                                 .timed_late_sum_ns = -2, .timed_late_max_ns = 9000};
     struct le_dir_report r = {&c, &n, &f};
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    NRT_CHECK(mem != NULL);
-    if (!mem)
+    char *text = json_of(&o, 1.5, &r, NULL, 0);
+    if (!text)
         return;
-    le_write_json(mem, &o, 1.5, &r, &r, NULL, 0);
-    fclose(mem);
     NRT_CHECK(strstr(text, "\"if_b\":\"m\\\"1\"") != NULL);
     NRT_CHECK(strstr(text, "\"framing\":\"aal5-vc-mux\"") != NULL);
     NRT_CHECK(strstr(text, "\"rate_bps\":155520000,") != NULL);
@@ -38,6 +49,7 @@ static void test_json_record(void)
     /* Frames that came before their stated time pull the mean below zero. */
     NRT_CHECK(strstr(text, "\"timed_frames\":4,\"timed_late_mean_ns\":-0.5,"
                            "\"timed_late_max_ns\":9000}") != NULL);
+    size_t len = strlen(text);
     NRT_CHECK(text[len - 1] == '\n' && strchr(text, '\n') == text + len - 1);
     free(text);
 }
@@ -56,14 +68,9 @@ static void test_json_medium(void)
                                                  .deferrals = 3, .excessive = 1, .drop_queue = 4,
                                                  .queue_max_packets = 6};
     m.st[1].count = (struct le_station_counters){.tx_frames = 2, .collisions = 3};
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    NRT_CHECK(mem != NULL);
-    if (!mem)
+    char *text = json_of(&o, 1.0, &r, &m, 7);
+    if (!text)
         return;
-    le_write_json(mem, &o, 1.0, &r, &r, &m, 7);
-    fclose(mem);
     NRT_CHECK(strstr(text, "\"final\":false,\"snapshot\":7,\"medium\":\"shared\",") != NULL);
     NRT_CHECK(strstr(text, "\"medium_a_offered\":9,\"medium_a_tx_frames\":8,\"medium_a_collisions\":2,"
                            "\"medium_a_deferrals\":3,\"medium_a_excessive\":1,\"medium_a_drop_queue\":4,"
