@@ -11,6 +11,7 @@ The first screen of each report is saved as reports/html/<id>-first-screen.png.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -85,8 +86,13 @@ def chromium() -> str:
     pytest.fail("chromium is not installed (Debian package `chromium`, envs/debian-packages.txt)")
 
 
+# What a reader sees does not hang on the intervals' precision: few bootstrap resamples
+# (reports/R/claims.R), as in the R render tests.
+RENDER_ENV = {**os.environ, "NETREPRO_BOOTSTRAP_REPS": "20"}
+
+
 def run(argv: list[str], timeout: int = 1200) -> str:
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=RENDER_ENV)
     assert done.returncode == 0, f"{' '.join(argv)} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 

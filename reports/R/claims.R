@@ -101,6 +101,13 @@ relative_iqr <- function(sizes) {
   (sizes$rtt_q75 - sizes$rtt_q25) / sizes$rtt_median
 }
 
+# The rows where keep is TRUE (NA counts as FALSE). Base R, not dplyr::filter(): the metrics the
+# bootstrap recomputes call it hundreds of times per claim, where filter()'s overhead dominated
+# a report's rendering.
+rows_where <- function(data, keep) {
+  data[which(keep), , drop = FALSE]
+}
+
 na_if_empty <- function(x, f) {
   x <- x[!is.na(x)]
   if (length(x) == 0) NA_real_ else f(x)
@@ -164,7 +171,7 @@ claim_metrics <- list(
   },
   # R squared of a straight line through median RTT against size.
   rtt_linearity = function(sizes, modes, ...) {
-    rows <- dplyr::filter(sizes, mode == modes[1], !is.na(rtt_median))
+    rows <- rows_where(sizes, sizes$mode == modes[1] & !is.na(sizes$rtt_median))
     if (nrow(rows) < 3 || stats::sd(rows$rtt_median) == 0) {
       return(NA_real_)
     }
@@ -173,8 +180,8 @@ claim_metrics <- list(
   # Median relative IQR of mode a's RTT divided by that of mode b, over the
   # sizes both have: below 1 means a is the more predictable.
   dispersion_ratio = function(sizes, modes, ...) {
-    a <- dplyr::filter(sizes, mode == modes[1], !is.na(rtt_median))
-    b <- dplyr::filter(sizes, mode == modes[2], !is.na(rtt_median))
+    a <- rows_where(sizes, sizes$mode == modes[1] & !is.na(sizes$rtt_median))
+    b <- rows_where(sizes, sizes$mode == modes[2] & !is.na(sizes$rtt_median))
     shared <- intersect(a$message_bytes, b$message_bytes)
     a <- na_if_empty(relative_iqr(a[a$message_bytes %in% shared, ]), stats::median)
     b <- na_if_empty(relative_iqr(b[b$message_bytes %in% shared, ]), stats::median)
@@ -503,7 +510,9 @@ resampled_rtt_rows <- function(rows, echoes, reps = bootstrap_reps, seed = boots
     if (length(x) == 0) {
       next
     }
-    sorted <- matrix(apply(resample_matrix(x, reps), 2, sort), nrow = length(x))
+    drawn_x <- resample_matrix(x, reps)
+    # Every column sorted by one order() over (column, value), not one sort() per column.
+    sorted <- matrix(drawn_x[order(col(drawn_x), drawn_x)], nrow = length(x))
     quartiles <- list(
       rtt_median = column_quantile(sorted, 0.5), rtt_q25 = column_quantile(sorted, 0.25),
       rtt_q75 = column_quantile(sorted, 0.75), rtt_mean = colMeans(sorted)
@@ -549,7 +558,7 @@ value_n <- function(value, n, n_of) {
 cut_extra <- function(extra, experiments) {
   purrr::map(extra, function(table) {
     if (is.data.frame(table) && "experiment" %in% names(table)) {
-      table <- dplyr::filter(table, experiment %in% experiments)
+      table <- rows_where(table, table$experiment %in% experiments)
     }
     table
   })
@@ -658,7 +667,7 @@ evaluate_claims <- function(claims, sizes, extra = list(), metrics = claim_metri
 extra_for_setup <- function(extra, setup) {
   purrr::map(extra, function(table) {
     if (is.data.frame(table) && "setup" %in% names(table)) {
-      dplyr::filter(table, setup %in% !!setup)
+      rows_where(table, table$setup %in% setup)
     } else {
       table
     }

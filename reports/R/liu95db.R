@@ -149,13 +149,12 @@ echo_steps <- function(data) {
 # measured.
 experiment_ratios <- function(sizes, mode, experiments) {
   side <- function(e) {
-    dplyr::filter(sizes, experiment == e, mode == !!mode, !is.na(rtt_median)) |>
-      dplyr::select(message_bytes, rtt_median)
+    rows_where(sizes, sizes$experiment == e & sizes$mode == mode & !is.na(sizes$rtt_median))
   }
-  pairs <- dplyr::inner_join(side(experiments[1]), side(experiments[2]),
-    by = "message_bytes", suffix = c("_a", "_b")
-  )
-  pairs$rtt_median_a / pairs$rtt_median_b
+  a <- side(experiments[1])
+  b <- side(experiments[2])
+  hit <- match(a$message_bytes, b$message_bytes)
+  a$rtt_median[!is.na(hit)] / b$rtt_median[hit[!is.na(hit)]]
 }
 
 # Metrics of the echo claims; each takes the claim's per-size rows, modes,
@@ -163,7 +162,7 @@ experiment_ratios <- function(sizes, mode, experiments) {
 liu95db_echo_metrics <- c(claim_metrics, list(
   # Mean RTT (ms) over every echo of the first mode that came back.
   rtt_mean = function(sizes, modes, ...) {
-    rows <- dplyr::filter(sizes, mode == modes[1], rtt_n > 0)
+    rows <- rows_where(sizes, sizes$mode == modes[1] & sizes$rtt_n > 0)
     if (nrow(rows) == 0) NA_real_ else sum(rows$rtt_mean * rows$rtt_n) / sum(rows$rtt_n)
   },
   # Median RTT in the first experiment over that in the second, for the first
@@ -176,8 +175,8 @@ liu95db_echo_metrics <- c(claim_metrics, list(
   },
   # Median RTT of the smallest size in the range over that of the largest.
   rtt_ratio_first_last = function(sizes, modes, ...) {
-    rows <- dplyr::filter(sizes, mode == modes[1], !is.na(rtt_median)) |>
-      dplyr::arrange(message_bytes)
+    rows <- rows_where(sizes, sizes$mode == modes[1] & !is.na(sizes$rtt_median))
+    rows <- rows[order(rows$message_bytes), , drop = FALSE]
     if (nrow(rows) < 2) NA_real_ else rows$rtt_median[1] / rows$rtt_median[nrow(rows)]
   },
   # Median change of RTT (ms) from one echo to the next (echo_steps(), in

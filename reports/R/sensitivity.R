@@ -21,24 +21,27 @@ read_variants <- function(spec_path, rename = identity) {
 # they stand in the base's setup (a moved host model or link would otherwise make a new one).
 setup_columns <- c("setup", "link", "stack", "backend", "host")
 
-# The tables with the base's rows (on the variant's stack and backend) replaced by the variant's,
-# relabelled as the base's, and the setup they stand in (NA without a setup column); NULL when
-# either has no rows there.
+# The tables cut to the variant's stack and backend, with the base's rows there replaced by the
+# variant's, relabelled as the base's, and the setup they stand in (NA without a setup column);
+# NULL when either has no rows there.
 swap_variant <- function(tables, variant, base) {
   has <- function(table, id) is.data.frame(table) && "experiment" %in% names(table) && any(table$experiment == id)
   first_of <- function(id) purrr::detect(tables, function(table) has(table, id))
-  variant_rows <- first_of(variant)
-  if (is.null(variant_rows)) {
+  variant_table <- first_of(variant)
+  if (is.null(variant_table)) {
     return(NULL)
   }
-  same_place <- function(table) {
-    keys <- intersect(c("stack", "backend"), names(table))
-    rows <- table$experiment == base
-    for (key in keys) {
-      rows <- rows & table[[key]] %in% unique(variant_rows[[key]])
+  variant_rows <- variant_table[variant_table$experiment == variant, , drop = FALSE]
+  # Rows on the variant's stack and backend. Only that setup is judged again, so the other
+  # setups' rows are left out of the swapped tables (sparing their evaluation and bootstrap).
+  variant_place <- function(table) {
+    keep <- rep(TRUE, nrow(table))
+    for (key in intersect(c("stack", "backend"), names(table))) {
+      keep <- keep & table[[key]] %in% unique(variant_rows[[key]])
     }
-    rows
+    keep
   }
+  same_place <- function(table) table$experiment == base & variant_place(table)
   base_rows <- purrr::detect(tables, function(table) has(table, base) && any(same_place(table)))
   if (is.null(base_rows)) {
     return(NULL)
@@ -58,7 +61,7 @@ swap_variant <- function(tables, variant, base) {
     for (column in intersect(names(place), names(table))) {
       table[[column]][moved] <- place[[column]]
     }
-    table
+    table[which(variant_place(table)), , drop = FALSE]
   })
   list(tables = swapped, setup = if ("setup" %in% names(place)) place$setup else NA_character_)
 }
@@ -119,6 +122,22 @@ sensitivity_table <- function(variants, tables, evaluate, baseline, claims) {
     judged = integer(), changed = character(), status = character()
   )
   dplyr::bind_rows(empty, rows)
+}
+
+# The section's opening paragraph (Markdown), the same in every report but for the spec, what of
+# a variant is put in its base's place, and a note of the report's own.
+sensitivity_intro <- function(spec, swapped, note = "") {
+  paste0(
+    "Some choices the paper leaves open are made in the spec (`", spec, "`, `assumptions`). ",
+    "An experiment declared there as a variant (`variant_of`) runs its base experiment with one ",
+    "assumption moved within its stated uncertainty, or where none is stated by the amount its ",
+    "`moved` text gives; its ", swapped, " are put in the place of the base's, the base's claims ",
+    "are judged again by the same rules, and the table lists every verdict that changes. A ",
+    "variant without results reads *not run*: nothing is judged for it. A variant draws the same ",
+    "random numbers as its base (tick phases, mode order, link draws), so a verdict that changes ",
+    "does so with the assumption, not with another sample.",
+    if (nzchar(note)) paste0(" ", note) else ""
+  )
 }
 
 # The sensitivity table as HTML, or a note when the spec declares no variant.

@@ -54,9 +54,11 @@ test_that("a variant on another host stands in the base's setup, on its stack on
   swapped <- swap_variant(tables, "exp-v", "exp")
   expect_equal(swapped$setup, "l / tahoe / sim / ipc")
   moved <- dplyr::filter(swapped$tables$sizes, experiment == "exp")
-  expect_setequal(moved$setup, c("l / tahoe / sim / ipc", "l / linux / sim / NA"))
-  expect_equal(sum(moved$setup == "l / tahoe / sim / ipc"), 1)
-  expect_equal(unique(moved$host[moved$stack == "tahoe"]), "ipc")
+  expect_equal(moved$setup, "l / tahoe / sim / ipc")
+  expect_equal(moved$host, "ipc")
+  # The other stack's rows, of every experiment, are left out: only the variant's setup is judged.
+  expect_equal(unique(swapped$tables$sizes$stack), "tahoe")
+  expect_setequal(swapped$tables$sizes$experiment, c("exp", "other"))
   table <- sensitivity_table(variant(), tables, by_sizes, baseline, two_claims)
   # The Linux setup's verdict (not reproduced either way) is not counted.
   expect_equal(table$judged, 1)
@@ -101,4 +103,26 @@ test_that("the table's HTML escapes the spec's text and marks rows without a ver
 
 test_that("a spec that is not there declares no variant", {
   expect_equal(nrow(read_variants(file.path(tempdir(), "absent.yaml"))), 0)
+})
+
+test_that("without a setup column, the base's rows on the variant's stack give way, the others are left out", {
+  echoes <- tibble::tibble(
+    experiment = c("exp", "exp", "exp-v", "other", "other"),
+    stack = c("tahoe", "linux", "tahoe", "tahoe", "linux"),
+    backend = "sim", rtt_ms = c(1, 2, 3, 4, 5)
+  )
+  swapped <- swap_variant(list(echoes = echoes), "exp-v", "exp")
+  expect_true(is.na(swapped$setup))
+  kept <- swapped$tables$echoes
+  expect_equal(kept$stack, c("tahoe", "tahoe"))
+  expect_equal(kept$experiment, c("exp", "other"))
+  expect_equal(kept$rtt_ms, c(3, 4))
+})
+
+test_that("the section's opening names the spec and what is swapped, and adds the report's note", {
+  intro <- sensitivity_intro("configs/x.yaml", "echoes", "A note.")
+  expect_match(intro, "(`configs/x.yaml`, `assumptions`)", fixed = TRUE)
+  expect_match(intro, "its echoes are put in the place of the base's", fixed = TRUE)
+  expect_match(intro, "another sample. A note.$")
+  expect_match(sensitivity_intro("s.yaml", "transfers"), "another sample.$")
 })
