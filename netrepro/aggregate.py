@@ -19,25 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from netrepro.atomic import write_text
+from netrepro.columns import tool_columns
 from netrepro.errors import RunError
 from netrepro.ipc_plan import COLUMNS as IPC_COLUMNS
 from netrepro.mftp_plan import COLUMNS as MFTP_COLUMNS
 from netrepro.runsettings import check_runs
 from netrepro.spec import Experiment, SpecError, load_spec
 
-COLUMNS = (
-    "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "send_buffer", "recv_buffer",
-    "mode", "message_set", "message_name", "message_bytes", "trial", "echo", "rtt_ms", "datagrams",
-    "datagrams_returned", "complete", "cool_gap_us", "run_id",
-)
-TRANSFER_COLUMNS = (
-    "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "send_buffer", "recv_buffer",
-    "nodelay", "trial", "repeat", "bytes", "throughput_mbit", "receiver_throughput_mbit",
-    "sndbuf_granted", "rcvbuf_granted", "pair_segments_s1", "pair_segments_s2", "pair_segments_s3",
-    "pair_segments_nodelay", "pair_acks_r1", "pair_acks_r2", "pair_acks_timer", "proto", "cool_iterations",
-    "cool_gap_us", "datagrams_sent", "datagrams_received", "link_drops", "link_cells_lost",
-    "receiver_fullsock", "receiver_ipq_drops", "run_id",
-)
+COLUMNS = tool_columns("pingx")
+TRANSFER_COLUMNS = tool_columns("ttcp")
 
 
 def csv_value(value: Any) -> str:

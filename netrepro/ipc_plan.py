@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from netrepro.atomic import write_text
+from netrepro.columns import tool_columns
 from netrepro.errors import RunError
 from netrepro.units import UnitError, parse_size, parse_time
 from netrepro.yamlsrc import Document
@@ -38,13 +39,7 @@ RANGE = re.compile(r"^\s*(\S+)\s*\.\.\s*(\S+)\s+step\s+(\S+)\s*$")
 KERNEL_COLUMNS = ("a_kernel_majfaults", "b_kernel_majfaults", "a_peak_bytes", "b_peak_bytes")
 DROP_KEYS = ("forward_drop_queue", "reverse_drop_queue", "medium_a_drop_queue", "medium_b_drop_queue",
              "medium_a_excessive", "medium_b_excessive")
-COLUMNS = (
-    "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "host_b", "trial", "repeat",
-    "mode", "curve", "segment", "unack", "buffer", "message_bytes", "elapsed_s", "throughput_mbit",
-    "echo_s", "echo_equal", "completed", "segments", "acks", "retransmissions", "a_pageins", "a_pageouts",
-    "b_pageins", "b_pageouts", *KERNEL_COLUMNS, "link_drops", "receiver_fullsock", "receiver_ipq_drops",
-    "medium_frames", "medium_collisions", "collision_pct", "run_id",
-)
+COLUMNS = tool_columns("ipcbench")
 
 
 @dataclass(frozen=True)

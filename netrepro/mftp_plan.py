@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from netrepro import recovery
 from netrepro.atomic import write_text
+from netrepro.columns import tool_columns
 from netrepro.errors import RunError
 from netrepro.units import UnitError, parse_rate, parse_size, parse_time
 from netrepro.yamlsrc import Document
@@ -26,16 +27,8 @@ if TYPE_CHECKING:
 SB_MAX = 52428
 TCP_MAXWIN = 65535
 MAX_CONNECTIONS = 16
-# The session's slow-start recoveries (netrepro.recovery.summary), with cwnd_trace.
-RECOVERY_COLUMNS = ("recoveries", "recoveries_cut", "recoveries_unfinished", "recovery_s", "recovery_rtts",
-                    "recovery_formula_rtts", "base_rtt_ms")
 # Columns of an mftp experiment's results.csv, before its sweep's columns.
-COLUMNS = (
-    "paper", "experiment", "mirrors", "link", "stack", "backend", "host", "trial", "repeat",
-    "connections", "connections_chosen_by", "window", "window_in_force", "window_scale", "block_size",
-    "bytes", "throughput_mbit", "elapsed_s", "rtt_measured_ms", "formula_connections",
-    "retransmitted_packets", "retransmit_timeouts", *RECOVERY_COLUMNS, "run_id",
-)
+COLUMNS = tool_columns("mftp")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
+from netrepro.columns import sweep_columns
 from netrepro.units import UnitError, parse_size, parse_time
 from netrepro.yamlsrc import Document
 
@@ -22,10 +23,8 @@ RANGE = re.compile(r"^([0-9]+)\.\.([0-9]+)$")
 # Axes that change the link (both directions alike) and axes that change mftp's settings.
 LINK_AXES = ("added_rtt", "delay", "cell_loss_ratio", "bit_error_ratio", "loss_pct")
 TOOL_AXES = ("connections", "window")
-# The result column of each axis, in the unit its name says.
-COLUMNS = {"added_rtt": "added_rtt_ms", "delay": "delay_ms", "cell_loss_ratio": "cell_loss_ratio",
-           "bit_error_ratio": "bit_error_ratio", "loss_pct": "loss_pct", "connections": "connections",
-           "window": "window"}
+# The result column of each axis, in the unit its name says (configs/schema/results-columns.json).
+COLUMNS = sweep_columns()
 
 
 @dataclass(frozen=True)

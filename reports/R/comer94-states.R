@@ -225,14 +225,15 @@ ftp_required <- c("experiment", "link", "stack", "backend", "window", "bytes", "
 read_ftp_transfers <- function(results_dir, paper, experiments) {
   rows <- purrr::map(experiments, function(experiment) {
     read_contract_csv(
-      file.path(experiment_dir(results_dir, paper, experiment), "results.csv"), ftp_required
+      file.path(experiment_dir(results_dir, paper, experiment), "results.csv"), ftp_required,
+      tool = "mftp"
     )
   })
   rows <- dplyr::bind_rows(Filter(Negate(is.null), rows))
   if (nrow(rows) == 0) {
     return(NULL)
   }
-  dplyr::mutate(add_setup(rows), dplyr::across(c(window, bytes, throughput_mbit), as.numeric))
+  add_setup(rows)
 }
 
 # One row per link of each testbed without its link (stack, backend, host), so

@@ -31,22 +31,22 @@ buffer_factor <- function(octets) {
 # `nodelay_rows` counts them.
 read_transfers <- function(results_dir, paper, experiment) {
   path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
-  data <- read_contract_csv(path, transfer_required)
+  data <- read_contract_csv(path, transfer_required, tool = "ttcp")
   if (is.null(data)) {
     return(NULL)
   }
-  for (optional in c("paper", "mirrors", "host", "receiver_throughput_mbit", "nodelay")) {
+  absent <- list(
+    paper = NA_character_, mirrors = NA_character_, host = NA_character_,
+    receiver_throughput_mbit = NA_real_, nodelay = FALSE
+  )
+  for (optional in names(absent)) {
     if (!optional %in% names(data)) {
-      data[[optional]] <- NA_character_
+      data[[optional]] <- rep(absent[[optional]], nrow(data))
     }
   }
   data |>
     dplyr::mutate(
-      dplyr::across(
-        c(send_buffer, recv_buffer, `repeat`, bytes, throughput_mbit, receiver_throughput_mbit),
-        as.numeric
-      ),
-      nodelay = parse_flag(nodelay),
+      nodelay = dplyr::coalesce(nodelay, FALSE),
       setup = setup_label(link, stack, backend, host)
     )
 }
@@ -398,12 +398,12 @@ cell_metrics <- list(
   },
   # Percent change from the smallest to the largest equal-buffer cell.
   diagonal_change = function(cells) {
-    change_pct(dplyr::filter(cells, send_buffer == recv_buffer), "send_buffer")
+    change_pct(rows_where(cells, cells$send_buffer == cells$recv_buffer), "send_buffer")
   },
   # Signed deviation (%) from the lockstep mechanism throughput of the cell
   # that lies farthest from it.
   lockstep_deviation = function(cells) {
-    cells <- dplyr::filter(cells, !is.na(lockstep_mbit), !is.na(mean_mbit))
+    cells <- rows_where(cells, !is.na(cells$lockstep_mbit) & !is.na(cells$mean_mbit))
     if (nrow(cells) == 0) {
       return(NA_real_)
     }
@@ -414,10 +414,9 @@ cell_metrics <- list(
   # cells that both the paper and the data call normal, leaving out the cell a
   # host model was fitted to.
   normal_rel_error = function(cells) {
-    cells <- dplyr::filter(
-      with_calibration(cells), !is.na(shaded), !shaded, !abnormal, !is.na(published_si_mbit),
-      !dplyr::coalesce(calibration, FALSE)
-    )
+    cells <- with_calibration(cells)
+    cells <- rows_where(cells, !is.na(cells$shaded) & !cells$shaded & !cells$abnormal &
+      !is.na(cells$published_si_mbit) & !dplyr::coalesce(cells$calibration, FALSE))
     if (nrow(cells) == 0) {
       return(NA_real_)
     }
@@ -441,9 +440,8 @@ cell_metrics <- list(
     if (!"baseline_mbit" %in% names(cells)) {
       return(NA_real_)
     }
-    cells <- dplyr::filter(
-      cells, !abnormal, baseline_abnormal %in% FALSE, !is.na(mean_mbit), !is.na(baseline_mbit)
-    )
+    cells <- rows_where(cells, !cells$abnormal & cells$baseline_abnormal %in% FALSE &
+      !is.na(cells$mean_mbit) & !is.na(cells$baseline_mbit))
     if (nrow(cells) == 0) {
       return(NA_real_)
     }

@@ -1,33 +1,6 @@
 # ishikura (MFTP): reading the mftp transfers, summarising them by sweep point,
 # and the metrics its claims (reference/ishikura-claims.csv) are judged by.
 
-mftp_columns <- readr::cols(
-  trial = readr::col_integer(),
-  `repeat` = readr::col_integer(),
-  connections = readr::col_double(),
-  window = readr::col_double(),
-  window_in_force = readr::col_double(),
-  window_scale = readr::col_logical(),
-  bytes = readr::col_double(),
-  throughput_mbit = readr::col_double(),
-  elapsed_s = readr::col_double(),
-  rtt_measured_ms = readr::col_double(),
-  formula_connections = readr::col_double(),
-  retransmitted_packets = readr::col_double(),
-  retransmit_timeouts = readr::col_double(),
-  recoveries = readr::col_double(),
-  recoveries_cut = readr::col_double(),
-  recoveries_unfinished = readr::col_double(),
-  recovery_s = readr::col_double(),
-  recovery_rtts = readr::col_double(),
-  recovery_formula_rtts = readr::col_double(),
-  base_rtt_ms = readr::col_double(),
-  added_rtt_ms = readr::col_double(),
-  cell_loss_ratio = readr::col_double(),
-  bit_error_ratio = readr::col_double(),
-  .default = readr::col_character()
-)
-
 # Columns of reference/ishikura-claims.csv: a claim names experiments, not sizes.
 mftp_claim_columns <- readr::cols(
   target = readr::col_double(),
@@ -55,7 +28,10 @@ empty_mftp <- function() {
 read_mftp <- function(results_dir, paper, experiments) {
   tables <- purrr::map(experiments, function(e) {
     path <- file.path(results_dir, paper, e, "results.csv")
-    if (!file.exists(path)) NULL else readr::read_csv(path, col_types = mftp_columns, progress = FALSE)
+    if (!file.exists(path)) {
+      return(NULL)
+    }
+    readr::read_csv(path, col_types = results_col_types("mftp", csv_header(path)), progress = FALSE)
   })
   data <- dplyr::bind_rows(purrr::compact(tables))
   if (nrow(data) == 0) {

@@ -23,8 +23,9 @@ read_ipc_messages <- function(results_dir, paper, experiments = milliner_experim
   if (length(files) == 0) {
     return(NULL)
   }
-  purrr::map(files, readr::read_csv, show_col_types = FALSE, progress = FALSE,
-             col_types = readr::cols(curve = "c", mode = "c", .default = readr::col_guess())) |>
+  purrr::map(files, function(path) {
+    readr::read_csv(path, col_types = results_col_types("ipcbench", csv_header(path)), progress = FALSE)
+  }) |>
     dplyr::bind_rows() |>
     # Runs on a duplex link count no collisions; results from before the counts existed lack them.
     add_missing_columns(medium_absent) |>

@@ -1,26 +1,12 @@
 # Reading the pipeline's results tree: results/<paper>/<experiment>/{results.csv,provenance.jsonl}.
 
-results_columns <- readr::cols(
-  paper = readr::col_character(),
-  experiment = readr::col_character(),
-  mirrors = readr::col_character(),
-  link = readr::col_character(),
-  stack = readr::col_character(),
-  backend = readr::col_character(),
-  mode = readr::col_character(),
-  message_set = readr::col_character(),
-  message_name = readr::col_character(),
-  message_bytes = readr::col_double(),
-  trial = readr::col_integer(),
-  echo = readr::col_integer(),
-  rtt_ms = readr::col_double(),
-  datagrams = readr::col_double(),
-  datagrams_returned = readr::col_double(),
-  complete = readr::col_logical(),
-  cool_gap_us = readr::col_double(),
-  run_id = readr::col_character(),
-  .default = readr::col_character()
-)
+# The columns an echo (pingx) results.csv must have: its contract's columns
+# (R/columns.R) but those older results lack, which add_setup() fills in.
+echo_optional_columns <- c("host", "send_buffer", "recv_buffer")
+
+echo_required_columns <- function() {
+  setdiff(results_column_names("pingx"), echo_optional_columns)
+}
 
 experiment_dir <- function(results_dir, paper, experiment) {
   file.path(results_dir, paper, experiment)
@@ -33,8 +19,8 @@ read_experiment_results <- function(results_dir, paper, experiment) {
   if (!file.exists(path)) {
     return(NULL)
   }
-  header <- names(readr::read_csv(path, n_max = 0, col_types = readr::cols(.default = "c")))
-  missing_cols <- setdiff(names(results_columns$cols), header)
+  header <- csv_header(path)
+  missing_cols <- setdiff(echo_required_columns(), header)
   if (length(missing_cols) > 0) {
     stop(
       path, " lacks the column(s) ", paste(missing_cols, collapse = ", "),
@@ -42,7 +28,7 @@ read_experiment_results <- function(results_dir, paper, experiment) {
       call. = FALSE
     )
   }
-  data <- readr::read_csv(path, col_types = results_columns, progress = FALSE)
+  data <- readr::read_csv(path, col_types = results_col_types("pingx", header), progress = FALSE)
   wrong <- setdiff(unique(data$experiment), experiment)
   if (length(wrong) > 0) {
     stop(path, " holds rows of experiment(s) ", paste(wrong, collapse = ", "),
@@ -62,9 +48,10 @@ read_results <- function(results_dir, paper, experiments) {
   found <- purrr::map_lgl(per_experiment, function(d) !is.null(d) && nrow(d) > 0)
   data <- dplyr::bind_rows(per_experiment[found])
   if (nrow(data) == 0) {
+    required <- echo_required_columns()
     data <- readr::read_csv(
-      I(paste(names(results_columns$cols), collapse = ",")),
-      col_types = results_columns
+      I(paste(required, collapse = ",")),
+      col_types = results_col_types("pingx", required)
     )
   }
   list(
@@ -112,17 +99,20 @@ read_provenance <- function(results_dir, paper, experiments) {
   purrr::list_flatten(purrr::map(paths, read_jsonl))
 }
 
-# A CSV of another contract (ttcp transfers, packet traces), read as text so
-# that optional columns may be absent; NULL when the file is absent or has no
-# rows; an error naming the missing required columns otherwise.
-read_contract_csv <- function(path, required) {
+# A CSV of another contract (ttcp or mftp transfers, packet traces): with a
+# tool, a results.csv typed by its contract (R/columns.R), else read as text;
+# optional columns may be absent. NULL when the file is absent or has no rows;
+# an error naming the missing required columns otherwise.
+read_contract_csv <- function(path, required, tool = NULL) {
   if (!file.exists(path)) {
     return(NULL)
   }
-  data <- readr::read_csv(
-    path,
-    col_types = readr::cols(.default = readr::col_character()), progress = FALSE
-  )
+  col_types <- if (is.null(tool)) {
+    readr::cols(.default = readr::col_character())
+  } else {
+    results_col_types(tool, csv_header(path))
+  }
+  data <- readr::read_csv(path, col_types = col_types, progress = FALSE)
   missing_cols <- setdiff(required, names(data))
   if (length(missing_cols) > 0) {
     stop(
@@ -135,9 +125,4 @@ read_contract_csv <- function(path, required) {
     return(NULL)
   }
   data
-}
-
-# TRUE/FALSE flags written as TRUE, true, T or 1; absent or empty is FALSE.
-parse_flag <- function(x) {
-  !is.na(x) & toupper(trimws(x)) %in% c("TRUE", "T", "1", "YES")
 }

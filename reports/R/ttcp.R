@@ -9,21 +9,12 @@ ttcp_required <- c(
 # The transfers of one ttcp experiment; NULL when absent or empty.
 read_ttcp_results <- function(results_dir, paper, experiment) {
   path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
-  data <- read_contract_csv(path, ttcp_required)
+  data <- read_contract_csv(path, ttcp_required, tool = "ttcp")
   if (is.null(data)) {
     return(NULL)
   }
   data |>
-    dplyr::mutate(
-      dplyr::across(
-        dplyr::any_of(c(
-          "cool_iterations", "cool_gap_us", "repeat", "bytes", "throughput_mbit",
-          "datagrams_sent", "datagrams_received"
-        )),
-        as.numeric
-      ),
-      proto = tolower(proto)
-    ) |>
+    dplyr::mutate(proto = tolower(proto)) |>
     add_setup()
 }
 

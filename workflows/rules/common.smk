@@ -169,7 +169,10 @@ def get_trace_argv(wildcards, output):
 
 
 def get_report_helpers():
-    return sorted(str(p) for p in (Path(workflow.basedir) / "reports" / "R").glob("*.R"))
+    """The R helpers and the results' column contract they read with (configs/schema/results-columns.json)."""
+    base = Path(workflow.basedir)
+    return [*sorted(str(p) for p in (base / "reports" / "R").glob("*.R")),
+            str(base / "configs" / "schema" / "results-columns.json")]
 
 
 def get_report_reference():
