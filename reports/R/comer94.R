@@ -230,6 +230,47 @@ rule_counts <- function(transfers) {
     )
 }
 
+# How the chosen buffer pairs sent, from the stack's own counts summed over their transfers (one
+# row per run, as in rule_counts()): mean throughput, the share of data segments each sender rule
+# sent, the mean segment (octets moved per segment) and the share of ACKs the 200 ms timer sent.
+# Only virtual time records the counts; elsewhere a pair has none and is left out.
+sending_rules <- function(transfers, pairs) {
+  counters <- c(
+    "pair_segments_s1", "pair_segments_s2", "pair_segments_s3", "pair_acks_r1", "pair_acks_r2",
+    "pair_acks_timer"
+  )
+  if (!all(counters %in% names(transfers))) {
+    return(NULL)
+  }
+  chosen <- dplyr::semi_join(transfers, pairs, by = c("send_buffer", "recv_buffer")) |>
+    dplyr::filter(!is.na(pair_segments_s1))
+  per_run <- chosen |>
+    dplyr::group_by(setup, send_buffer, recv_buffer, run_id) |>
+    dplyr::summarise(
+      dplyr::across(dplyr::all_of(counters), dplyr::first),
+      octets = sum(bytes), mbit = sum(throughput_mbit), transfers = dplyr::n(), .groups = "drop"
+    )
+  per_run |>
+    dplyr::group_by(setup, send_buffer, recv_buffer) |>
+    dplyr::summarise(
+      mean_mbit = sum(mbit) / sum(transfers),
+      dplyr::across(dplyr::all_of(counters), sum),
+      octets = sum(octets), .groups = "drop"
+    ) |>
+    dplyr::mutate(
+      segments = pair_segments_s1 + pair_segments_s2 + pair_segments_s3,
+      s1_pct = 100 * pair_segments_s1 / segments,
+      s2_pct = 100 * pair_segments_s2 / segments,
+      s3_pct = 100 * pair_segments_s3 / segments,
+      mean_segment_octets = octets / segments,
+      timer_ack_pct = 100 * pair_acks_timer / (pair_acks_r1 + pair_acks_r2 + pair_acks_timer)
+    ) |>
+    dplyr::select(
+      setup, send_buffer, recv_buffer, mean_mbit, s1_pct, s2_pct, s3_pct, mean_segment_octets,
+      timer_ack_pct
+    )
+}
+
 # For each cell that disagrees with the paper, which receiver rule decided it,
 # from the stack's own counts: the share of ACKs the 200 ms timer sent, and
 # the two thresholds a held batch failed (R1: 2*MSS with the buffer empty; R2:

@@ -107,6 +107,23 @@ test_that("a disagreeing cell is explained by the receiver rule its ACK counts s
   expect_equal(nrow(rule_counts(dplyr::select(transfers, -pair_acks_timer))), 0)
 })
 
+test_that("the chosen pairs' sending rules are shares of their summed counts, one row per run", {
+  transfers <- tibble::tibble(
+    setup = "s", send_buffer = c(16384, 16384, 16384, 20480), recv_buffer = c(16384, 16384, 16384, 20480),
+    run_id = c("r1", "r1", "r2", "r3"), bytes = 8192 * c(10, 10, 20, 10),
+    throughput_mbit = c(10, 12, 14, 99),
+    pair_segments_s1 = c(0, 0, 10, 5), pair_segments_s2 = c(10, 10, 0, 5), pair_segments_s3 = c(10, 10, 10, 0),
+    pair_acks_r1 = 0, pair_acks_r2 = c(15, 15, 15, 10), pair_acks_timer = c(5, 5, 5, 0)
+  )
+  rules <- sending_rules(transfers, tibble::tibble(send_buffer = 16384, recv_buffer = 16384))
+  expect_equal(nrow(rules), 1)
+  expect_equal(rules$mean_mbit, 12)
+  expect_equal(c(rules$s1_pct, rules$s2_pct, rules$s3_pct), c(25, 25, 50))
+  expect_equal(rules$mean_segment_octets, 8192)
+  expect_equal(rules$timer_ack_pct, 25)
+  expect_null(sending_rules(dplyr::select(transfers, -pair_segments_s3), rules))
+})
+
 test_that("write sizes are compared by their agreement with the shading", {
   shaded <- function(cells, abnormal, paper) {
     dplyr::mutate(cells, abnormal = abnormal, shaded = paper, published_si_mbit = 1)
