@@ -1,6 +1,7 @@
 """The TCP time-sequence trace of a transfer, decoded by tshark from the packet capture taken at
-the transmitter's interface (tcpdump in emulation, netsim --pcap in virtual time). In virtual
-time each segment also carries the sender rule (S1, S2, R1, ...) the Tahoe stack logged for it.
+the transmitter's interface (tcpdump in emulation, netsim --pcap in virtual time). On the Tahoe
+stack each segment also carries the rule (S1, S2, R1, ...) the stack logged for it (netsim's
+segment records, or in emulation the transmitter's ttcp --segment-log).
 
     python -m netrepro.trace --out results/comer94/circular-wait/trace.csv RUN_FOLDER...
 """

@@ -2,6 +2,7 @@
 the transmitter on h1 and the receiver on h2."""
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from netrepro.transfer import (RECEIVER_GRACE_S, TTCP_PORT, measure_pairs, pair_
 TTCP = Path(__file__).resolve().parent.parent / "tools" / "bin" / "ttcp"
 H1 = ("h1-eth0", "10.0.0.1/24")
 H2 = ("h2-eth0", "10.0.0.2/24")
+# Where a traced Tahoe transmitter writes its segment records, beside the capture.
+SEGMENT_LOG = "segment-log.jsonl"
 CAPTURE_READY_S = 10.0
 CAPTURE_STOP_S = 30.0
 
@@ -55,6 +58,21 @@ def stop_capture(process: Any) -> None:
         raise RunError(f"tcpdump ended with status {process.returncode}: {errors.strip()[-300:]}")
 
 
+def segment_log_args(experiment: Experiment, pcap: Path | None) -> list[str]:
+    """A traced transfer on the Tahoe stack: the transmitter logs the rule behind each segment it
+    sends (ttcp --segment-log), as netsim does, so that trace.csv names the rules in emulation too."""
+    return ["--segment-log", str(pcap.with_name(SEGMENT_LOG))] if pcap and experiment.stack == "tahoe" else []
+
+
+def read_segment_log(path: Path) -> list[dict[str, Any]]:
+    """The transmitter's segment records, as host a's (netsim's name for the transmitter)."""
+    if not path.is_file():
+        raise RunError(f"ttcp -t wrote no segment log at {path}; its stderr says why")
+    segments = [{**json.loads(line), "host": "a"} for line in path.read_text(encoding="utf-8").splitlines() if line]
+    path.unlink()
+    return segments
+
+
 def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], send_buffer: int,
              recv_buffer: int, pcap: Path | None, seed: int) -> list[dict[str, Any]]:
     """One buffer pair: the receiver on h2, then, once it listens, the transmitter on h1, its
@@ -69,7 +87,8 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
         capture = start_capture(net.h1, H1[0], pcap) if pcap else None
         transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer, seed), *port,
                                     *tool_args["h1"], *phase.host_a_args(experiment.stack, seed),
-                                    "10.0.0.2"], stdout=-1, stderr=-1, text=True)
+                                    *segment_log_args(experiment, pcap), "10.0.0.2"],
+                                   stdout=-1, stderr=-1, text=True)
         tx_out, tx_err = finish(transmitter, ttcp_limit_s(experiment, send_buffer, recv_buffer),
                                 f"ttcp -t ({send_buffer}/{recv_buffer})")
         timeout = experiment.ttcp.timeout_s + RECEIVER_GRACE_S if experiment.ttcp else RECEIVER_GRACE_S
@@ -113,7 +132,9 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
             pcap = out / "capture.pcap" if experiment.trace else None
             seed = pair_seed(experiment, trial, send_buffer, recv_buffer)
             records = run_pair(net, experiment, tool_args, send_buffer, recv_buffer, pcap, seed)
+            logged = segment_log_args(experiment, pcap)
             return {"rows": transfer_rows(experiment, trial, run_id, send_buffer, recv_buffer, records),
+                    "segments": read_segment_log(Path(logged[1])) if logged else [],
                     "seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "finished_at": now_iso()}
 
         pairs, run_log = measure_pairs(experiment, trial, send_buffer, out, measure_one)

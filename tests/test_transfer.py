@@ -134,3 +134,21 @@ def test_a_send_buffer_outside_the_matrix_is_refused(tmp_path, capsys):
     assert measure.main(["--spec", str(COMER), "--experiment", "table1", "--trial", "1", "--profile", "smoke",
                          "--backend", "sim", "--send-buffer", "1000", "--out", str(tmp_path)]) == 2
     assert "send buffer 1000 is not one of" in capsys.readouterr().err
+
+
+def test_a_traced_tahoe_transmitter_logs_its_segments_beside_the_capture(tmp_path):
+    from netrepro.transfer_net import SEGMENT_LOG, read_segment_log, segment_log_args
+    tahoe = table1(backend="linkemu")
+    pcap = tmp_path / "capture.pcap"
+    assert segment_log_args(tahoe, pcap) == ["--segment-log", str(tmp_path / SEGMENT_LOG)]
+    assert segment_log_args(tahoe, None) == []
+    linux = load_spec(Path("configs/liu95cool.yaml"), {"profile": "smoke"}).experiments["lan-2k"]
+    assert segment_log_args(linux, pcap) == []
+    log = tmp_path / SEGMENT_LOG
+    log.write_text('{"record":"segment","rule":"S3","len":8192}\n\n{"record":"segment","rule":"R2","len":0}\n')
+    segments = read_segment_log(log)
+    assert [s["rule"] for s in segments] == ["S3", "R2"]
+    assert {s["host"] for s in segments} == {"a"}
+    assert not log.exists()
+    with pytest.raises(RunError, match="wrote no segment log"):
+        read_segment_log(log)

@@ -197,8 +197,8 @@ read_ftp_reference <- function(path) {
   )
 }
 
-# The backend whose traces a figure draws: one that recorded the rules
-# (virtual time) when there is one, else the first.
+# The backend whose traces a figure draws: one that recorded the rules (the
+# Tahoe stack's segment log) when there is one, else the first.
 drawn_backend <- function(stats) {
   with_rules <- stats$backend[stats$rules_recorded]
   if (length(with_rules) > 0) sort(with_rules)[1] else sort(stats$backend)[1]

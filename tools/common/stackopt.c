@@ -129,6 +129,11 @@ int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, 
     case NR_OPT_FRAME_TIMES:
         o->frame_times = 1;
         return 0;
+    case NR_OPT_SEGMENT_LOG:
+        if (!*val)
+            return fail(err, errlen, "--segment-log: give a file to write, e.g. segments.jsonl");
+        o->segment_log = val;
+        return 0;
     default:
         return fail(err, errlen, "internal error: %d is not a stack flag", code);
     }
@@ -144,10 +149,11 @@ int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen)
         return 0;
     }
     if (o->ifname || o->addr_text || o->host_model || o->mtu || o->tcp_sendspace ||
-        o->tcp_recvspace || o->tick_phase_ns >= 0 || o->narp || o->frame_times)
+        o->tcp_recvspace || o->tick_phase_ns >= 0 || o->narp || o->frame_times ||
+        o->segment_log)
         return fail(err, errlen, "--if, --addr, --host-model, --mtu, --tcp-sendspace, "
-                    "--tcp-recvspace, --tick-phase, --arp and --frame-times apply to --stack "
-                    "tahoe only");
+                    "--tcp-recvspace, --tick-phase, --arp, --frame-times and --segment-log "
+                    "apply to --stack tahoe only");
     return 0;
 }
 
@@ -185,6 +191,9 @@ void nr_stack_usage(FILE *f, int col)
         {"", "arrival time, so that this process's wake-up delays stay out of the"},
         {"", "modelled timeline; for linkemu --frame-times, whose interfaces then"},
         {"", "need an MTU 12 octets above the link's (default off)"},
+        {"--segment-log FILE", "tahoe: write one JSON record per TCP segment the stack sends,"},
+        {"", "with the rule that sent it (S1, S2, S3, R1, R2, ...), as netsim's"},
+        {"", "\"segment\" records, to FILE when the tool ends (default: none)"},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         int n = 2 + (int)strlen(lines[i][0]);

@@ -2,7 +2,7 @@
  *
  * --stack kernel uses the Linux stack; --stack tahoe runs the project's 4.3BSD-Tahoe stack on a
  * network interface it owns (--if, --addr, --host-model; --mtu, the default TCP buffers,
- * --tick-phase, static --arp entries and --frame-times are optional). Parsing lives here, with
+ * --tick-phase, static --arp entries, --frame-times and --segment-log are optional). Parsing lives here, with
  * no dependency on the Tahoe code, so tools can check their command lines in unit tests;
  * tahoe/if_packet.h opens the backend the flags describe. */
 #ifndef NR_STACKOPT_H
@@ -36,12 +36,13 @@ struct nr_stack_opts {
     struct nr_arp_entry arp[NR_STACK_ARP_MAX]; /* tahoe: --arp entries */
     int narp;
     int frame_times;        /* tahoe: frames carry their modelled times (common/frametime.h) */
+    const char *segment_log; /* tahoe: a file that gets each TCP segment sent and its rule */
 };
 
 /* getopt_long codes of the stack flags; tools keep their own codes below NR_OPT_STACK. */
 enum { NR_OPT_STACK = 1000, NR_OPT_IF, NR_OPT_ADDR, NR_OPT_HOST_MODEL, NR_OPT_MTU,
        NR_OPT_SENDSPACE, NR_OPT_RECVSPACE, NR_OPT_TICK_PHASE, NR_OPT_ARP,
-       NR_OPT_FRAME_TIMES };
+       NR_OPT_FRAME_TIMES, NR_OPT_SEGMENT_LOG };
 
 #define NR_STACK_LONGOPTS                                                 \
     {"stack", required_argument, 0, NR_OPT_STACK},                        \
@@ -53,14 +54,15 @@ enum { NR_OPT_STACK = 1000, NR_OPT_IF, NR_OPT_ADDR, NR_OPT_HOST_MODEL, NR_OPT_MT
     {"tcp-recvspace", required_argument, 0, NR_OPT_RECVSPACE},           \
     {"tick-phase", required_argument, 0, NR_OPT_TICK_PHASE},             \
     {"arp", required_argument, 0, NR_OPT_ARP},                            \
-    {"frame-times", no_argument, 0, NR_OPT_FRAME_TIMES}
+    {"frame-times", no_argument, 0, NR_OPT_FRAME_TIMES},                  \
+    {"segment-log", required_argument, 0, NR_OPT_SEGMENT_LOG}
 
 /* The case labels of every stack flag, for a tool's getopt switch to hand them to nr_stack_opt. */
 #define NR_STACK_OPT_CASES                                                \
     case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR:                  \
     case NR_OPT_HOST_MODEL: case NR_OPT_MTU: case NR_OPT_SENDSPACE:       \
     case NR_OPT_RECVSPACE: case NR_OPT_TICK_PHASE: case NR_OPT_ARP:       \
-    case NR_OPT_FRAME_TIMES
+    case NR_OPT_FRAME_TIMES: case NR_OPT_SEGMENT_LOG
 
 /* The Tahoe stack's defaults when neither a flag nor the host model gives them: 4.3BSD's 4K,
  * and SunOS 4.1's 16K on an interface whose MTU exceeds Ethernet's (the ATM interface). */

@@ -127,6 +127,25 @@ static void test_frame_times(void)
     NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
 }
 
+/* --segment-log: a file name, and Tahoe only. */
+static void test_segment_log(void)
+{
+    struct nr_stack_opts o;
+    nr_stack_opts_init(&o);
+    NRT_CHECK(o.segment_log == NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_SEGMENT_LOG, ""), -1);
+    NRT_CHECK(strstr(err, "give a file") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_SEGMENT_LOG, "segments.jsonl"), 0);
+    NRT_CHECK(o.segment_log && strcmp(o.segment_log, "segments.jsonl") == 0);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "--segment-log") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_STACK, "tahoe"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_IF, "h1-eth0"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1/24"), 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_HOST_MODEL, "m.yaml"), 0);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
+}
+
 /* Every flag is in the usage text, with its default, starting at the column asked for. */
 static void test_usage(void)
 {
@@ -142,6 +161,7 @@ static void test_usage(void)
                                          "--tcp-sendspace SIZE", "--tcp-recvspace SIZE",
                                          "--tick-phase TIME", "--arp IP=MAC",
                                          "--frame-times", "(default off)",
+                                         "--segment-log FILE", "(default: none)",
                                          "(default: boot at once, at a random tick phase)",
                                          "(default kernel)", "ip addr flush dev" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
@@ -157,6 +177,7 @@ int main(void)
     NRT_RUN(test_tick_phase);
     NRT_RUN(test_arp);
     NRT_RUN(test_frame_times);
+    NRT_RUN(test_segment_log);
     NRT_RUN(test_usage);
     return nrt_summary("common/test_stackopt");
 }

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <inttypes.h>
 #include <linux/if_packet.h>
 #include <linux/if_ether.h>
 #include <net/if.h>
@@ -28,6 +29,7 @@
 #include "if_ether.h"
 #include "nrio_tahoe.h"
 #include "pktstamp.h"
+#include "tcp_var.h"
 #include "txlag.h"
 #include "units.h"
 
@@ -76,6 +78,12 @@ struct rtdrv {
     int64_t xmit_at;  /* the departure time of the packet being sent; INT64_MIN: none */
     int64_t settle_ns; /* how long a deadline waits for frames stated to arrive by it */
     uint8_t *txframe; /* a frame with its trailer */
+    /* --segment-log: the records gather in memory (no system call per segment on the modelled
+     * timeline) and go to the file when the stack is freed. */
+    const char *segment_log;
+    FILE *segments;
+    char *segments_buf;
+    size_t segments_len;
 };
 
 _Static_assert(TAHOE_BOOT_SPREAD_NS == NR_TICK_CYCLE_NS,
@@ -431,11 +439,44 @@ static void drain(struct rtdrv *d)
     }
 }
 
+/* One record per TCP segment sent, as netsim's "segment" records but without the host, which
+ * the caller knows. */
+static void rt_segment(void *ctx, const struct tahoe_seg_trace *ev)
+{
+    struct rtdrv *d = ctx;
+    fprintf(d->segments,
+            "{\"record\":\"segment\",\"at_ns\":%" PRId64 ",\"rule\":\"%s\",\"flags\":%d,"
+            "\"seq\":%" PRIu32 ",\"ack\":%" PRIu32 ",\"win\":%" PRIu32 ",\"len\":%" PRIu32
+            ",\"sport\":%u,\"dport\":%u}\n",
+            ev->at_ns, tcp_out_reason_name(ev->reason), ev->flags, ev->seq, ev->ack, ev->win,
+            ev->len, (unsigned)ev->sport, (unsigned)ev->dport);
+}
+
+/* Writes the gathered segment records to --segment-log's file; a failure is told on stderr,
+ * where the caller finds it beside a missing or short file. */
+static void write_segment_log(struct rtdrv *d)
+{
+    int failed = fclose(d->segments) != 0;
+    d->segments = NULL;
+    FILE *f = failed ? NULL : fopen(d->segment_log, "w");
+    if (f) {
+        failed = fwrite(d->segments_buf, 1, d->segments_len, f) != d->segments_len;
+        failed = (fclose(f) != 0) || failed;
+    }
+    if (failed || !f)
+        fprintf(stderr, "tahoe: writing the segment log %s failed: %s; check that its folder "
+                "exists and has room\n", d->segment_log, strerror(errno));
+    free(d->segments_buf);
+    d->segments_buf = NULL;
+}
+
 static void rt_free(void *ctx)
 {
     struct rtdrv *d = ctx;
     if (d->fd >= 0 && d->io)
         drain(d);
+    if (d->segments)
+        write_segment_log(d);
     while (d->outq) {
         struct outpkt *p = d->outq;
         d->outq = p->next;
@@ -715,6 +756,14 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
     }
     cfg.if_output = rt_if_output;
     cfg.ctx = d;
+    if (o->segment_log) {
+        d->segment_log = o->segment_log;
+        d->segments = open_memstream(&d->segments_buf, &d->segments_len);
+        if (!d->segments)
+            FAIL("open_memstream for --segment-log failed: %s", strerror(errno));
+        cfg.trace = rt_segment;
+        cfg.trace_ctx = d;
+    }
     struct nrio_tahoe_env env = { rt_now, rt_wait, d, spin_ps, rt_free };
     d->io = nrio_tahoe_new(&cfg, &env);
     if (!d->io)

@@ -206,9 +206,9 @@ static void tahoe_flags(const char **argv, int *n, const char *ifname, const cha
 }
 
 /* One ttcp transfer from A to B; fills the receiver's bit rate and its first-to-last-octet
- * time. */
+ * time. With segment_log, the transmitter logs its segments there (--segment-log). */
 static void ttcp_pair(const char *sndbuf, const char *rcvbuf, const char *bytes, long long want,
-                      double *bps, double *elapsed_ns)
+                      const char *segment_log, double *bps, double *elapsed_ns)
 {
     *bps = *elapsed_ns = 0;
     const char *r[24] = { "bin/ttcp", "-r", "--rcvbuf", rcvbuf, "--timeout", "15s" };
@@ -218,6 +218,10 @@ static void ttcp_pair(const char *sndbuf, const char *rcvbuf, const char *bytes,
                           "--timeout", "15s" };
     int nt = 8;
     tahoe_flags(t, &nt, "va", ADDR_A "/24");
+    if (segment_log) {
+        t[nt++] = "--segment-log";
+        t[nt++] = segment_log;
+    }
     t[nt++] = ADDR_B;
     const char *rp = outpath("ttcp-r"), *tp = outpath("ttcp-t");
     pid_t rpid = spawn(ns_b, r, rp);
@@ -259,15 +263,34 @@ static void test_ttcp_lockstep_and_stream(void)
     const double tick = 200e6, slack = 20e6;
     const long long ticks = (n - 25532 + 12287) / 12288;
     double lock_bps, elapsed, stream_bps, stream_elapsed;
-    ttcp_pair("16K", "36K", "96K", n, &lock_bps, &elapsed);
+    ttcp_pair("16K", "36K", "96K", n, NULL, &lock_bps, &elapsed);
     fprintf(stderr, "test_netns: ttcp 16K/36K over tahoe, MTU 9188: %.0f bit/s, %.3f s "
             "(%lld ticks in virtual time)\n", lock_bps, elapsed / 1e9, ticks);
     NRT_CHECK(elapsed > 2 * tick - slack);
     NRT_CHECK(elapsed < (double)(ticks + 3) * tick);
-    ttcp_pair("16K", "16K", "2M", 2 * 1024 * 1024, &stream_bps, &stream_elapsed);
+    const char *log = outpath("segments");
+    ttcp_pair("16K", "16K", "2M", 2 * 1024 * 1024, log, &stream_bps, &stream_elapsed);
     fprintf(stderr, "test_netns: ttcp 16K/16K over tahoe, MTU 9188: %.0f bit/s, %.3f s\n",
             stream_bps, stream_elapsed / 1e9);
     NRT_CHECK(stream_bps > 5 * lock_bps);
+    /* The segment log names the rule of each data segment: 16K/16K streams 8K by S3. */
+    FILE *f = fopen(log, "r");
+    NRT_CHECK(f != NULL);
+    long data = 0, s3 = 0;
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        NRT_CHECK(strstr(line, "{\"record\":\"segment\",") == line);
+        if (field(line, "len") > 0) {
+            data++;
+            s3 += strstr(line, "\"rule\":\"S3\"") != NULL && field(line, "len") == 8192;
+        }
+    }
+    if (f)
+        fclose(f);
+    unlink(log);
+    fprintf(stderr, "test_netns: segment log: %ld data segments, %ld 8K by S3\n", data, s3);
+    NRT_CHECK(data >= 2 * 1024 * 1024 / 9148);
+    NRT_CHECK(s3 * 2 > data);
     cleanup();
 }
 
