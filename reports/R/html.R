@@ -4,6 +4,11 @@ escape_html <- function(x) {
   htmltools::htmlEscape(as.character(x))
 }
 
+# Text (escaped) that a table cell keeps on one line, e.g. a buffer pair such as 16K/20K.
+nowrap_html <- function(x) {
+  paste0('<span class="nowrap">', escape_html(x), "</span>")
+}
+
 # Text from data files (a host model's YAML comments, claim wording, spec values)
 # must never become Markdown structure: a "#" line would be a heading in the table
 # of contents, "**" bold, a "|" line a table. So every results = "asis" chunk's

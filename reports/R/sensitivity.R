@@ -146,7 +146,7 @@ sensitivity_html <- function(table, spec_name) {
     return(paste0("<p>", escape_html(spec_name), " declares no variant experiment.</p>"))
   }
   shown <- tibble::tibble(
-    Assumption = paste0("<code>", escape_html(table$assumption), "</code>"),
+    Assumption = paste0("<code>", nowrap_html(table$assumption), "</code>"),
     Moved = escape_html(gsub(" -> ", " \u2192 ", table$moved, fixed = TRUE)),
     Variant = paste0("<code>", escape_html(table$variant), "</code> for <code>", escape_html(table$base), "</code>"),
     `Claims judged` = dplyr::if_else(is.na(table$judged), "–", as.character(table$judged)),

@@ -115,3 +115,8 @@ test_that("the index lists studies of one's own apart from the papers", {
   expect_false(grepl("comer94", section))
   expect_equal(studies_section_html(html_dir, c("comer94", "my-study")), "")
 })
+
+test_that("a no-wrap cell escapes its text", {
+  expect_equal(nowrap_html("16K/20K"), '<span class="nowrap">16K/20K</span>')
+  expect_equal(nowrap_html("a<b"), '<span class="nowrap">a&lt;b</span>')
+})
