@@ -22,8 +22,6 @@ from netrepro.transfer import (RECEIVER_GRACE_S, TTCP_PORT, measure_pairs, pair_
 TTCP = Path(__file__).resolve().parent.parent / "tools" / "bin" / "ttcp"
 H1 = ("h1-eth0", "10.0.0.1/24")
 H2 = ("h2-eth0", "10.0.0.2/24")
-# Where a traced Tahoe transmitter writes its segment records, beside the capture.
-SEGMENT_LOG = "segment-log.jsonl"
 CAPTURE_READY_S = 10.0
 CAPTURE_STOP_S = 30.0
 
@@ -58,17 +56,22 @@ def stop_capture(process: Any) -> None:
         raise RunError(f"tcpdump ended with status {process.returncode}: {errors.strip()[-300:]}")
 
 
-def segment_log_args(experiment: Experiment, pcap: Path | None) -> list[str]:
-    """A traced transfer on the Tahoe stack: the transmitter logs the rule behind each segment it
-    sends (ttcp --segment-log), as netsim does, so that trace.csv names the rules in emulation too."""
-    return ["--segment-log", str(pcap.with_name(SEGMENT_LOG))] if pcap and experiment.stack == "tahoe" else []
+def segment_log(pcap: Path, host: str) -> Path:
+    """Where host a (the transmitter, as netsim names it) or b logs its segments, beside the capture."""
+    return pcap.with_name(f"segment-log-{host}.jsonl")
 
 
-def read_segment_log(path: Path) -> list[dict[str, Any]]:
-    """The transmitter's segment records, as host a's (netsim's name for the transmitter)."""
+def segment_log_args(experiment: Experiment, pcap: Path | None, host: str) -> list[str]:
+    """A traced transfer on the Tahoe stack: each end logs the rule behind each segment it sends
+    (ttcp --segment-log), as netsim does, so that trace.csv names the rules in emulation too."""
+    return ["--segment-log", str(segment_log(pcap, host))] if pcap and experiment.stack == "tahoe" else []
+
+
+def read_segment_log(path: Path, host: str) -> list[dict[str, Any]]:
+    """One end's segment records, marked with its host."""
     if not path.is_file():
-        raise RunError(f"ttcp -t wrote no segment log at {path}; its stderr says why")
-    segments = [{**json.loads(line), "host": "a"} for line in path.read_text(encoding="utf-8").splitlines() if line]
+        raise RunError(f"ttcp wrote no segment log at {path}; its stderr says why")
+    segments = [{**json.loads(line), "host": host} for line in path.read_text(encoding="utf-8").splitlines() if line]
     path.unlink()
     return segments
 
@@ -79,7 +82,7 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
     Tahoe ticks at the phase that seed gives netsim (netrepro.phase); returns both ends' records."""
     port = ["--port", str(TTCP_PORT)]
     receiver = net.h2.popen([str(TTCP), *receiver_args(experiment, recv_buffer), *port, *tool_args["h2"],
-                             *phase.host_b_args(experiment.stack)],
+                             *phase.host_b_args(experiment.stack), *segment_log_args(experiment, pcap, "b")],
                             stdout=-1, stderr=-1, text=True)
     capture = None
     try:
@@ -87,7 +90,7 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
         capture = start_capture(net.h1, H1[0], pcap) if pcap else None
         transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer, seed), *port,
                                     *tool_args["h1"], *phase.host_a_args(experiment.stack, seed),
-                                    *segment_log_args(experiment, pcap), "10.0.0.2"],
+                                    *segment_log_args(experiment, pcap, "a"), "10.0.0.2"],
                                    stdout=-1, stderr=-1, text=True)
         tx_out, tx_err = finish(transmitter, ttcp_limit_s(experiment, send_buffer, recv_buffer),
                                 f"ttcp -t ({send_buffer}/{recv_buffer})")
@@ -132,9 +135,10 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
             pcap = out / "capture.pcap" if experiment.trace else None
             seed = pair_seed(experiment, trial, send_buffer, recv_buffer)
             records = run_pair(net, experiment, tool_args, send_buffer, recv_buffer, pcap, seed)
-            logged = segment_log_args(experiment, pcap)
+            logged = pcap is not None and experiment.stack == "tahoe"
+            segments = [s for host in "ab" for s in read_segment_log(segment_log(pcap, host), host)] if logged else []
             return {"rows": transfer_rows(experiment, trial, run_id, send_buffer, recv_buffer, records),
-                    "segments": read_segment_log(Path(logged[1])) if logged else [],
+                    "segments": segments,
                     "seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "finished_at": now_iso()}
 
         pairs, run_log = measure_pairs(experiment, trial, send_buffer, out, measure_one)

@@ -136,19 +136,20 @@ def test_a_send_buffer_outside_the_matrix_is_refused(tmp_path, capsys):
     assert "send buffer 1000 is not one of" in capsys.readouterr().err
 
 
-def test_a_traced_tahoe_transmitter_logs_its_segments_beside_the_capture(tmp_path):
-    from netrepro.transfer_net import SEGMENT_LOG, read_segment_log, segment_log_args
+def test_both_ends_of_a_traced_tahoe_transfer_log_their_segments_beside_the_capture(tmp_path):
+    from netrepro.transfer_net import read_segment_log, segment_log, segment_log_args
     tahoe = table1(backend="linkemu")
     pcap = tmp_path / "capture.pcap"
-    assert segment_log_args(tahoe, pcap) == ["--segment-log", str(tmp_path / SEGMENT_LOG)]
-    assert segment_log_args(tahoe, None) == []
+    assert segment_log_args(tahoe, pcap, "a") == ["--segment-log", str(tmp_path / "segment-log-a.jsonl")]
+    assert segment_log_args(tahoe, pcap, "b") == ["--segment-log", str(tmp_path / "segment-log-b.jsonl")]
+    assert segment_log_args(tahoe, None, "a") == []
     linux = load_spec(Path("configs/liu95cool.yaml"), {"profile": "smoke"}).experiments["lan-2k"]
-    assert segment_log_args(linux, pcap) == []
-    log = tmp_path / SEGMENT_LOG
-    log.write_text('{"record":"segment","rule":"S3","len":8192}\n\n{"record":"segment","rule":"R2","len":0}\n')
-    segments = read_segment_log(log)
-    assert [s["rule"] for s in segments] == ["S3", "R2"]
-    assert {s["host"] for s in segments} == {"a"}
+    assert segment_log_args(linux, pcap, "a") == []
+    log = segment_log(pcap, "b")
+    log.write_text('{"record":"segment","rule":"R2","len":0}\n\n{"record":"segment","rule":"delack","len":0}\n')
+    segments = read_segment_log(log, "b")
+    assert [s["rule"] for s in segments] == ["R2", "delack"]
+    assert {s["host"] for s in segments} == {"b"}
     assert not log.exists()
     with pytest.raises(RunError, match="wrote no segment log"):
-        read_segment_log(log)
+        read_segment_log(log, "b")
