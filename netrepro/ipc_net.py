@@ -135,12 +135,12 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
     seed_of_link = link_seed(experiment.seed, experiment.draws_id, trial)
     backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
     # A shared medium's counts are each run's own: linkemu's before and after it.
-    medium_snapshot = backend.snapshot if isinstance(backend, LinkemuBackend) else None
-    if experiment.link.medium != "shared":
-        medium_snapshot = None
-    elif medium_snapshot is None:
-        raise RunError(f"link {experiment.link.name} is a shared medium, which backend {backend.name} "
-                       "cannot emulate; give backend linkemu")
+    medium_snapshot = None
+    if experiment.link.medium == "shared":
+        if not isinstance(backend, LinkemuBackend):
+            raise RunError(f"link {experiment.link.name} is a shared medium, which backend {backend.name} "
+                           "cannot emulate; give backend linkemu")
+        medium_snapshot = backend.snapshot
     plans = memory_plans(experiment)
     with LinkNetwork(experiment.link, backend, out / "logs") as net:
         link_check = check_link(net, experiment.link, H2_IP)

@@ -454,8 +454,9 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
         settings = _merge(defaults, own or {})
         profile = _merge(data["profiles"][profile_name], settings.get("profiles", {}).get(profile_name, {}))
         experiment = _experiment(document, exp_id, own or {}, settings, profile, overrides.get("backend"))
-        base = variants[exp_id].experiment if exp_id in variants else ""
-        experiments[exp_id] = replace(experiment, draws_as=base) if base else experiment
+        if exp_id in variants:
+            experiment = replace(experiment, draws_as=variants[exp_id].experiment)
+        experiments[exp_id] = experiment
     return Spec(
         path=path,
         paper=data["paper"],

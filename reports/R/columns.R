@@ -71,6 +71,11 @@ results_col_types <- function(tool, header = NULL, schema = results_schema()) {
   do.call(readr::cols, c(types, list(.default = readr::col_character())))
 }
 
+# A tool's results.csv with every column the contract knows typed by it.
+read_results_csv <- function(path, tool) {
+  readr::read_csv(path, col_types = results_col_types(tool, csv_header(path)), progress = FALSE)
+}
+
 # A CSV's column names, without reading its rows.
 csv_header <- function(path) {
   names(readr::read_csv(path, n_max = 0, col_types = readr::cols(.default = "c"), progress = FALSE))

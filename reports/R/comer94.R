@@ -405,6 +405,14 @@ change_pct <- function(cells, by) {
   100 * (cells$mean_mbit[nrow(cells)] / cells$mean_mbit[1] - 1)
 }
 
+# The cells both the paper and the data call normal that have a published value, but the cell
+# a host model was fitted to: the cells a model's absolute error is judged on.
+normal_cells <- function(cells) {
+  cells <- with_calibration(cells)
+  rows_where(cells, !is.na(cells$shaded) & !cells$shaded & !cells$abnormal &
+    !is.na(cells$published_si_mbit) & !dplyr::coalesce(cells$calibration, FALSE))
+}
+
 # Each metric takes a setup's classified cells (join_reference()) within the
 # claim's buffer range and returns one number, or NA.
 cell_metrics <- list(
@@ -455,9 +463,7 @@ cell_metrics <- list(
   # cells that both the paper and the data call normal, leaving out the cell a
   # host model was fitted to.
   normal_rel_error = function(cells) {
-    cells <- with_calibration(cells)
-    cells <- rows_where(cells, !is.na(cells$shaded) & !cells$shaded & !cells$abnormal &
-      !is.na(cells$published_si_mbit) & !dplyr::coalesce(cells$calibration, FALSE))
+    cells <- normal_cells(cells)
     if (nrow(cells) == 0) {
       return(NA_real_)
     }

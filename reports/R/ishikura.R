@@ -31,7 +31,7 @@ read_mftp <- function(results_dir, paper, experiments) {
     if (!file.exists(path)) {
       return(NULL)
     }
-    readr::read_csv(path, col_types = results_col_types("mftp", csv_header(path)), progress = FALSE)
+    read_results_csv(path, "mftp")
   })
   data <- dplyr::bind_rows(purrr::compact(tables))
   if (nrow(data) == 0) {

@@ -23,9 +23,7 @@ read_ipc_messages <- function(results_dir, paper, experiments = milliner_experim
   if (length(files) == 0) {
     return(NULL)
   }
-  purrr::map(files, function(path) {
-    readr::read_csv(path, col_types = results_col_types("ipcbench", csv_header(path)), progress = FALSE)
-  }) |>
+  purrr::map(files, read_results_csv, tool = "ipcbench") |>
     dplyr::bind_rows() |>
     # Runs on a duplex link count no collisions; results from before the counts existed lack them.
     add_missing_columns(medium_absent) |>
@@ -190,14 +188,14 @@ collision_rates <- function(sizes) {
     )
 }
 
-# Where paging began, per curve: the first size with any page-in or page-out
-# on either host.
 # TRUE when x is a data frame with rows: a figure of experiments not run yet
 # is left out rather than drawn empty.
 has_rows <- function(x) {
   !is.null(x) && nrow(x) > 0
 }
 
+# Where paging began, per curve: the first size with any page-in or page-out
+# on either host.
 paging_starts <- function(sizes) {
   sizes |>
     dplyr::filter(experiment %in% c("compare-udp", "compare-tcp", "tcp-buffers")) |>

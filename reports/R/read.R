@@ -107,12 +107,11 @@ read_contract_csv <- function(path, required, tool = NULL) {
   if (!file.exists(path)) {
     return(NULL)
   }
-  col_types <- if (is.null(tool)) {
-    readr::cols(.default = readr::col_character())
+  data <- if (is.null(tool)) {
+    readr::read_csv(path, col_types = readr::cols(.default = readr::col_character()), progress = FALSE)
   } else {
-    results_col_types(tool, csv_header(path))
+    read_results_csv(path, tool)
   }
-  data <- readr::read_csv(path, col_types = col_types, progress = FALSE)
   missing_cols <- setdiff(required, names(data))
   if (length(missing_cols) > 0) {
     stop(
