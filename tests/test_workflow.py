@@ -1,5 +1,6 @@
 """The workflow as users drive it: lint, dry runs of every spec, resuming, refusing bad specs."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -86,6 +87,36 @@ def test_a_rerun_does_only_what_is_missing(tmp_path):
     assert f"output: results/liu95cool/lan-512b/runs/quick/{backend}/trial-1/" not in done.stdout
     assert f"output: results/liu95cool/lan-2k/runs/quick/{backend}/trial-1/" in done.stdout
     assert job_counts(done.stdout)["measure_trial"] == 8
+
+
+@pytest.mark.parametrize("stale", [True, False], ids=["older-than-code", "newer-than-code"])
+def test_results_older_than_the_aggregating_code_are_written_again_from_the_kept_runs(tmp_path, stale):
+    from netrepro.spec import load_spec, settings_hash
+
+    spec = REPO / "configs" / "liu95cool.yaml"
+    lan_512b = load_spec(spec).experiments["lan-512b"]
+    backend = resolve_backend_name("auto")
+    for trial in range(1, lan_512b.trials + 1):
+        folder = tmp_path / f"results/liu95cool/lan-512b/runs/quick/{backend}/trial-{trial}"
+        folder.mkdir(parents=True)
+        (folder / "records.jsonl").write_text("{}\n")
+        (folder / "provenance.json").write_text(json.dumps({"settings_hash": settings_hash(lan_512b)}) + "\n")
+    # Snakemake reads an output time of 0 as "none": the runs are dated an hour before the
+    # results, and the results an hour before or after the code.
+    code_time = (REPO / "netrepro" / "aggregate.py").stat().st_mtime
+    stamp = code_time - 3600 if stale else code_time + 3600
+    for name in ("results.csv", "provenance.jsonl"):
+        made = tmp_path / "results/liu95cool/lan-512b" / name
+        made.write_text("\n")
+        os.utime(made, (stamp, stamp))
+    for folder in (tmp_path / "results/liu95cool/lan-512b/runs").rglob("trial-*"):
+        for made in folder.iterdir():
+            os.utime(made, (stamp - 3600, stamp - 3600))
+    done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"output: results/liu95cool/lan-512b/runs/quick/{backend}/trial-1/" not in done.stdout
+    planned = "output: results/liu95cool/lan-512b/results.csv" in done.stdout
+    assert planned == stale
 
 
 def test_a_bad_spec_stops_the_workflow_with_file_and_line(tmp_path):

@@ -1,6 +1,7 @@
 rule aggregate_results:
     input:
         provenance=get_trial_provenance,
+        code=get_aggregate_code(),
     output:
         results="results/{paper}/{experiment}/results.csv",
         provenance="results/{paper}/{experiment}/provenance.jsonl",
@@ -16,6 +17,7 @@ rule aggregate_results:
 rule extract_trace:
     input:
         provenance=get_trial_provenance,
+        code=get_trace_code(),
     output:
         trace="results/{paper}/{experiment}/trace.csv",
     params:

@@ -162,6 +162,19 @@ def get_aggregate_argv(wildcards, output):
     ]
 
 
+def get_aggregate_code():
+    """The code that shapes results.csv: when it changes, every results.csv is written again
+    from the runs (which are kept), so a fixed reader reaches the reports without a new run."""
+    base = Path(workflow.basedir)
+    modules = ["aggregate", "columns", "ipc_plan", "mftp_plan"]
+    return [*(str(base / "netrepro" / f"{name}.py") for name in modules),
+            str(base / "configs" / "schema" / "results-columns.json")]
+
+
+def get_trace_code():
+    return [str(Path(workflow.basedir) / "netrepro" / "trace.py")]
+
+
 def get_trace_argv(wildcards, output):
     return [
         get_python(), "-m", "netrepro.trace", "--out", output.trace, *get_run_folders(wildcards),
