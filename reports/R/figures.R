@@ -129,6 +129,8 @@ n_text <- function(evaluated) {
   n <- claim_column(evaluated, "n")
   of <- dplyr::coalesce(as.character(claim_column(evaluated, "n_of")), "")
   echoes <- claim_column(evaluated, "echoes")
+  # "1 size", "1 cell": the plural units the metrics name (sizes, cells, transfers) lose their s.
+  of <- dplyr::if_else(!is.na(n) & n == 1, sub("s$", "", of), of)
   text <- paste(n, of)
   text <- dplyr::if_else(is.na(echoes) | echoes == 0, text, paste0(text, ", ", echoes, " echoes"))
   dplyr::if_else(is.na(n), "–", text)

@@ -42,7 +42,8 @@ summarise_ipc <- function(messages) {
       cv_pct = if (n > 1) 100 * stats::sd(throughput_mbit) / mean(throughput_mbit) else NA_real_,
       elapsed_s = mean(elapsed_s),
       throughput_mbit = mean(throughput_mbit),
-      retransmissions = sum(retransmissions, na.rm = TRUE),
+      # A transfer that never completed reports no count: unknown, not zero.
+      retransmissions = if (all(is.na(retransmissions))) NA_real_ else sum(retransmissions, na.rm = TRUE),
       pageins = max(a_pageins + b_pageins, 0, na.rm = TRUE),
       pageouts = max(a_pageouts + b_pageouts, 0, na.rm = TRUE),
       # Every message of one run carries that run's counts: each trial's once.
@@ -202,6 +203,10 @@ paging_starts <- function(sizes) {
     dplyr::group_by(setup, experiment, curve) |>
     dplyr::summarise(
       first_paging_million_bytes = suppressWarnings(min(million_bytes[pageins + pageouts > 0])),
+      # Curves in the order of their buffer or number of unacknowledged segments, not their names.
+      curve_key = min(dplyr::coalesce(as.numeric(buffer), as.numeric(unack))),
       .groups = "drop"
-    )
+    ) |>
+    dplyr::arrange(setup, experiment, curve_key) |>
+    dplyr::select(-curve_key)
 }

@@ -27,10 +27,6 @@ results_kind <- function(columns) {
   "unknown"
 }
 
-read_header <- function(path) {
-  names(readr::read_csv(path, n_max = 0, col_types = readr::cols(.default = "c")))
-}
-
 # Numeric settings that vary across an experiment's transfers (e.g. a swept
 # delay or number of connections): the x axes its figures call for. Counters,
 # identifiers and the measurement itself are not settings.
@@ -113,7 +109,7 @@ study_experiment_section <- function(results_dir, paper, experiment, spec = NULL
     cat("<p>", escape_html(description), "</p>\n\n", sep = "")
   }
   path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
-  kind <- results_kind(read_header(path))
+  kind <- results_kind(csv_header(path))
   if (kind == "echoes") {
     data <- read_results(results_dir, paper, experiment)$data
     sizes <- summarise_sizes(data)

@@ -46,6 +46,18 @@ test_that("summarise_ipc's coefficient of variation uses the repeats", {
   expect_equal(summarise_ipc(messages)$cv_pct, 100 * stats::sd(c(9, 11)) / 10)
 })
 
+test_that("summarise_ipc leaves a transfer that never completed without a retransmission count", {
+  messages <- tibble::tibble(
+    setup = "s", experiment = "e", mode = "udp", curve = c("k9", "k10"), segment = 9000,
+    unack = c(9, 10), buffer = NA, message_bytes = 5e6, million_bytes = 5, completed = c(TRUE, FALSE),
+    elapsed_s = c(4.5, NA), throughput_mbit = c(9.3, NA), retransmissions = c(2L, NA),
+    a_pageins = 0, b_pageins = 0, a_pageouts = 0, b_pageouts = 0, trial = 1,
+    medium_frames = NA_real_, medium_collisions = NA_real_
+  )
+  got <- dplyr::arrange(summarise_ipc(messages), unack)
+  expect_equal(got$retransmissions, c(2, NA))
+})
+
 test_that("max_collision_pct pools each curve's runs and takes the worst curve", {
   rows <- ipc_sizes(c("tcp", "tcp", "udp"), c(1, 2, 1) * 1e6, c(6, 6, 9),
                     medium_frames = c(100, 300, 1000), medium_collisions = c(10, 50, 0))
@@ -121,4 +133,15 @@ test_that("has_rows tells a table with rows from none", {
   expect_false(has_rows(NULL))
   expect_false(has_rows(tibble::tibble(a = numeric())))
   expect_true(has_rows(tibble::tibble(a = 1)))
+})
+
+test_that("paging_starts lists curves by their buffer, not by their names, and a curve that never paged as Inf", {
+  sizes <- tibble::tibble(
+    setup = "s", experiment = "tcp-buffers", curve = rep(c("tcp 16384B", "tcp 4096B", "tcp 8192B"), each = 2),
+    buffer = rep(c(16384, 4096, 8192), each = 2), unack = NA_real_, million_bytes = rep(c(12, 13), 3),
+    pageins = c(0, 5, 0, 0, 1, 0), pageouts = 0
+  )
+  got <- paging_starts(sizes)
+  expect_equal(got$curve, c("tcp 4096B", "tcp 8192B", "tcp 16384B"))
+  expect_equal(got$first_paging_million_bytes, c(Inf, 12, 13))
 })

@@ -22,3 +22,10 @@ test_that("the scorecard puts each claim in full width and its numbers beneath",
   expect_match(html, 'colspan="5"', fixed = TRUE)
   expect_false(grepl(">n</th>", html, fixed = TRUE))
 })
+
+test_that("n names one measurement in the singular and several in the plural", {
+  evaluated <- tibble::tibble(
+    n = c(1, 5, 1, NA), n_of = c("sizes", "sizes", "transfers", "cells"), echoes = c(50, 250, NA, NA)
+  )
+  expect_equal(n_text(evaluated), c("1 size, 50 echoes", "5 sizes, 250 echoes", "1 transfer", "–"))
+})
