@@ -181,7 +181,10 @@ test_that("the milliner report renders from synthetic data with a verdict for ev
   expect_equal(card$verdict[card$claim_id == "M11"], "reproduced")
   html <- paste(readLines(file.path(out, "milliner.html"), warn = FALSE), collapse = "\n")
   expect_match(html, "not reproducible here", fixed = TRUE)
+  expect_match(html, "SYNTHETIC DATA", fixed = TRUE)
+  expect_match(html, "<b>Data in this report:</b>\\s+12\\s+of\\s+12\\s+experiments")
   headings <- regmatches(html, gregexpr("<h2>[^<]+</h2>", html, perl = TRUE))[[1]]
+  expect_equal(headings[1], "<h2>What this report is</h2>")
   expect_equal(utils::tail(headings, 1), "<h2>Provenance</h2>")
 })
 
@@ -197,4 +200,6 @@ test_that("the milliner report renders with only some experiments run, their cla
   card <- readr::read_csv(file.path(out, "milliner-scorecard.csv"), show_col_types = FALSE)
   expect_equal(card$verdict[card$claim_id == "M11"], "reproduced")
   expect_true("no data" %in% card$verdict)
+  html <- paste(readLines(file.path(out, "milliner.html"), warn = FALSE), collapse = "\n")
+  expect_match(html, "<b>Missing\\s+experiments:</b>\\s+udp-segments-1024")
 })
