@@ -13,6 +13,15 @@ static int opt(struct nr_stack_opts *o, int code, const char *val)
     return nr_stack_opt(o, code, val, err, sizeof err);
 }
 
+/* The flags a Tahoe run cannot do without. */
+static void set_tahoe(struct nr_stack_opts *o)
+{
+    NRT_EQ_INT(opt(o, NR_OPT_STACK, "tahoe"), 0);
+    NRT_EQ_INT(opt(o, NR_OPT_IF, "h1-eth0"), 0);
+    NRT_EQ_INT(opt(o, NR_OPT_ADDR, "10.0.0.1/24"), 0);
+    NRT_EQ_INT(opt(o, NR_OPT_HOST_MODEL, "m.yaml"), 0);
+}
+
 static void test_addr_and_mask(void)
 {
     struct nr_stack_opts o;
@@ -120,10 +129,7 @@ static void test_frame_times(void)
     NRT_EQ_INT(o.frame_times, 1);
     NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
     NRT_CHECK(strstr(err, "--frame-times") != NULL);
-    NRT_EQ_INT(opt(&o, NR_OPT_STACK, "tahoe"), 0);
-    NRT_EQ_INT(opt(&o, NR_OPT_IF, "h1-eth0"), 0);
-    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1/24"), 0);
-    NRT_EQ_INT(opt(&o, NR_OPT_HOST_MODEL, "m.yaml"), 0);
+    set_tahoe(&o);
     NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
 }
 
@@ -139,10 +145,7 @@ static void test_segment_log(void)
     NRT_CHECK(o.segment_log && strcmp(o.segment_log, "segments.jsonl") == 0);
     NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
     NRT_CHECK(strstr(err, "--segment-log") != NULL);
-    NRT_EQ_INT(opt(&o, NR_OPT_STACK, "tahoe"), 0);
-    NRT_EQ_INT(opt(&o, NR_OPT_IF, "h1-eth0"), 0);
-    NRT_EQ_INT(opt(&o, NR_OPT_ADDR, "10.0.0.1/24"), 0);
-    NRT_EQ_INT(opt(&o, NR_OPT_HOST_MODEL, "m.yaml"), 0);
+    set_tahoe(&o);
     NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
 }
 

@@ -16,7 +16,6 @@
 #include "stackopt.h"
 #include "tahoe/nrio_tahoe.h"
 #include "tahoe/tcp_debug.h"
-#include "tahoe/tcp_var.h"
 #include "ttcp/ttcp.h"
 
 /* linkemu draws forward and reverse with streams 0 and 1; host b's boot phase uses its own;
@@ -155,17 +154,7 @@ static void host_trace(void *ctx, const struct tahoe_seg_trace *ev)
 {
     struct ns_host *h = ctx;
     struct nr_json j;
-    nr_json_begin(&j, "segment");
-    nr_json_str(&j, "host", h->idx == 0 ? "a" : "b");
-    nr_json_int(&j, "at_ns", ev->at_ns);
-    nr_json_str(&j, "rule", tcp_out_reason_name(ev->reason));
-    nr_json_int(&j, "flags", ev->flags);
-    nr_json_int(&j, "seq", ev->seq);
-    nr_json_int(&j, "ack", ev->ack);
-    nr_json_int(&j, "win", ev->win);
-    nr_json_int(&j, "len", ev->len);
-    nr_json_int(&j, "sport", ev->sport);
-    nr_json_int(&j, "dport", ev->dport);
+    tahoe_seg_json(&j, h->idx == 0 ? "a" : "b", ev);
     int rc = nr_json_emit(&j, h->sim->out);
     if (rc < 0 && !h->sim->error)
         h->sim->error = rc;

@@ -65,6 +65,12 @@ struct tahoe_seg_trace {
 };
 typedef void (*tahoe_trace_fn)(void *ctx, const struct tahoe_seg_trace *ev);
 
+/* Begins ev's {"record":"segment",...} JSON Lines record in j (common/json.h), the one form
+ * netsim's --trace and the emulated --segment-log share; host ("a" or "b") is left out when
+ * NULL. The caller emits it. */
+struct nr_json;
+void tahoe_seg_json(struct nr_json *j, const char *host, const struct tahoe_seg_trace *ev);
+
 /* Optional hook told a connection's send state after each segment taken in, each timer that
  * ran out and each dropped segment (4.3BSD's TCP_DEBUG records, tcp_debug.c): how cwnd and
  * ssthresh move ACK by ACK. */

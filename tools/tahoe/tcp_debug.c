@@ -3,6 +3,7 @@
 #include "tcp_debug.h"
 
 #include "in_pcb.h"
+#include "json.h"
 #include "socketvar.h"
 #include "tahoe_var.h"
 
@@ -25,4 +26,20 @@ const char *tcp_debug_act_name(int act)
 {
     static const char *const names[] = {"input", "output", "user", "respond", "drop"};
     return act >= TA_INPUT && act <= TA_DROP ? names[act] : "unknown";
+}
+
+void tahoe_seg_json(struct nr_json *j, const char *host, const struct tahoe_seg_trace *ev)
+{
+    nr_json_begin(j, "segment");
+    if (host)
+        nr_json_str(j, "host", host);
+    nr_json_int(j, "at_ns", ev->at_ns);
+    nr_json_str(j, "rule", tcp_out_reason_name(ev->reason));
+    nr_json_int(j, "flags", ev->flags);
+    nr_json_int(j, "seq", ev->seq);
+    nr_json_int(j, "ack", ev->ack);
+    nr_json_int(j, "win", ev->win);
+    nr_json_int(j, "len", ev->len);
+    nr_json_int(j, "sport", ev->sport);
+    nr_json_int(j, "dport", ev->dport);
 }
