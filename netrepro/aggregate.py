@@ -21,13 +21,8 @@ from typing import Any
 from netrepro.atomic import write_text
 from netrepro.columns import tool_columns
 from netrepro.errors import RunError
-from netrepro.ipc_plan import COLUMNS as IPC_COLUMNS
-from netrepro.mftp_plan import COLUMNS as MFTP_COLUMNS
 from netrepro.runsettings import check_runs
 from netrepro.spec import Experiment, SpecError, load_spec
-
-COLUMNS = tool_columns("pingx")
-TRANSFER_COLUMNS = tool_columns("ttcp")
 
 
 def csv_value(value: Any) -> str:
@@ -53,7 +48,7 @@ def sweep_columns(provenance: dict[str, Any]) -> dict[str, Any]:
 
 
 def table(experiment: Experiment, trials: list[tuple[list[dict[str, Any]], dict[str, Any]]]) -> str:
-    columns = {"ttcp": TRANSFER_COLUMNS, "mftp": MFTP_COLUMNS, "ipcbench": IPC_COLUMNS}.get(experiment.tool, COLUMNS)
+    columns = tool_columns(experiment.tool)
     if experiment.sweep is not None:
         columns = (*columns[:-1], *(c for c in experiment.sweep.columns() if c not in columns), columns[-1])
     buffer = io.StringIO()

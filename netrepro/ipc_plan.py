@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from netrepro.atomic import write_text
-from netrepro.columns import tool_columns
 from netrepro.errors import RunError
 from netrepro.units import UnitError, parse_size, parse_time
 from netrepro.yamlsrc import Document
@@ -39,7 +38,6 @@ RANGE = re.compile(r"^\s*(\S+)\s*\.\.\s*(\S+)\s+step\s+(\S+)\s*$")
 KERNEL_COLUMNS = ("a_kernel_majfaults", "b_kernel_majfaults", "a_peak_bytes", "b_peak_bytes")
 DROP_KEYS = ("forward_drop_queue", "reverse_drop_queue", "medium_a_drop_queue", "medium_b_drop_queue",
              "medium_a_excessive", "medium_b_excessive")
-COLUMNS = tool_columns("ipcbench")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from netrepro import recovery
 from netrepro.atomic import write_text
-from netrepro.columns import tool_columns
 from netrepro.errors import RunError
 from netrepro.units import UnitError, parse_rate, parse_size, parse_time
 from netrepro.yamlsrc import Document
@@ -27,8 +26,6 @@ if TYPE_CHECKING:
 SB_MAX = 52428
 TCP_MAXWIN = 65535
 MAX_CONNECTIONS = 16
-# Columns of an mftp experiment's results.csv, before its sweep's columns.
-COLUMNS = tool_columns("mftp")
 
 
 @dataclass(frozen=True)

@@ -61,10 +61,14 @@ def segment_log(pcap: Path, host: str) -> Path:
     return pcap.with_name(f"segment-log-{host}.jsonl")
 
 
-def segment_log_args(experiment: Experiment, pcap: Path | None, host: str) -> list[str]:
+def logs_segments(experiment: Experiment, pcap: Path | None) -> bool:
     """A traced transfer on the Tahoe stack: each end logs the rule behind each segment it sends
     (ttcp --segment-log), as netsim does, so that trace.csv names the rules in emulation too."""
-    return ["--segment-log", str(segment_log(pcap, host))] if pcap and experiment.stack == "tahoe" else []
+    return pcap is not None and experiment.stack == "tahoe"
+
+
+def segment_log_args(experiment: Experiment, pcap: Path | None, host: str) -> list[str]:
+    return ["--segment-log", str(segment_log(pcap, host))] if logs_segments(experiment, pcap) else []
 
 
 def read_segment_log(path: Path, host: str) -> list[dict[str, Any]]:
@@ -135,8 +139,8 @@ def run_part(experiment: Experiment, trial: int, send_buffer: int, run_id: str, 
             pcap = out / "capture.pcap" if experiment.trace else None
             seed = pair_seed(experiment, trial, send_buffer, recv_buffer)
             records = run_pair(net, experiment, tool_args, send_buffer, recv_buffer, pcap, seed)
-            logged = pcap is not None and experiment.stack == "tahoe"
-            segments = [s for host in "ab" for s in read_segment_log(segment_log(pcap, host), host)] if logged else []
+            segments = ([s for host in "ab" for s in read_segment_log(segment_log(pcap, host), host)]
+                        if logs_segments(experiment, pcap) else [])
             return {"rows": transfer_rows(experiment, trial, run_id, send_buffer, recv_buffer, records),
                     "segments": segments,
                     "seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "finished_at": now_iso()}

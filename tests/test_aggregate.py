@@ -1,7 +1,8 @@
 import csv
 import json
 
-from netrepro.aggregate import COLUMNS, main
+from netrepro.aggregate import main
+from netrepro.columns import tool_columns
 from netrepro.spec import load_spec, settings_hash
 from tests.test_spec import COMER, SPEC
 
@@ -30,7 +31,7 @@ def test_trials_become_one_tidy_table(tmp_path):
                  str(tmp_path / "trial-2"), str(tmp_path / "trial-1")]) == 0
     with (out / "results.csv").open() as handle:
         table = list(csv.DictReader(handle))
-    assert tuple(table[0].keys()) == COLUMNS
+    assert tuple(table[0].keys()) == tool_columns("pingx")
     assert [r["trial"] for r in table] == ["1", "1", "2"]
     lost = table[1]
     assert lost["rtt_ms"] == "NA" and lost["complete"] == "FALSE"
@@ -50,7 +51,6 @@ def transfer(recv, mbit):
 
 
 def test_transfers_of_every_backend_with_the_same_settings_sit_side_by_side(tmp_path):
-    from netrepro.aggregate import TRANSFER_COLUMNS
     from netrepro.runsettings import other_backend_runs
 
     runs = tmp_path / "results/comer94/table1/runs/quick"
@@ -66,7 +66,7 @@ def test_transfers_of_every_backend_with_the_same_settings_sit_side_by_side(tmp_
     assert main(["--spec", str(COMER), "--experiment", "table1", "--out", str(out), *own, *others]) == 0
     with (out / "results.csv").open() as handle:
         table = list(csv.DictReader(handle))
-    assert tuple(table[0].keys()) == TRANSFER_COLUMNS
+    assert tuple(table[0].keys()) == tool_columns("ttcp")
     assert [(r["backend"], r["throughput_mbit"]) for r in table] == [("linkemu", "0.3"), ("sim", "0.31")]
     assert table[0]["host"] == "sparcstation-ipc" and table[0]["stack"] == "tahoe"
 

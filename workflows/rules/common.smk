@@ -166,8 +166,7 @@ def get_aggregate_code():
     """The code that shapes results.csv: when it changes, every results.csv is written again
     from the runs (which are kept), so a fixed reader reaches the reports without a new run."""
     base = Path(workflow.basedir)
-    modules = ["aggregate", "columns", "ipc_plan", "mftp_plan"]
-    return [*(str(base / "netrepro" / f"{name}.py") for name in modules),
+    return [str(base / "netrepro" / "aggregate.py"), str(base / "netrepro" / "columns.py"),
             str(base / "configs" / "schema" / "results-columns.json")]
 
 
