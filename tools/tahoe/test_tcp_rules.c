@@ -94,14 +94,12 @@ static void passive_open(struct conn *c, int mtu, int rcvbuf, uint16_t mss)
     NRT_EQ_INT(who.port, PEER_PORT);
 }
 
-/* The MSS option in the SYN, i.e. the octets after the fixed TCP header. */
+/* The MSS option in the SYN. */
 static int syn_mss(const struct tn_rec *r)
 {
-    const uint8_t *th = r->data + IP_HDRLEN;
-    size_t off = (size_t)(th[THO_OFF] >> 4) << 2;
-    if (off < TCP_HDRLEN + 4 || th[TCP_HDRLEN] != TCPOPT_MAXSEG)
-        return -1;
-    return get16(th + TCP_HDRLEN + 2);
+    int mss, wscale;
+    tn_tcp_options(r->data, r->size, &mss, &wscale);
+    return mss;
 }
 
 static void test_mss_option(void)
