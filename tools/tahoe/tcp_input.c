@@ -14,13 +14,18 @@
 /* The MSS this host can take from or send to the connection's peer: MTU - 40 on a local net
  * (comer94, liu95db: 9188 -> 9148, 1500 -> 1460), TCP_MSS beyond a gateway. Unlike the Tahoe
  * sources, SunOS 4.1 neither rounded it down to a multiple of the 1K cluster nor capped the
- * offer at half the receive buffer: the papers report MSS 9148 with 16K buffers. */
+ * offer at half the receive buffer: the papers report MSS 9148 with 16K buffers. As in Tahoe, a
+ * connection beyond a gateway also starts its congestion window at one segment: it slow-starts
+ * from its first segment, where a local one may send its whole buffer at once. */
 uint32_t tcp_mss(struct tcpcb *tp)
 {
     struct tahoe_stack *st = tp->t_inpcb->inp_socket->so_stack;
     uint32_t mss = (uint32_t)st->cfg.mtu - IP_HDRLEN - TCP_HDRLEN;
-    if (!in_localaddr(st, tp->t_inpcb->inp_faddr) && mss > TCP_MSS)
-        mss = TCP_MSS;
+    if (!in_localaddr(st, tp->t_inpcb->inp_faddr)) {
+        if (mss > TCP_MSS)
+            mss = TCP_MSS;
+        tp->snd_cwnd = mss;
+    }
     return mss;
 }
 
