@@ -375,16 +375,18 @@ findpcb:;
         }
     }
 
+    /* A RST closes the connection; it is not answered (tcp_drop would send one back). */
     if (tiflags & TH_RST) {
         switch (tp->t_state) {
         case TCPS_SYN_RECEIVED:
-            tp = tcp_drop(tp, ECONNREFUSED);
-            goto drop;
         case TCPS_ESTABLISHED:
         case TCPS_FIN_WAIT_1:
         case TCPS_FIN_WAIT_2:
         case TCPS_CLOSE_WAIT:
-            tp = tcp_drop(tp, ECONNRESET);
+            so->so_error = tp->t_state == TCPS_SYN_RECEIVED ? ECONNREFUSED : ECONNRESET;
+            tp->t_state = TCPS_CLOSED;
+            ts->tcps_drops++;
+            tp = tcp_close(tp);
             goto drop;
         default:
             tp = tcp_close(tp);
