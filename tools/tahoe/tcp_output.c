@@ -111,6 +111,10 @@ static int tcp_send_segment(struct tcpcb *tp, long off, long len, int flags, int
     memset(pkt, 0, hdr);
     sbcopy(&so->so_snd, (size_t)off, pkt + hdr, (size_t)len);
 
+    /* PUSH marks a segment that carries everything left to send. */
+    if (len && off + len == (long)so->so_snd.sb_cc)
+        flags |= TH_PUSH;
+
     /* A resent FIN reuses its sequence number. */
     if ((flags & TH_FIN) && (tp->t_flags & TF_SENTFIN) && tp->snd_nxt == tp->snd_max)
         tp->snd_nxt--;
