@@ -67,13 +67,15 @@ static void tcp_settle_scale(struct tcpcb *tp)
     }
 }
 
-/* Jacobson's estimator with Tahoe's fixed point: srtt x8, rttvar x4, timeout srtt + 2*rttvar. */
+/* Jacobson's estimator with Tahoe's fixed point: srtt x8, rttvar x4, timeout srtt + 2*rttvar.
+ * t_rtt counts from 1, so a smoothed sample is t_rtt - 1 (Tahoe: "adjust t_rtt to origin 0");
+ * the first sample is taken as t_rtt, as in Tahoe. */
 static void tcp_xmit_timer(struct tcpcb *tp)
 {
     struct tahoe_stack *st = tp->t_inpcb->inp_socket->so_stack;
     st->tcpstat.tcps_rttupdated++;
     if (tp->t_srtt != 0) {
-        int delta = tp->t_rtt - (tp->t_srtt >> 3);
+        int delta = tp->t_rtt - 1 - (tp->t_srtt >> 3);
         if ((tp->t_srtt += delta) <= 0)
             tp->t_srtt = 1;
         if (delta < 0)
