@@ -321,7 +321,9 @@ findpcb:;
         break;
     }
 
-    /* Trim what we already have off the front; a whole duplicate is answered with an ACK. */
+    /* Trim what we already have off the front; a whole duplicate is answered with an ACK. A
+     * resent FIN just left of the window is acknowledged and its ACK still taken, or FINs that
+     * crossed (both ends CLOSING) would wait for a retransmission timeout. */
     {
         int32_t todrop = (int32_t)(tp->rcv_nxt - seq);
         if (todrop > 0) {
@@ -333,10 +335,15 @@ findpcb:;
             if ((uint32_t)todrop > dlen || ((uint32_t)todrop == dlen && !(tiflags & TH_FIN))) {
                 ts->tcps_rcvduppack++;
                 ts->tcps_rcvdupbyte += dlen;
-                goto dropafterack;
+                if (!(tiflags & TH_FIN) || (uint32_t)todrop != dlen + 1)
+                    goto dropafterack;
+                todrop = (int32_t)dlen;
+                tiflags &= ~TH_FIN;
+                tp->t_flags |= TF_ACKNOW;
+            } else {
+                ts->tcps_rcvpartduppack++;
+                ts->tcps_rcvpartdupbyte += (uint32_t)todrop;
             }
-            ts->tcps_rcvpartduppack++;
-            ts->tcps_rcvpartdupbyte += (uint32_t)todrop;
             data += todrop;
             seq += (uint32_t)todrop;
             dlen -= (uint32_t)todrop;
