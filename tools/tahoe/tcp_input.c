@@ -235,7 +235,7 @@ findpcb:;
 
     ostate = tp->t_state;
     tp->t_idle = 0;
-    tp->t_timer[TCPT_KEEP] = TCPTV_KEEP;
+    tp->t_timer[TCPT_KEEP] = TCPTV_KEEP_IDLE;
     if (!(tiflags & TH_SYN))
         tiwin <<= tp->snd_scale;
     if (optlen && tp->t_state != TCPS_LISTEN)
@@ -268,7 +268,7 @@ findpcb:;
         tcp_rcvseqinit(tp);
         tp->t_flags |= TF_ACKNOW;
         tp->t_state = TCPS_SYN_RECEIVED;
-        tp->t_timer[TCPT_KEEP] = TCPTV_KEEP;
+        tp->t_timer[TCPT_KEEP] = TCPTV_KEEP_INIT;
         dropsocket = 0;
         ts->tcps_accepts++;
         goto trimthenstep6;
