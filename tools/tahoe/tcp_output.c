@@ -181,6 +181,9 @@ static int tcp_send_segment(struct tcpcb *tp, long off, long len, int flags, int
         ev.at_ns = tahoe_cpu_free_ns(st);
         st->cfg.trace(st->cfg.trace_ctx, &ev);
     }
+    /* A full interface queue is taken as a source quench: back to one segment (tcp_quench). */
+    if (err == -ENOBUFS)
+        tp->snd_cwnd = tp->t_maxseg;
     if (err < 0)
         return err;
 
