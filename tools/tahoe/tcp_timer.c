@@ -58,7 +58,6 @@ static struct tcpcb *tcp_rexmt_timeout(struct tcpcb *tp)
         win = 2;
     tp->snd_cwnd = tp->t_maxseg;
     tp->snd_ssthresh = win * tp->t_maxseg;
-    tp->t_dupacks = 0;
     tcp_output(tp);
     return tp;
 }
