@@ -620,11 +620,12 @@ dropafterack:
     return;
 
 dropwithreset:
+    /* The RST offers the window of the connection it was sent for, if that still exists. */
     if (!(tiflags & TH_RST) && !in_broadcast(st, dst)) {
         if (tiflags & TH_ACK)
-            tcp_respond(st, NULL, dst, src, dport, sport, ack, 0, TH_RST);
+            tcp_respond(st, tp, dst, src, dport, sport, ack, 0, TH_RST);
         else
-            tcp_respond(st, NULL, dst, src, dport, sport, 0,
+            tcp_respond(st, tp, dst, src, dport, sport, 0,
                         seq + dlen + ((tiflags & TH_SYN) ? 1 : 0), TH_RST | TH_ACK);
     }
     if (dropsocket)
