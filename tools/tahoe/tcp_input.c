@@ -527,14 +527,9 @@ findpcb:;
                 goto drop;
             }
             break;
-        case TCPS_TIME_WAIT:
-            tp->t_timer[TCPT_2MSL] = 2 * TCPTV_MSL;
-            goto dropafterack;
         default:
             break;
         }
-        break;
-    default:
         break;
     }
 
@@ -573,9 +568,6 @@ step6:
             tp->t_flags |= TF_ACKNOW;
         }
         tiflags = (tiflags & ~TH_FIN) | fin;
-        uint32_t rcvd = (uint32_t)so->so_rcv.sb_hiwat - (tp->rcv_nxt - tp->rcv_adv);
-        if (rcvd > tp->max_rcvd)
-            tp->max_rcvd = rcvd;
     } else {
         tiflags &= ~TH_FIN;
     }
@@ -600,11 +592,6 @@ step6:
             tp->t_timer[TCPT_2MSL] = 2 * TCPTV_MSL;
             soisdisconnected(so);
             break;
-        case TCPS_TIME_WAIT:
-            tp->t_timer[TCPT_2MSL] = 2 * TCPTV_MSL;
-            break;
-        default:
-            break;
         }
     }
     if (needoutput || (tp->t_flags & TF_ACKNOW))
@@ -628,8 +615,6 @@ dropwithreset:
             tcp_respond(st, tp, dst, src, dport, sport, 0,
                         seq + dlen + ((tiflags & TH_SYN) ? 1 : 0), TH_RST | TH_ACK);
     }
-    if (dropsocket)
-        soabort(so);
     return;
 
 drop:
