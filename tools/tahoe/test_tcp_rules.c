@@ -565,6 +565,15 @@ static void test_close_handshake(void)
     tn_free(&net);
 }
 
+/* The rule names of segment traces, and "?" for a code that names no rule. */
+static void test_reason_names(void)
+{
+    NRT_EQ_STR(tcp_out_reason_name(TCPO_S3), "S3");
+    NRT_EQ_STR(tcp_out_reason_name(TCPO_FIN), "fin");
+    NRT_EQ_STR(tcp_out_reason_name(TCPO_FIN + 1), "?");
+    NRT_EQ_STR(tcp_out_reason_name(-1), "?");
+}
+
 int main(void)
 {
     NRT_RUN(test_mss_option);
@@ -584,5 +593,6 @@ int main(void)
     NRT_RUN(test_window_scale);
     NRT_RUN(test_rst_for_closed_port);
     NRT_RUN(test_close_handshake);
+    NRT_RUN(test_reason_names);
     return nrt_summary("tahoe/test_tcp_rules");
 }
