@@ -1,5 +1,5 @@
-/* The conformance suite: scripts (tahoe/conformance/<name>.tahoe, format in docs/conformance.md) that
- * pin the stack's behaviour segment by segment. Each script drives one Tahoe stack through its
+/* The conformance suite: scripts (tahoe/conformance/<name>.tahoe, format in docs/conformance.md)
+ * that pin the stack's behaviour segment by segment. Each script drives one Tahoe stack through its
  * public interface in virtual time: the test makes socket calls, injects the peer's segments,
  * and names every segment the stack must send, when, and with which fields. The first
  * difference is reported with the script's file and line; a segment the script did not expect
@@ -411,7 +411,8 @@ static int parse_seg(struct cursor *c, struct seg *sg, int out)
         if (!*c->p)
             break;
         char key[32], val[96];
-        if (word(c, key, sizeof key) < 0 || expect_char(c, '=') < 0 || word(c, val, sizeof val) < 0) {
+        if (word(c, key, sizeof key) < 0 || expect_char(c, '=') < 0 ||
+            word(c, val, sizeof val) < 0) {
             perr(c, "expected key=value at '%.20s'", c->p);
             return -1;
         }
@@ -544,7 +545,8 @@ static int parse_call(struct cursor *c, struct call *cl, const char *first)
     }
     c->p++;
     if (calls[k].nargs >= 0 ? cl->nargs != calls[k].nargs : cl->nargs > 1) {
-        perr(c, "%s() takes %d argument(s) after the socket", name, calls[k].nargs < 0 ? 1 : calls[k].nargs);
+        perr(c, "%s() takes %d argument(s) after the socket", name,
+             calls[k].nargs < 0 ? 1 : calls[k].nargs);
         return -1;
     }
     skip_ws(c);
@@ -692,7 +694,8 @@ static int parse_line(struct cursor *c, struct event *ev, int *is_event)
         }
     }
     if (parse_duration(t, &ev->t) < 0) {
-        perr(c, "bad time '%s' (seconds, or +seconds after the previous event; units s, ms, us)", t);
+        perr(c, "bad time '%s' (seconds, or +seconds after the previous event; units s, ms, us)",
+             t);
         return -1;
     }
     *is_event = 1;
@@ -776,7 +779,8 @@ static int parse_script(struct script *sc)
 
 static void fmt_time(char *buf, size_t n, int64_t ns)
 {
-    snprintf(buf, n, "%" PRId64 ".%06" PRId64, (int64_t)(ns / TN_SEC), (int64_t)(ns % TN_SEC / 1000));
+    snprintf(buf, n, "%" PRId64 ".%06" PRId64, (int64_t)(ns / TN_SEC),
+             (int64_t)(ns % TN_SEC / 1000));
 }
 
 static void fmt_flags(char *buf, int flags)
@@ -785,7 +789,8 @@ static void fmt_flags(char *buf, int flags)
     static const struct {
         int bit;
         char ch;
-    } fl[] = {{TH_SYN, 'S'}, {TH_FIN, 'F'}, {TH_RST, 'R'}, {TH_PUSH, 'P'}, {TH_URG, 'U'}, {TH_ACK, 'A'}};
+    } fl[] = {{TH_SYN, 'S'}, {TH_FIN, 'F'}, {TH_RST, 'R'},
+              {TH_PUSH, 'P'}, {TH_URG, 'U'}, {TH_ACK, 'A'}};
     for (size_t k = 0; k < sizeof fl / sizeof fl[0]; k++)
         if (flags & fl[k].bit)
             buf[i++] = fl[k].ch;
@@ -798,7 +803,8 @@ static void fmt_flags(char *buf, int flags)
 static void fmt_actual(const struct run *r, const struct tn_rec *rec, char *buf, size_t n)
 {
     if (rec->proto != IPPROTO_TCP || rec->frag) {
-        snprintf(buf, n, "a non-TCP packet (protocol %d%s)", rec->proto, rec->frag ? ", fragment" : "");
+        snprintf(buf, n, "a non-TCP packet (protocol %d%s)", rec->proto,
+                 rec->frag ? ", fragment" : "");
         return;
     }
     char fl[8], at[32], opts[40] = "";
@@ -1147,7 +1153,8 @@ static void do_tcpcb(struct run *r, const struct check *ck)
     const struct tcpcb *tp = tahoe_tcpcb(r->st, fd);
     if (ck->none || !tp) {
         if (ck->none != !tp)
-            fail(r, ck->none ? "the socket still has a tcpcb (state %d)" : "the socket has no tcpcb",
+            fail(r, ck->none ? "the socket still has a tcpcb (state %d)"
+                             : "the socket has no tcpcb",
                  tp ? tp->t_state : 0);
         return;
     }
@@ -1263,7 +1270,8 @@ int main(int argc, char **argv)
         struct dirent *e;
         while ((e = readdir(d))) {
             size_t len = strlen(e->d_name);
-            if (len <= strlen(SCRIPT_EXT) || strcmp(e->d_name + len - strlen(SCRIPT_EXT), SCRIPT_EXT))
+            size_t ext = strlen(SCRIPT_EXT);
+            if (len <= ext || strcmp(e->d_name + len - ext, SCRIPT_EXT) != 0)
                 continue;
             if (n == cap) {
                 cap = cap ? 2 * cap : 128;
