@@ -172,6 +172,7 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]], sim: M
         "repeat": r["index"] + 1, "mode": "rpc" if r.get("api") == "rpc" else r["proto"], **curve,
         "message_bytes": r["size"],
         "elapsed_s": r["elapsed_ns"] / 1e9, "throughput_mbit": r["throughput_bps"] / 1e6,
+        "timing_end": r.get("timing_end"),
         "echo_s": r["echo_ns"] / 1e9 if "echo_ns" in r else None, "echo_equal": r.get("echo_equal"), "completed": True,
         "segments": r.get("segments"), "acks": r.get("acks"), "retransmissions": r.get("retransmissions"),
         "a_pageins": sim.get("a_v_pgin"), "a_pageouts": sim.get("a_v_pgout"),
