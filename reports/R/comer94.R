@@ -360,28 +360,6 @@ write_size_agreement <- function(cells_by_write) {
   dplyr::bind_rows(rows)
 }
 
-# Columns of the claims file of a buffer-matrix paper.
-cell_claim_columns <- readr::cols(
-  claim_id = readr::col_character(),
-  figure = readr::col_character(),
-  source = readr::col_character(),
-  claim = readr::col_character(),
-  published = readr::col_character(),
-  experiments = readr::col_character(),
-  metric = readr::col_character(),
-  send_min_bytes = readr::col_double(),
-  send_max_bytes = readr::col_double(),
-  recv_min_bytes = readr::col_double(),
-  recv_max_bytes = readr::col_double(),
-  check = readr::col_character(),
-  target = readr::col_double(),
-  tolerance = readr::col_double(),
-  partly_tolerance = readr::col_double(),
-  unit = readr::col_character(),
-  target_basis = readr::col_character(),
-  no_change = readr::col_double()
-)
-
 # The cells one claim looks at; an empty bound means unbounded.
 cell_claim_rows <- function(cells, claim) {
   bound <- function(x, default) dplyr::coalesce(x, default)

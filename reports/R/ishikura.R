@@ -1,15 +1,6 @@
 # ishikura (MFTP): reading the mftp transfers, summarising them by sweep point,
 # and the metrics its claims (reference/ishikura-claims.csv) are judged by.
 
-# Columns of reference/ishikura-claims.csv: a claim names experiments, not sizes.
-mftp_claim_columns <- readr::cols(
-  target = readr::col_double(),
-  tolerance = readr::col_double(),
-  partly_tolerance = readr::col_double(),
-  no_change = readr::col_double(),
-  .default = readr::col_character()
-)
-
 # The sweep columns a point is keyed on; an experiment lacks those it did not sweep.
 sweep_keys <- c("added_rtt_ms", "cell_loss_ratio", "bit_error_ratio", "connections", "window")
 

@@ -2,13 +2,6 @@
 # abnormal (Figs 12, 15, 16) and ttcp's buffer matrix with TCP_NODELAY
 # (Table 3, read with the buffer-matrix helpers of R/comer94.R).
 
-# The claims file has both kinds of claims: echo claims (modes and sizes)
-# and buffer-matrix claims (send and receive buffer bounds).
-liu95db_claim_columns <- do.call(readr::cols, c(
-  claim_columns$cols,
-  cell_claim_columns$cols[c("send_min_bytes", "send_max_bytes", "recv_min_bytes", "recv_max_bytes")]
-))
-
 # In the echo experiments the link is what the paper compares (ATM against
 # Ethernet), like the mode; a setup is the stack, backend and host model.
 echo_setup <- function(stack, backend, host) {

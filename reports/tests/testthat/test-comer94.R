@@ -181,7 +181,7 @@ test_that("the comer94 reference files are complete and consistent", {
   printed <- per_tick_mbit(lockstep$octets_per_tick, mechanism_value(mechanism, "delayed_ack_tick_ms")) *
     1e6 / mechanism_value(mechanism, "paper_megabit_bits")
   expect_equal(printed, lockstep$published_mbit)
-  claims <- read_claims(ref("comer94-claims.csv"), cell_metrics, cell_claim_columns)
+  claims <- read_claims(ref("comer94-claims.csv"), cell_metrics)
   expect_false(anyDuplicated(claims$claim_id) > 0)
   expect_true(all(nzchar(claims$source)))
   fix <- dplyr::filter(claims, claim_id == "K05")
@@ -242,7 +242,7 @@ test_that("claim buffer ranges read in Kbytes, or octets when not whole", {
 
 test_that("a rise where the paper has a fall is not reproduced, and write-size claims are marked", {
   claims <- read_claims(
-    file.path(reports_dir, "reference", "comer94-claims.csv"), cell_metrics, cell_claim_columns
+    file.path(reports_dir, "reference", "comer94-claims.csv"), cell_metrics
   )
   k08 <- dplyr::filter(claims, claim_id == "K08")
   # The issue's measurement: 20K/20K 3.9 % faster than 16K/16K, where the paper has it slower.

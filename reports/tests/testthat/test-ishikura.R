@@ -95,7 +95,7 @@ test_that("the report renders from synthetic data with a verdict for every claim
   headings <- regmatches(html, gregexpr("<h2>[^<]+</h2>", html, perl = TRUE))[[1]]
   expect_equal(utils::tail(headings, 1), "<h2>Provenance</h2>")
   card <- readr::read_csv(file.path(out, "ishikura-scorecard.csv"), show_col_types = FALSE)
-  claims <- read_claims(file.path(reports_dir, "reference", "ishikura-claims.csv"), mftp_metrics, mftp_claim_columns)
+  claims <- read_claims(file.path(reports_dir, "reference", "ishikura-claims.csv"), mftp_metrics)
   expect_setequal(card$claim_id, claims$claim_id)
   expect_false(any(card$verdict == "no data"))
 })

@@ -162,7 +162,7 @@ test_that("the liu95db reference files are complete and consistent", {
   expect_equal(shaded[c("send_buffer", "recv_buffer")], lockstep[c("send_buffer", "recv_buffer")])
   formula <- read_formula(ref("liu95db-formula.csv"))
   expect_setequal(formula$network, c("ATM", "Ethernet"))
-  claims <- read_claims(ref("liu95db-claims.csv"), c(liu95db_echo_metrics, cell_metrics), liu95db_claim_columns)
+  claims <- read_claims(ref("liu95db-claims.csv"), c(liu95db_echo_metrics, cell_metrics))
   expect_false(anyDuplicated(claims$claim_id) > 0)
   expect_true(all(nzchar(claims$source)))
   known_modes <- c("tcp-per-message", "tcp", "tcp-nodelay", "udp-cooled", "udp")
@@ -274,7 +274,7 @@ test_that("the print's change pairs lan-print with lan-large size by size", {
 test_that("M01 scores the two named cells apart from the rest; M07's rise is not a partly fall", {
   claims <- read_claims(
     file.path(reports_dir, "reference", "liu95db-claims.csv"),
-    c(liu95db_echo_metrics, cell_metrics), liu95db_claim_columns
+    c(liu95db_echo_metrics, cell_metrics)
   )
   expect_false("M01" %in% claims$claim_id)
   m01 <- dplyr::filter(claims, claim_id %in% c("M01a", "M01b"))
