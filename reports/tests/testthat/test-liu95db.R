@@ -329,3 +329,31 @@ test_that("Table 3's note says whether it ran without TCP_NODELAY or not at all"
   expect_match(absent, "No data yet", fixed = TRUE)
   expect_match(absent, "Run the pipeline for experiment <code>table3</code>", fixed = TRUE)
 })
+
+test_that("the report's experiments are the spec's: its pingx ones without variants, and its matrix", {
+  spec <- file.path(reports_dir, "..", "configs", "liu95db.yaml")
+  echoes <- spec_experiments(spec, "pingx")
+  declared <- yaml::read_yaml(spec)$experiments
+  variants <- names(purrr::keep(declared, function(e) !is.null(e$variant_of)))
+  expect_gt(length(variants), 0)
+  expect_equal(echoes, setdiff(names(declared), c(variants, "table3")))
+  expect_equal(spec_experiments(spec, "ttcp"), "table3")
+  # Every experiment a claim names is one the report reads.
+  claims <- read_claims(file.path(reports_dir, "reference", "liu95db-claims.csv"), c(liu95db_echo_metrics, cell_metrics))
+  named <- unique(unlist(purrr::map(claims$experiments, split_list)))
+  expect_equal(setdiff(named, c(echoes, "table3")), character())
+})
+
+test_that("a spec's experiments are read by tool, defaults included, and a missing spec is an error", {
+  path <- withr::local_tempfile(fileext = ".yaml")
+  yaml::write_yaml(list(
+    defaults = list(tool = "pingx"),
+    experiments = list(
+      b = list(), a = list(tool = "ttcp"), c = list(tool = "pingx"), v = list(variant_of = list(experiment = "b"))
+    )
+  ), path)
+  expect_equal(spec_experiments(path, "pingx"), c("b", "c"))
+  expect_equal(spec_experiments(path, "ttcp"), "a")
+  expect_equal(spec_experiments(path, "mftp"), character())
+  expect_error(spec_experiments(file.path(dirname(path), "absent.yaml"), "pingx"), "absent.yaml not found")
+})
