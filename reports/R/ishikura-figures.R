@@ -49,10 +49,14 @@ plot_error_curves <- function(rows, title) {
 # bar written above it.
 plot_recovery <- function(rows, labels, title) {
   ggplot2::ggplot(rows, ggplot2::aes(factor(n), rtts)) +
-    ggplot2::geom_col(ggplot2::aes(fill = source), position = ggplot2::position_dodge(width = 0.8), width = 0.75,
-      na.rm = TRUE
+    ggplot2::geom_col(
+      ggplot2::aes(fill = source),
+      position = ggplot2::position_dodge(width = 0.8), width = 0.75, na.rm = TRUE
     ) +
-    ggplot2::geom_text(data = labels, ggplot2::aes(y = top, label = label), vjust = -0.2, size = 2.8, lineheight = 0.9) +
+    ggplot2::geom_text(
+      data = labels, ggplot2::aes(y = top, label = label),
+      vjust = -0.2, size = 2.8, lineheight = 0.9
+    ) +
     ggplot2::scale_y_continuous(expand = ggplot2::expansion(mult = c(0, 0.3))) +
     ggplot2::facet_grid(panel ~ case) +
     ggplot2::labs(x = "n", y = "Tr (base RTTs)", fill = NULL, title = title)

@@ -1,9 +1,6 @@
 # ishikura (MFTP): reading the mftp transfers, summarising them by sweep point,
 # and the metrics its claims (reference/ishikura-claims.csv) are judged by.
 
-# The sweep columns a point is keyed on; an experiment lacks those it did not sweep.
-sweep_keys <- c("added_rtt_ms", "cell_loss_ratio", "bit_error_ratio", "connections", "window")
-
 empty_mftp <- function() {
   tibble::tibble(
     experiment = character(), setup = character(), connections = double(),
@@ -228,7 +225,9 @@ recovery_labels <- function(panels) {
     dplyr::group_by(panel, case, n) |>
     dplyr::summarise(
       top = max(rtts, na.rm = TRUE),
-      label = paste0(recoveries[1], " done\n", recoveries_cut[1], " cut, ", recoveries_unfinished[1], " unfinished"),
+      label = paste0(
+        recoveries[1], " done\n", recoveries_cut[1], " cut, ", recoveries_unfinished[1], " unfinished"
+      ),
       .groups = "drop"
     )
 }

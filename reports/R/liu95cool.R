@@ -104,7 +104,9 @@ judge_liu95cool <- function(tables, claims, table2, acceptable_loss_pct) {
 # Table 2 of the paper: recommended protocol per network and size class, and the acceptable loss.
 read_table2 <- function(path) {
   readr::read_csv(path,
-    col_types = readr::cols(size_min_bytes = "d", size_max_bytes = "d", acceptable_loss_pct = "d", .default = "c"),
+    col_types = readr::cols(
+      size_min_bytes = "d", size_max_bytes = "d", acceptable_loss_pct = "d", .default = "c"
+    ),
     progress = FALSE
   )
 }
