@@ -1,24 +1,22 @@
 # Published claims (reports/reference/<paper>-claims.csv) and their verdicts,
 # computed from the per-size summaries of summarise_sizes().
 
-claim_columns <- readr::cols(
-  claim_id = readr::col_character(),
-  figure = readr::col_character(),
-  source = readr::col_character(),
-  claim = readr::col_character(),
-  published = readr::col_character(),
-  experiments = readr::col_character(),
-  metric = readr::col_character(),
-  modes = readr::col_character(),
-  size_min_bytes = readr::col_double(),
-  size_max_bytes = readr::col_double(),
-  check = readr::col_character(),
-  target = readr::col_double(),
-  tolerance = readr::col_double(),
-  partly_tolerance = readr::col_double(),
-  unit = readr::col_character(),
-  target_basis = readr::col_character(),
-  no_change = readr::col_double()
+# Every column a claims file may have, with its type: the one place the columns are named. A
+# paper's file holds those its claims need (echo claims modes and sizes, buffer-matrix claims
+# buffer bounds); its header says which.
+claim_column_types <- c(
+  claim_id = "c", figure = "c", source = "c", claim = "c", published = "c",
+  experiments = "c", metric = "c", modes = "c",
+  size_min_bytes = "d", size_max_bytes = "d",
+  send_min_bytes = "d", send_max_bytes = "d", recv_min_bytes = "d", recv_max_bytes = "d",
+  check = "c", target = "d", tolerance = "d", partly_tolerance = "d", unit = "c",
+  target_basis = "c", no_change = "d", scanned_assumption = "c"
+)
+
+# The columns every claims file has: what the claim says and how its verdict is reached.
+claim_required_columns <- c(
+  "claim_id", "figure", "source", "claim", "published", "experiments", "metric",
+  "check", "target", "tolerance", "partly_tolerance", "unit", "target_basis"
 )
 
 # "inconclusive": the 95 % interval of the measured value straddles the bound of "reproduced";
@@ -35,11 +33,24 @@ pair_metrics <- c(
   "share_faster", "gap_trend", "dispersion_ratio", "loss_diff"
 )
 
-# Reads a claims file; metrics are the functions its metric column may name.
-read_claims <- function(path, metrics = claim_metrics, col_types = claim_columns) {
-  # A file may leave out optional columns (no_change); parsers only for those it has.
+# Reads a claims file, typed by claim_column_types; metrics are the functions its metric column
+# may name.
+read_claims <- function(path, metrics = claim_metrics) {
   header <- names(readr::read_csv(path, n_max = 0, col_types = readr::cols(.default = "c")))
-  col_types$cols <- col_types$cols[names(col_types$cols) %in% header]
+  unknown_column <- setdiff(header, names(claim_column_types))
+  missing_column <- setdiff(claim_required_columns, header)
+  problems <- c(
+    if (length(unknown_column) > 0) paste("unknown column(s)", paste(unknown_column, collapse = ", ")),
+    if (length(missing_column) > 0) paste("missing column(s)", paste(missing_column, collapse = ", "))
+  )
+  if (length(problems) > 0) {
+    stop(
+      path, ": ", paste(problems, collapse = "; "),
+      " (the columns a claims file may have are claim_column_types in reports/R/claims.R)",
+      call. = FALSE
+    )
+  }
+  col_types <- do.call(readr::cols, as.list(claim_column_types[header]))
   claims <- readr::read_csv(path, col_types = col_types, progress = FALSE)
   unknown_metric <- setdiff(claims$metric, names(metrics))
   unknown_check <- setdiff(claims$check, c("at_most", "at_least", "about"))

@@ -149,6 +149,24 @@ evaluate_claims_by_experiment <- function(claims, tables, transfers = list()) {
     dplyr::arrange(match(claim_id, claims$claim_id))
 }
 
+# comer94's claims, each judged on the experiments its claims-file row names. Table 1's cells
+# come from tables$transfers, so that the sensitivity section can judge a variant's transfers
+# the same way; the other experiments' tables from measured (state_pairs, ethernet_cells,
+# ethernet_transfers, ftp_cells) and Table 1's rule and published side from fraction and
+# published (matrix_published()).
+judge_comer94 <- function(tables, claims, measured, fraction, published) {
+  table1_transfers <- dplyr::filter(tables$transfers, experiment == "table1")
+  evaluate_claims_by_experiment(claims, list(
+    "table1" = matrix_cells(table1_transfers, fraction, published),
+    "fig8-16k16k; fig8-16k20k" = measured$state_pairs[["stats"]],
+    "ethernet" = measured$ethernet_cells,
+    "ftp-ethernet; ftp-atm" = measured$ftp_cells
+  ), transfers = list(
+    "table1" = table1_transfers,
+    "ethernet" = measured$ethernet_transfers
+  ))
+}
+
 # Heat-map panels of a measured matrix alone (no published matrix), with
 # sizes that are not whole Kbytes written in octets.
 measured_panels <- function(cells) {
@@ -213,9 +231,9 @@ state_sequences <- function(segments) {
     dplyr::bind_rows()
 }
 
-# The published ftp rate (Mb/s as printed) over one network.
+# The published ftp rate (Mb/s as printed) over each network.
 ftp_rate <- function(ftp, network) {
-  ftp$published_mbit[ftp$network == network]
+  ftp$published_mbit[match(network, ftp$network)]
 }
 
 ftp_required <- c("experiment", "link", "stack", "backend", "window", "bytes", "throughput_mbit", "run_id")

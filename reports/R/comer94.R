@@ -191,6 +191,63 @@ join_reference <- function(cells, matrix, lockstep, paper_megabit_bits, tick_ms)
     dplyr::left_join(mechanism, by = c("send_label", "recv_label"))
 }
 
+# The published side a measured buffer matrix is set against: the matrix (comer94 Table 1,
+# liu95db Table 3), the cells the paper gives a lockstep batch for, the paper's megabit and the
+# delayed-ACK tick.
+matrix_published <- function(matrix, lockstep, paper_megabit_bits, tick_ms) {
+  list(matrix = matrix, lockstep = lockstep, paper_megabit_bits = paper_megabit_bits, tick_ms = tick_ms)
+}
+
+# The cells of transfers: summarised, classified by the rule with `fraction`, and joined to the
+# published side.
+matrix_cells <- function(transfers, fraction, published) {
+  summarise_cells(transfers) |>
+    classify_cells(fraction) |>
+    join_reference(
+      published$matrix, published$lockstep, published$paper_megabit_bits, published$tick_ms
+    )
+}
+
+# matrix_cells() of each experiment's transfers without TCP_NODELAY, named as experiments is;
+# experiments without results are left out.
+experiments_cells <- function(results_dir, paper, experiments, fraction, published) {
+  cells <- purrr::map(experiments, function(experiment) {
+    measured <- read_transfers(results_dir, paper, experiment)
+    if (is.null(measured)) {
+      return(NULL)
+    }
+    matrix_cells(dplyr::filter(measured, !nodelay), fraction, published)
+  })
+  purrr::compact(cells)
+}
+
+# The transfers of several experiments in one table (none: no rows).
+read_experiments_transfers <- function(results_dir, paper, experiments) {
+  measured <- purrr::map(experiments, function(e) read_transfers(results_dir, paper, e))
+  dplyr::bind_rows(empty_transfers(), measured)
+}
+
+# Per host model (the names of cells_by_model) and setup: how many cells both the data and the
+# paper call normal, the mean absolute error of those cells against the paper, and the range
+# of their means.
+host_model_errors <- function(cells_by_model) {
+  purrr::imap(cells_by_model, function(cells, model) {
+    dplyr::group_by(cells, setup) |>
+      dplyr::group_modify(function(rows, key) {
+        normal <- normal_cells(rows)
+        tibble::tibble(
+          cells = nrow(normal),
+          error = cell_metrics$normal_rel_error(rows),
+          low = if (nrow(normal) > 0) min(normal$mean_mbit) else NA_real_,
+          high = if (nrow(normal) > 0) max(normal$mean_mbit) else NA_real_
+        )
+      }) |>
+      dplyr::ungroup() |>
+      dplyr::mutate(model = model)
+  }) |>
+    dplyr::bind_rows()
+}
+
 # Cells beside the same setup's cells of another measured matrix (liu95db's
 # Table 3 beside our run of comer94's Table 1, which the paper reprints as
 # Table 2).
@@ -360,27 +417,27 @@ write_size_agreement <- function(cells_by_write) {
   dplyr::bind_rows(rows)
 }
 
-# Columns of the claims file of a buffer-matrix paper.
-cell_claim_columns <- readr::cols(
-  claim_id = readr::col_character(),
-  figure = readr::col_character(),
-  source = readr::col_character(),
-  claim = readr::col_character(),
-  published = readr::col_character(),
-  experiments = readr::col_character(),
-  metric = readr::col_character(),
-  send_min_bytes = readr::col_double(),
-  send_max_bytes = readr::col_double(),
-  recv_min_bytes = readr::col_double(),
-  recv_max_bytes = readr::col_double(),
-  check = readr::col_character(),
-  target = readr::col_double(),
-  tolerance = readr::col_double(),
-  partly_tolerance = readr::col_double(),
-  unit = readr::col_character(),
-  target_basis = readr::col_character(),
-  no_change = readr::col_double()
-)
+# write_size_agreement() as an HTML table.
+write_size_table_html <- function(by_write) {
+  kable_html(dplyr::transmute(by_write,
+    `Write size` = write_size, Setup = setup, `Cells compared` = cells,
+    `Agree with the shading` = agree,
+    `Abnormal only in our data` = abnormal_only_measured,
+    `Abnormal only in the paper` = abnormal_only_paper,
+    `Cells that disagree (send/receive)` = cells_off,
+    `Abnormal cells: mean error against the paper (%)` = fmt_num(abnormal_error_pct, 2)
+  ))
+}
+
+# What comer94's claims on buffer cells measure: the metric over their buffer range.
+cell_claims_measured_as <- function(claims) {
+  paste0(
+    "<code>", claims$metric, "</code> over ",
+    buffer_range_text(
+      claims$send_min_bytes, claims$send_max_bytes, claims$recv_min_bytes, claims$recv_max_bytes
+    )
+  )
+}
 
 # The cells one claim looks at; an empty bound means unbounded.
 cell_claim_rows <- function(cells, claim) {

@@ -62,11 +62,19 @@ figure_alt_text <- function(label) {
   paste("Figure:", gsub("[-_.]+", " ", sub("^(fig|plot)[-_.]", "", label)))
 }
 
-# How every report writes its output, set while the report is knitted: results =
-# "asis" output through raw_html_block(), alt text on every figure, and PNGs
-# reduced to 256 colours with pngquant when it is installed (a report's figures
-# stay small). Safe to call again: the helpers are sourced once per report.
-use_report_output <- function() {
+# The chunk options of every report: code hidden, figures 9 x 5.2 inches at 110 dpi. A report
+# whose figures want another default size passes it to use_report_output().
+report_chunk_options <- list(
+  echo = FALSE, message = FALSE, warning = FALSE,
+  fig.width = 9, fig.height = 5.2, dpi = 110, fig.align = "center"
+)
+
+# How every report writes its output, called by its setup chunk: report_chunk_options (with
+# the report's own, ...), results = "asis" output through raw_html_block(), alt text on every
+# figure, and PNGs reduced to 256 colours with pngquant when it is installed (a report's figures
+# stay small). Safe to call again in one R session: the output hook is set once.
+use_report_output <- function(...) {
+  knitr::opts_chunk$set(utils::modifyList(report_chunk_options, list(...)))
   current <- knitr::knit_hooks$get("output")
   if (isTRUE(attr(current, "netrepro_raw_html"))) {
     return(invisible())
@@ -327,10 +335,4 @@ studies_section_html <- function(html_dir, paper_ids) {
     "the five; their reports show what was measured, with no scorecard.</p>\n<ul>\n",
     paste(items, collapse = "\n"), "\n</ul>\n</section>\n"
   )
-}
-
-# Every report sources these helpers in its setup chunk: knitting one, they
-# switch the report's output settings on.
-if (isTRUE(getOption("knitr.in.progress"))) {
-  use_report_output()
 }

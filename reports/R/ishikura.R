@@ -1,18 +1,6 @@
 # ishikura (MFTP): reading the mftp transfers, summarising them by sweep point,
 # and the metrics its claims (reference/ishikura-claims.csv) are judged by.
 
-# Columns of reference/ishikura-claims.csv: a claim names experiments, not sizes.
-mftp_claim_columns <- readr::cols(
-  target = readr::col_double(),
-  tolerance = readr::col_double(),
-  partly_tolerance = readr::col_double(),
-  no_change = readr::col_double(),
-  .default = readr::col_character()
-)
-
-# The sweep columns a point is keyed on; an experiment lacks those it did not sweep.
-sweep_keys <- c("added_rtt_ms", "cell_loss_ratio", "bit_error_ratio", "connections", "window")
-
 empty_mftp <- function() {
   tibble::tibble(
     experiment = character(), setup = character(), connections = double(),
@@ -116,6 +104,42 @@ fig10_curves <- function(points, constants) {
     )
 }
 
+# Fig 6's points: one line per added RTT, in order of RTT.
+fig6_rows <- function(points) {
+  dplyr::filter(points, experiment == "fig6") |>
+    dplyr::mutate(series = factor(
+      paste(added_rtt_ms, "ms"),
+      levels = paste(sort(unique(added_rtt_ms)), "ms")
+    ))
+}
+
+# Fig 7's points, the window in Kbytes.
+fig7_rows <- function(points) {
+  dplyr::filter(points, experiment == "fig7") |>
+    dplyr::mutate(window_kbytes = window / 1024)
+}
+
+# Fig 8's points: cell loss at an added RTT of 200 ms, one line per cell loss ratio.
+fig8_rows <- function(points) {
+  dplyr::filter(points, experiment == "cell-loss", added_rtt_ms == 200) |>
+    dplyr::mutate(series = factor(cell_loss_ratio))
+}
+
+# Fig 9's points: every cell loss point, one line per number of connections.
+fig9_rows <- function(points) {
+  dplyr::filter(points, experiment == "cell-loss") |>
+    dplyr::mutate(series = factor(connections))
+}
+
+# fig10_curves() twice over, once against each error's own ratio (Figs 10a and 10b) and once
+# against the packet error rate both convert to.
+fig10_rows <- function(curves) {
+  dplyr::bind_rows(
+    dplyr::mutate(curves, axis = "error ratio (Fig 10a, 10b)", x = error_ratio),
+    dplyr::mutate(curves, axis = "packet error rate (converted)", x = packet_error_rate)
+  )
+}
+
 # Segmented window W' (octets): the smallest swept window whose throughput at
 # the 24K point's RTT is within 2 % of the 24K window's (the step 24K lies on).
 fit_segmented_window <- function(points, window = 24576) {
@@ -186,6 +210,28 @@ recovery_long <- function(points, window = 24576) {
     tidyr::pivot_longer(c(measured, formula), names_to = "source", values_to = "rtts")
 }
 
+# Fig 1's bars: recovery_long() with a panel per setup (named when there are several) and cell
+# loss ratio.
+recovery_panels <- function(points, window = 24576) {
+  recovery_long(points, window) |>
+    dplyr::mutate(panel = paste0(
+      if (dplyr::n_distinct(setup) > 1) paste0(setup, "\n") else "", "cell loss ", signif(cell_loss_ratio, 2)
+    ))
+}
+
+# The recoveries behind each of Fig 1's groups of bars, and the height to write them at.
+recovery_labels <- function(panels) {
+  panels |>
+    dplyr::group_by(panel, case, n) |>
+    dplyr::summarise(
+      top = max(rtts, na.rm = TRUE),
+      label = paste0(
+        recoveries[1], " done\n", recoveries_cut[1], " cut, ", recoveries_unfinished[1], " unfinished"
+      ),
+      .groups = "drop"
+    )
+}
+
 # Fig 1: one row per n and cell loss ratio where both setups recovered at
 # least once: Tr of each of n connections of W (fig1-multi) and of one
 # connection of n*W (fig1-single), measured and by the paper's formula.
@@ -203,6 +249,32 @@ recovery_pairs <- function(points, window = 24576) {
   dplyr::inner_join(multi, single, by = c("n", "cell_loss_ratio")) |>
     dplyr::mutate(
       measured_ratio = single_s / multi_s, formula_ratio = single_formula / multi_formula
+    )
+}
+
+# Table 1's parameters: the paper's range beside the values our points swept ("not swept" for
+# a parameter no experiment varied).
+table1_swept <- function(table1, points) {
+  swept <- purrr::map_chr(table1$column, function(column) {
+    values <- sort(unique(points[[column]]))
+    values <- values[!is.na(values)]
+    if (length(values) == 0) "not swept" else paste(signif(values, 3), collapse = ", ")
+  })
+  tibble::tibble(
+    Parameter = table1$parameter,
+    `Paper (low .. high)` = paste(signif(table1$low, 3), "..", signif(table1$high, 3), table1$unit),
+    `Our values` = swept
+  )
+}
+
+# Sec 3.2's automatic N: per setup and added RTT, the RTT mftp measured, Tm*D/W, the N it chose
+# and the throughput.
+auto_n_rows <- function(transfers) {
+  dplyr::filter(transfers, experiment == "auto-n") |>
+    dplyr::group_by(Setup = setup, `Added RTT (ms)` = added_rtt_ms) |>
+    dplyr::summarise(
+      `Measured RTT (ms)` = fmt_num(mean(rtt_measured_ms)), `Tm·D/W` = fmt_num(mean(formula_connections)),
+      `N chosen` = max(connections), `Throughput (Mb/s)` = fmt_num(mean(throughput_mbit)), .groups = "drop"
     )
 }
 
@@ -374,4 +446,10 @@ evaluate_mftp_claims <- function(claims, points, ref) {
   }) |>
     dplyr::bind_rows() |>
     dplyr::mutate(verdict = factor(verdict, levels = verdict_levels))
+}
+
+# ishikura's claims judged on the transfers' points and the reference tables; the sensitivity
+# section calls it again with a variant's transfers in place of its base's.
+judge_ishikura <- function(tables, claims, ref) {
+  evaluate_mftp_claims(claims, summarise_points(tables$transfers), ref)
 }

@@ -53,6 +53,43 @@ summarise_ipc <- function(messages) {
     )
 }
 
+# summarise_ipc()'s table without rows, for judging when no message was read: every column
+# a metric may read is there.
+empty_ipc_sizes <- function() {
+  tibble::tibble(
+    setup = character(), experiment = character(), mode = character(), curve = character(),
+    segment = double(), unack = double(), buffer = double(), message_bytes = double(),
+    million_bytes = double(), n = integer(), completed = logical(), cv_pct = double(),
+    elapsed_s = double(), throughput_mbit = double(), retransmissions = double(),
+    pageins = double(), pageouts = double(), medium_frames = double(), medium_collisions = double()
+  )
+}
+
+# milliner's claims judged on the messages' per-size summaries; the sensitivity section calls it
+# again with a variant's messages in place of its base's.
+judge_milliner <- function(tables, claims) {
+  sizes <- if (is.null(tables$messages)) empty_ipc_sizes() else summarise_ipc(tables$messages)
+  evaluate_claims(claims, sizes, metrics = milliner_metrics)
+}
+
+# Sec 5.1's table: per setup and k, whether the message got through, with its retransmissions
+# and throughput; the setup column only when there are several.
+unack_limit_table <- function(sizes) {
+  limit <- dplyr::filter(sizes, experiment == "udp-unack-limit") |>
+    dplyr::arrange(setup, unack) |>
+    dplyr::transmute(
+      Setup = setup,
+      `Unacknowledged segments (k)` = unack,
+      `Message delivered` = dplyr::if_else(completed, "yes", "no"),
+      Retransmissions = retransmissions,
+      `Throughput (Mb/s)` = signif(throughput_mbit, 3)
+    )
+  if (dplyr::n_distinct(limit$Setup) == 1) {
+    limit$Setup <- NULL
+  }
+  limit
+}
+
 # Per size, the value of x at the curve whose key is k (NA when absent).
 at_curve <- function(rows, key, k, x = "elapsed_s") {
   hit <- rows[!is.na(rows[[key]]) & rows[[key]] == k, ]

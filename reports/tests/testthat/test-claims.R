@@ -75,6 +75,28 @@ test_that("read_claims rejects unknown metrics and inconsistent tolerances", {
   expect_error(read_claims(path), "partly_tolerance")
 })
 
+test_that("read_claims names a column it does not know and one a claim needs", {
+  path <- withr::local_tempfile(fileext = ".csv")
+  readr::write_csv(dplyr::mutate(one_claim(), colour = "red"), path)
+  expect_error(read_claims(path), "unknown column\\(s\\) colour")
+  readr::write_csv(dplyr::select(one_claim(), -check), path)
+  expect_error(read_claims(path), "missing column\\(s\\) check")
+})
+
+test_that("every claims file reads with the one column table, numbers as numbers", {
+  metrics <- c(claim_metrics, liu95db_echo_metrics, cell_metrics, mftp_metrics, milliner_metrics)
+  paths <- Sys.glob(file.path(reports_dir, "reference", "*-claims.csv"))
+  expect_length(paths, 5)
+  for (path in paths) {
+    claims <- read_claims(path, metrics)
+    header <- names(readr::read_csv(path, n_max = 0, show_col_types = FALSE))
+    expect_equal(names(claims), header, info = path)
+    numeric <- names(claim_column_types)[claim_column_types == "d"]
+    expect_true(all(purrr::map_lgl(claims[intersect(header, numeric)], is.double)), info = path)
+    expect_true(all(purrr::map_lgl(claims[setdiff(header, numeric)], is.character)), info = path)
+  }
+})
+
 test_that("the liu95cool claims file is well formed", {
   claims <- read_claims(file.path(reports_dir, "reference", "liu95cool-claims.csv"))
   expect_gt(nrow(claims), 0)

@@ -120,3 +120,23 @@ test_that("a no-wrap cell escapes its text", {
   expect_equal(nowrap_html("16K/20K"), '<span class="nowrap">16K/20K</span>')
   expect_equal(nowrap_html("a<b"), '<span class="nowrap">a&lt;b</span>')
 })
+
+test_that("use_report_output() sets every report's chunk options, with a report's own on top", {
+  chunk_options <- knitr::opts_chunk$get()
+  output_hook <- knitr::knit_hooks$get("output")
+  withr::defer({
+    knitr::opts_chunk$restore(chunk_options)
+    knitr::knit_hooks$set(output = output_hook)
+    knitr::opts_hooks$restore()
+  })
+  use_report_output(fig.height = 4.8, dpi = 96)
+  expect_false(knitr::opts_chunk$get("echo"))
+  expect_equal(knitr::opts_chunk$get("fig.width"), 9)
+  expect_equal(knitr::opts_chunk$get("fig.height"), 4.8)
+  expect_equal(knitr::opts_chunk$get("dpi"), 96)
+  hook <- knitr::knit_hooks$get("output")
+  expect_match(hook("<b>x</b>", list(results = "asis")), "```{=html}", fixed = TRUE)
+  use_report_output()
+  expect_equal(knitr::opts_chunk$get("fig.height"), 5.2)
+  expect_identical(knitr::knit_hooks$get("output"), hook)
+})

@@ -102,3 +102,40 @@ test_that("claims the cooling gap or the queue decide say so, and W02 is two-sid
   expect_equal(judge_claim_row(w02, 5)$verdict, "reproduced")
   expect_equal(judge_claim_row(w02, -20)$verdict, "partly")
 })
+
+test_that("claims are judged on one backend per link and stack, echoes and ttcp alike", {
+  echoes <- dplyr::bind_rows(
+    echo_rows("udp", 8192, 1, datagrams = 1, returned = 1, experiment = "lan-2k") |>
+      dplyr::mutate(link = "ethernet-10", stack = "tahoe", backend = "sim"),
+    echo_rows("udp", 8192, 1, datagrams = 10, returned = 1, experiment = "lan-2k") |>
+      dplyr::mutate(link = "ethernet-10", stack = "tahoe", backend = "linkemu")
+  ) |>
+    dplyr::mutate(setup = paste(link, stack, backend, sep = " / "))
+  judged <- liu95cool_judged(echoes, NULL)
+  expect_equal(judged$backend, "linkemu")
+  ttcp <- tibble::tibble(link = "atm-oc3-155", stack = "tahoe", backend = "sim")
+  expect_equal(nrow(liu95cool_judged(echoes, ttcp)), 2)
+  claims <- one_claim(experiments = "lan-2k", target = 5, partly_tolerance = 5)
+  table2 <- read_table2(file.path(reports_dir, "reference", "liu95cool-table2.csv"))
+  evaluated <- judge_liu95cool(list(echoes = echoes), claims, table2, 10)
+  expect_equal(evaluated$setup, "ethernet-10 / tahoe / linkemu")
+  expect_equal(evaluated$measured, 90)
+  without_emulation <- judge_liu95cool(list(echoes = echoes[1, ]), claims, table2, 10)
+  expect_equal(without_emulation$measured, 0)
+})
+
+test_that("Table 2 reads its bounds and loss as numbers, and cooling gaps per experiment", {
+  table2 <- read_table2(file.path(reports_dir, "reference", "liu95cool-table2.csv"))
+  expect_type(table2$size_min_bytes, "double")
+  expect_type(table2$acceptable_loss_pct, "double")
+  expect_type(table2$recommended, "character")
+  echoes <- dplyr::bind_rows(
+    echo_rows("udp-cooled", c(1, 2), c(1, 1), experiment = "wan-1k"),
+    echo_rows("udp-cooled", 1, 1, experiment = "lan-2k"),
+    echo_rows("udp", 1, 1, experiment = "atm-small")
+  ) |>
+    dplyr::mutate(cool_gap_us = c(900, 900, 250, 0))
+  gaps <- cooling_gaps(echoes)
+  expect_equal(gaps$experiment, c("lan-2k", "wan-1k"))
+  expect_equal(gaps$cool_gap_us, c(250, 900))
+})

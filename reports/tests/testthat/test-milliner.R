@@ -145,3 +145,49 @@ test_that("paging_starts lists curves by their buffer, not by their names, and a
   expect_equal(got$curve, c("tcp 4096B", "tcp 8192B", "tcp 16384B"))
   expect_equal(got$first_paging_million_bytes, c(Inf, 12, 13))
 })
+
+test_that("without messages every claim reads no data; with them it is judged per setup", {
+  claims <- read_claims(file.path(reports_dir, "reference", "milliner-claims.csv"), milliner_metrics)
+  # Metrics take min() and max() of no sizes on the way to no data, with R's warnings.
+  none <- suppressWarnings(judge_milliner(list(messages = NULL), claims))
+  expect_equal(nrow(none), nrow(claims))
+  expect_true(all(none$verdict %in% c("no data", "not reproducible here")))
+  dir <- withr::local_tempdir()
+  make_synthetic_milliner(dir)
+  messages <- read_ipc_messages(dir, "milliner")
+  expect_equal(names(empty_ipc_sizes()), names(summarise_ipc(messages)))
+  judged <- judge_milliner(list(messages = messages), claims)
+  expect_equal(judged, evaluate_claims(claims, summarise_ipc(messages), metrics = milliner_metrics))
+  expect_false(all(judged$verdict == "no data"))
+})
+
+test_that("Sec 5.1's table orders k per setup and names the setup only when there are several", {
+  sizes <- tibble::tibble(
+    setup = "tahoe sim", experiment = c("udp-unack-limit", "udp-unack-limit", "udp-unack"),
+    unack = c(8, 2, 1), completed = c(FALSE, TRUE, TRUE), retransmissions = c(NA, 0, 0),
+    throughput_mbit = c(0.12345, 4.5678, 5)
+  )
+  table <- unack_limit_table(sizes)
+  expect_equal(table$`Unacknowledged segments (k)`, c(2, 8))
+  expect_equal(table$`Message delivered`, c("yes", "no"))
+  expect_equal(table$`Throughput (Mb/s)`, c(4.57, 0.123))
+  expect_false("Setup" %in% names(table))
+  two <- unack_limit_table(dplyr::mutate(sizes, setup = c("a", "b", "a")))
+  expect_equal(two$Setup, c("a", "b"))
+})
+
+test_that("milliner's figures build from the per-size rows", {
+  dir <- withr::local_tempdir()
+  make_synthetic_milliner(dir)
+  sizes <- summarise_ipc(read_ipc_messages(dir, "milliner"))
+  udp <- dplyr::filter(sizes, experiment %in% c("udp-segments-1024", "udp-unack"))
+  expect_no_error(ggplot2::ggplot_build(plot_segment_times(udp)))
+  tcp <- dplyr::filter(sizes, experiment %in% c("tcp-buffers-small", "tcp-buffers"))
+  expect_no_error(ggplot2::ggplot_build(plot_tcp_buffers(tcp)))
+  compare <- dplyr::filter(sizes, experiment %in% c("compare-udp", "compare-tcp"))
+  paging <- tibble::tibble(curve = compare$curve[1], first_paging_million_bytes = 12)
+  plot <- plot_paging_compare(compare, paging)
+  expect_equal(ggplot2::ggplot_build(plot)$data[[3]]$xintercept, 12)
+  linux <- dplyr::filter(sizes, experiment %in% c("compare-rpc", "compare-tcp-linux"))
+  expect_equal(plot_linux_compare(linux, "Fig 7 on Linux")$labels$title, "Fig 7 on Linux")
+})
