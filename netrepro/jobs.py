@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 from typing import Sequence
 
-from netrepro.safepath import refuse_links
+from netrepro.safepath import open_for_write
 
 TAIL_LINES = 20
 
@@ -17,9 +17,7 @@ class JobError(RuntimeError):
 
 def run_logged(argv: Sequence[str], log: str | Path) -> None:
     log = Path(log)
-    refuse_links(log)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("w", encoding="utf-8") as handle:
+    with open_for_write(log) as handle:
         try:
             code = subprocess.run(list(argv), stdout=handle, stderr=subprocess.STDOUT, check=False).returncode
         except OSError as exc:

@@ -477,6 +477,11 @@ def run_job(argv: list[str] | None = None) -> int:
     except RuntimeError as exc:
         print(f"netrepro: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a disk gone full or read-only where no writer caught it
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"netrepro: {where}{exc.strerror or exc}; free some space or make the folder writable, "
+              "and run again", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -8,6 +8,7 @@ sys.path.insert(0, workflow.basedir)
 from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import run_logged  # noqa: E402
 from netrepro.runsettings import SETTINGS_FILE, other_backend_runs, write_settings  # noqa: E402
+from netrepro.safepath import links_under  # noqa: E402
 from netrepro.spec import SpecError, load_spec, settings_hash  # noqa: E402
 
 
@@ -31,6 +32,20 @@ def get_loaded_spec():
 
 SPEC = get_loaded_spec()
 PAPER = SPEC.paper
+
+
+def get_linked_outputs():
+    """Symbolic links where this workflow writes or Snakemake deletes outputs: results/, logs/,
+    reports/html/ themselves, and anything under the paper's folders in results/ and logs/."""
+    tops = [Path("results"), Path("logs"), Path("reports"), Path("reports/html")]
+    return [top for top in tops if top.is_symlink()] or links_under([Path("results") / PAPER, Path("logs") / PAPER])
+
+
+# Checked at parse time, before anything is written: with results/ a link to another tree,
+# Snakemake deleted that tree's incomplete outputs before any job of netrepro's could refuse it.
+for _link in get_linked_outputs()[:1]:
+    sys.exit(f"netrepro: {_link} is a symbolic link; netrepro runs as root and neither writes nor lets "
+             "Snakemake delete through links: remove it and run again")
 PROFILE = SPEC.profile
 for _experiment in SPEC.experiments.values():
     if _experiment.backend_note:
