@@ -110,8 +110,10 @@ class Experiment:
 def settings_hash(experiment: Experiment) -> str:
     """What an experiment measures, whichever backend runs it: runs with the same hash used the
     same settings, so their results may stand side by side. Unlike the spec file's hash it stays
-    put when another experiment or a comment in the file changes."""
-    neutral = replace(experiment, backend="", backend_note="")
+    put when another experiment or a comment in the file changes, and when the experiment's own
+    words (description, mirrors) or its number of trials do: no trial measures them, so a
+    reworded experiment reruns nothing, and one more trial runs only that trial."""
+    neutral = replace(experiment, backend="", backend_note="", description="", mirrors=(), trials=0)
     return hashlib.sha256(repr(_settings_view(neutral)).encode()).hexdigest()
 
 

@@ -76,6 +76,14 @@ def get_experiment_hash(wildcards):
     return hashlib.sha256((settings_hash(experiment) + experiment.backend).encode()).hexdigest()[:16]
 
 
+def get_experiment_words(wildcards):
+    """What the spec says of an experiment that no trial measures (its description and the
+    paper's figures it mirrors, which results.csv carries): a new wording rewrites its
+    results.csv from the kept runs and reruns none of them (settings_hash leaves it out)."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    return [experiment.description, *experiment.mirrors]
+
+
 def get_backend_name(experiment):
     """The backend an experiment's runs use: `auto` resolved on this machine."""
     return resolve_backend_name(SPEC.experiments[experiment].backend)
