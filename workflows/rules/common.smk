@@ -6,7 +6,7 @@ from pathlib import Path
 sys.path.insert(0, workflow.basedir)
 
 from netrepro.backends import resolve_backend_name  # noqa: E402
-from netrepro.jobs import run_logged  # noqa: E402
+from netrepro.jobs import forward_stop_signals, run_logged  # noqa: E402
 from netrepro.runsettings import SETTINGS_FILE, other_backend_runs, write_settings  # noqa: E402
 from netrepro.safepath import links_under  # noqa: E402
 from netrepro.spec import SpecError, load_spec, settings_hash  # noqa: E402
@@ -50,6 +50,13 @@ PROFILE = SPEC.profile
 for _experiment in SPEC.experiments.values():
     if _experiment.backend_note:
         print(f"netrepro: {_experiment.id}: {_experiment.backend_note}", file=sys.stderr)
+
+# Jobs run in Snakemake's threads (profiles/default), which its signals do not reach: a stop
+# signal to Snakemake is passed on to the running jobs (netrepro.jobs), set up once Snakemake's
+# scheduler has set its own handlers.
+onstart:
+    forward_stop_signals()
+
 
 # The backends this invocation runs; other backends' finished runs are read, never remade here.
 RUN_BACKENDS = sorted({resolve_backend_name(e.backend) for e in SPEC.experiments.values()})
