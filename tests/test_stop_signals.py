@@ -2,13 +2,14 @@
 threads, which its signals never reached: SIGTERM and SIGINT waited for the running trial to
 finish, and SIGHUP killed Snakemake and left measure, linkemu, echod and pingx running as root
 under PID 1. Each test starts Snakemake on a trial, sends it the signal while the trial runs,
-and checks that within STOP_S Snakemake has exited and no process of the run, named network
-namespace, veth or temporary file is left; that a trial finished before is intact; and that
-the next run completes.
+and checks that within STOP_S Snakemake has exited and no process of the run (so none of
+Mininet's namespaces), veth or temporary file is left; that a trial finished before is intact;
+and that the next run completes.
 
-Emulated (Mininet): needs root; run under `flock /tmp/netrepro-netlab.lock`. `make test` runs
-the emulated case with SIGHUP (the one that left root processes behind); `make bench-faults`
-runs every signal (NETREPRO_ALL_FAULTS=1).
+Emulated (Mininet): needs root; run under `flock /tmp/netrepro-netlab.lock`. To keep `make
+test` short it runs each signal once: SIGTERM and SIGINT in virtual time, SIGHUP (the one that
+left root processes behind) emulated; `make bench-faults` runs every signal on both
+(NETREPRO_ALL_FAULTS=1).
 """
 from __future__ import annotations
 
@@ -34,13 +35,13 @@ STOP_S = 10.0
 OUR_VETHS = {name for pair in VETH_PAIRS for name in pair}
 ALL = os.environ.get("NETREPRO_ALL_FAULTS") == "1"
 SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-# A virtual-time trial of a few seconds (three 1 GB ttcp transfers on two Tahoe stacks), and a
+# A virtual-time trial of a few seconds (two 1 GB ttcp transfers on two Tahoe stacks), and a
 # short one that is finished before the signal comes.
 VIRTUAL_SPEC = """\
 paper: stop-signals
 title: Virtual-time trials long enough to be stopped half way
 profiles:
-  quick: {trials: 1, transfers: 3, transfer: 1024M}
+  quick: {trials: 1, transfers: 2, transfer: 1024M}
 defaults:
   tool: ttcp
   link: atm-taxi-100
@@ -106,29 +107,34 @@ def stop_half_way(argv: list[str], signum: int, mark: str, tmp: Path, running: s
     assert left == [], f"{name}: left running {STOP_S} s after the signal: {left}"
     assert process.returncode != 0, f"{name}: snakemake finished as if nothing happened: {output[-3000:]}"
     assert "Traceback" not in output, output[-3000:]
+    # Mininet's namespaces are anonymous, alive only while a process of the run holds one (none
+    # is left, above). Of links, only the topology's veths are judged: other work on the machine
+    # (the Tahoe stack's own tests) may add links and named namespaces of its own meanwhile.
     after = machine_state()
-    assert after["netns"] == before["netns"]
-    # Only the topology's veths: other work on the machine may add links of its own meanwhile.
     assert not (after["links"] - before["links"]) & OUR_VETHS, after["links"] - before["links"]
     return output
 
 
 @pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
 def test_a_signal_to_snakemake_stops_a_virtual_time_trial_and_the_next_run_completes(signum, tmp_path):
+    if signum == signal.SIGHUP and not ALL:
+        pytest.skip("make test runs SIGHUP emulated (the others in virtual time); make bench-faults runs all")
     spec = tmp_path / "stop-signals.yaml"
     spec.write_text(VIRTUAL_SPEC)
     work, tmp = tmp_path / "work", tmp_path / "tmp"
     tmp.mkdir()
     runs = "results/stop-signals/{}/runs/quick/sim/trial-1/send-52428"
     mark = uuid.uuid4().hex
-    run(snakemake_argv(spec, work, f"{runs.format('short')}/provenance.json"), mark, tmp)
+    short, long = (f"{runs.format(name)}/provenance.json" for name in ("short", "long"))
+    # The short trial first (--prioritize), finished in the run the signal then stops.
+    argv = [*snakemake_argv(spec, work, long), short, "--prioritize", short]
+    stop_half_way(argv, signum, mark, tmp, "--experiment long", random.uniform(0.3, 0.9))
     kept = digest(work / runs.format("short"))
-    argv = snakemake_argv(spec, work, f"{runs.format('long')}/provenance.json")
-    stop_half_way(argv, signum, mark, tmp, "netsim", random.uniform(0.2, 1.0))
+    assert kept and (work / short).is_file()
     assert not list((work / "results").rglob(".*.tmp"))
-    assert not (work / runs.format("long") / "provenance.json").exists()
+    assert not (work / long).exists()
     run(argv, mark, tmp)
-    assert (work / runs.format("long") / "provenance.json").is_file()
+    assert (work / long).is_file()
     assert digest(work / runs.format("short")) == kept
     assert left_processes(mark) == [] and not list(tmp.iterdir())
 
