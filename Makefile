@@ -82,7 +82,7 @@ bench-crossval: build
 bench-clean: build
 	$(PYTHON) benchmarks/faults/bench_cleanliness.py --trials 20
 
-# Every fault case of issue 32, emulated signals included (root, Mininet; about 5 minutes):
+# Every fault case of issue 32, emulated signals included (root, Mininet; about 3 minutes):
 # writes benchmarks/results/faults.md. make test runs the same tests but two emulated signals.
 bench-faults: build
 	flock /tmp/netrepro-netlab.lock $(PYTHON) benchmarks/faults/bench_faults.py

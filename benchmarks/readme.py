@@ -47,7 +47,7 @@ SECTIONS = (
             "Consecutive emulated smoke trials, then the named network namespaces, links, processes "
             "and temporary files compared with before.",
             "cleanliness.md"),
-    Section("Fault injection", "make bench-faults", "root, about 5 minutes",
+    Section("Fault injection", "make bench-faults", "root, about 3 minutes",
             "Every hostile case of issue 32 as the test that reproduces it: specs that lie, values no "
             "tool takes, links where root writes, signals to Snakemake half way through a trial "
             "(emulated too), full disks and tool inputs, counted per kind of fault.",

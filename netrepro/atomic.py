@@ -10,9 +10,9 @@ from netrepro.safepath import refuse_links
 
 
 def write_text(path: Path, text: str) -> None:
-    """Writes text to a new file beside path and renames it over path, which replaces a link
-    planted at path rather than writing through it (refuse_links judges the folders). A full or
-    read-only disk is a RunError naming the path."""
+    """Writes text to a new file beside path and renames it over path; a link at path or in
+    its folders is refused (refuse_links). A full or read-only disk is a RunError naming the
+    path."""
     refuse_links(path)
     tmp = None
     try:

@@ -25,7 +25,8 @@ from netrepro.safepath import open_for_write
 
 TAIL_LINES = 20
 _running: set[subprocess.Popen] = set()
-_lock = threading.Lock()
+# Reentrant: the handler runs in the main thread, which may hold it (a job run in that thread).
+_lock = threading.RLock()
 # The stop signal forwarded, for a job that starts while it is handled.
 _stopping: list[int] = []
 

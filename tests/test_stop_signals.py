@@ -150,8 +150,9 @@ def test_a_signal_to_snakemake_stops_an_emulated_trial_and_the_next_run_complete
     trial = f"results/liu95cool/lan-512b/runs/smoke/{resolve_backend_name('auto')}/trial-1/provenance.json"
     argv = snakemake_argv(spec, work, trial, "profile=smoke")
     mark = uuid.uuid4().hex
-    # pingx runs once Mininet, the link and echod are up: the signal comes in mid-measurement.
-    stop_half_way(argv, signum, mark, tmp, "pingx", random.uniform(0.2, 2.0))
+    # pingx runs once Mininet, the link and echod are up: the signal comes in mid-measurement
+    # (a smoke trial's four pingx runs take 2 to 3 s).
+    stop_half_way(argv, signum, mark, tmp, "pingx", random.uniform(0.1, 0.6))
     assert not (work / trial).exists(), "the trial ran to its end after the signal"
     assert not list(work.rglob(".*.tmp"))
     run(argv, mark, tmp)

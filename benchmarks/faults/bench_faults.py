@@ -51,14 +51,14 @@ def run() -> dict:
         cases = [case for case in ET.parse(report).getroot().iter("testcase")]
     results = []
     for case in cases:
-        outcome = "passed"
+        outcome, why = "passed", ""
         for child in case:
             if child.tag in ("failure", "error"):
-                outcome = "failed"
+                outcome, why = "failed", child.get("message", "")[:1000]
             elif child.tag == "skipped":
-                outcome = "skipped"
+                outcome, why = "skipped", child.get("message", "")
         path = case.get("classname", "").replace(".", "/") + ".py"
-        results.append({"file": path, "test": case.get("name"), "outcome": outcome,
+        results.append({"file": path, "test": case.get("name"), "outcome": outcome, "why": why,
                         "seconds": round(float(case.get("time", 0)), 2)})
     kinds = []
     for kind, target in KINDS:
@@ -83,10 +83,12 @@ def write(result: dict) -> None:
                     f"{kind['passed']} | {kind['failed']} | {kind['skipped']} | {kind['seconds']} |")
     table = ("| fault injected | tests | cases | passed | failed | skipped | seconds |\n"
              "|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+    failed = "".join(f"- `{c['test']}`: {c['why'].splitlines()[0] if c['why'] else 'failed'}\n"
+                     for c in result["cases"] if c["outcome"] == "failed")
     (RESULTS / "faults.md").write_text(
         f"Every fault case of issue 32, emulated signal cases included ({result['summary']}; "
         f"{result['seconds']:.0f} s in all):\n\n" + table
-        + f"\nEvery case passed: {'yes' if result['clean'] else 'no'}.\n")
+        + f"\nEvery case passed: {'yes' if result['clean'] else 'no'}.\n" + (f"\n{failed}" if failed else ""))
     write_readme()
 
 
