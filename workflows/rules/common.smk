@@ -43,9 +43,11 @@ def get_linked_outputs():
 
 # Checked at parse time, before anything is written: with results/ a link to another tree,
 # Snakemake deleted that tree's incomplete outputs before any job of netrepro's could refuse it.
-for _link in get_linked_outputs()[:1]:
-    sys.exit(f"netrepro: {_link} is a symbolic link; netrepro runs as root and neither writes nor lets "
+_LINKED = get_linked_outputs()
+if _LINKED:
+    sys.exit(f"netrepro: {_LINKED[0]} is a symbolic link; netrepro runs as root and neither writes nor lets "
              "Snakemake delete through links: remove it and run again")
+
 PROFILE = SPEC.profile
 for _experiment in SPEC.experiments.values():
     if _experiment.backend_note:
