@@ -52,6 +52,11 @@ SECTIONS = (
             "the conformance scripts (docs/conformance.md), then every C suite that drives the stack "
             "in virtual time, run; each line none executes is listed with why.",
             "coverage.md"),
+    Section("Fault injection", "make bench-faults", "root, about 3 minutes",
+            "Every hostile case of issue 32 as the test that reproduces it: specs that lie, values no "
+            "tool takes, links where root writes, signals to Snakemake half way through a trial "
+            "(emulated too), full disks and tool inputs, counted per kind of fault.",
+            "faults.md"),
 )
 
 

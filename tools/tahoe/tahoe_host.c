@@ -1,14 +1,19 @@
 /* The stack object, its clock, the CPU cost model and host model files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "in_pcb.h"
 #include "ip.h"
 #include "socketvar.h"
 #include "tahoe_var.h"
+#include "units.h"
 
 void tahoe_config_defaults(struct tahoe_config *cfg)
 {
@@ -201,57 +206,114 @@ const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st) { return &st->ip
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st) { return &st->udpstat; }
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st) { return &st->icmpstat; }
 
+/* A host model file is at most this long (netrepro/yamlsrc.py MAX_FILE_BYTES, the most any spec
+ * file may have): a longer one, or a device such as /dev/zero, is refused unread. */
+#define HOST_MODEL_MAX_BYTES (1 << 20)
+/* No cost of a host model is above a second, nor its memory above a terabyte: with these a
+ * run's costs stay far inside the 64-bit virtual clock (netrepro/limits.py HOST_KEYS, which the
+ * validator checks, says why). per_packet_ns 9223372036854775807 wrapped it around. */
+#define HOST_MAX_COST 1000000000LL
+#define HOST_MAX_BYTES (1LL << 40)
+
+static const struct {
+    const char *key;
+    size_t offset;
+    long long lo, hi; /* a key the model leaves out is 0: for those with lo 1, "does not say" */
+} host_keys[] = {
+    {"per_packet_ns", offsetof(struct tahoe_hostcost, per_packet_ns), 0, HOST_MAX_COST},
+    {"per_byte_ps", offsetof(struct tahoe_hostcost, per_byte_ps), 0, HOST_MAX_COST},
+    {"per_call_ns", offsetof(struct tahoe_hostcost, per_call_ns), 0, HOST_MAX_COST},
+    {"copy_write_passes", offsetof(struct tahoe_hostcost, copy_write_passes), 0, 8},
+    {"dma_passes", offsetof(struct tahoe_hostcost, dma_passes), 0, 8},
+    {"ram_bytes", offsetof(struct tahoe_hostcost, ram_bytes), 0, HOST_MAX_BYTES},
+    {"resident_bytes", offsetof(struct tahoe_hostcost, resident_bytes), 0, HOST_MAX_BYTES},
+    {"page_size", offsetof(struct tahoe_hostcost, page_size), 512, 1 << 20},
+    {"page_in_ns", offsetof(struct tahoe_hostcost, page_in_ns), 0, HOST_MAX_COST},
+    {"page_out_ns", offsetof(struct tahoe_hostcost, page_out_ns), 0, HOST_MAX_COST},
+    {"spin_ps", offsetof(struct tahoe_hostcost, spin_ps), 1, HOST_MAX_COST},
+    {"print_ns", offsetof(struct tahoe_hostcost, print_ns), 0, HOST_MAX_COST},
+    {"clock_hz", offsetof(struct tahoe_hostcost, clock_hz), 1, 1000000000LL},
+};
+
+/* The file's text, NUL-terminated, in a buffer to free; NULL with *rc a negative errno. */
+static char *read_host_model(const char *path, int *rc)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *rc = -errno;
+        return NULL;
+    }
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) < 0) {
+        *rc = -errno;
+    } else if (!S_ISREG(st.st_mode) || st.st_size > HOST_MODEL_MAX_BYTES) {
+        *rc = -EINVAL;
+    } else if (!(text = malloc((size_t)st.st_size + 1))) {
+        *rc = -ENOMEM;
+    } else {
+        ssize_t n = read(fd, text, (size_t)st.st_size);
+        if (n < 0) {
+            *rc = -errno;
+            free(text);
+            text = NULL;
+        } else {
+            text[n] = '\0';
+        }
+    }
+    close(fd);
+    return text;
+}
+
+/* One line "key: value", the value a plain decimal integer (units.h: no sign, padding or hex)
+ * within the key's range, perhaps followed by a comment. 0 for a line of another key or none,
+ * -EINVAL for a key of the model with a value it cannot have. */
+static int host_line(char *line, struct tahoe_hostcost *c)
+{
+    for (size_t i = 0; i < sizeof host_keys / sizeof host_keys[0]; i++) {
+        size_t klen = strlen(host_keys[i].key);
+        if (strncmp(line, host_keys[i].key, klen) != 0 || line[klen] != ':')
+            continue;
+        char *v = line + klen + 1;
+        v += strspn(v, " \t");
+        char *end = v + strcspn(v, " \t#\r");
+        char *rest = end + strspn(end, " \t\r");
+        if (*rest && *rest != '#')
+            return -EINVAL;
+        *end = '\0';
+        long long n;
+        if (nr_parse_count(v, host_keys[i].hi, &n) || n < host_keys[i].lo)
+            return -EINVAL;
+        *(int64_t *)((char *)c + host_keys[i].offset) = n;
+        return 0;
+    }
+    return 0;
+}
+
 /* Host model files are YAML with integer keys; comments and other keys are ignored. */
 int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -errno;
+    int rc = 0;
+    char *text = read_host_model(path, &rc);
+    if (!text)
+        return rc;
     struct tahoe_hostcost c = {.per_packet_ns = -1, .per_byte_ps = -1, .per_call_ns = -1};
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        char key[64];
-        long long v;
-        if (sscanf(line, " %63[a-z_]: %lld", key, &v) != 2)
-            continue;
-        if (strcmp(key, "per_packet_ns") == 0)
-            c.per_packet_ns = v;
-        else if (strcmp(key, "per_byte_ps") == 0)
-            c.per_byte_ps = v;
-        else if (strcmp(key, "per_call_ns") == 0)
-            c.per_call_ns = v;
-        else if (strcmp(key, "copy_write_passes") == 0)
-            c.copy_write_passes = v;
-        else if (strcmp(key, "dma_passes") == 0)
-            c.dma_passes = v;
-        else if (strcmp(key, "ram_bytes") == 0)
-            c.ram_bytes = v;
-        else if (strcmp(key, "resident_bytes") == 0)
-            c.resident_bytes = v;
-        else if (strcmp(key, "page_size") == 0)
-            c.page_size = v;
-        else if (strcmp(key, "page_in_ns") == 0)
-            c.page_in_ns = v;
-        else if (strcmp(key, "page_out_ns") == 0)
-            c.page_out_ns = v;
-        else if (strcmp(key, "spin_ps") == 0)
-            c.spin_ps = v;
-        else if (strcmp(key, "print_ns") == 0)
-            c.print_ns = v;
-        else if (strcmp(key, "clock_hz") == 0)
-            c.clock_hz = v;
+    for (char *line = text, *next; line && !rc; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        rc = host_line(line, &c);
     }
-    fclose(f);
-    if (c.per_packet_ns < 0 || c.per_byte_ps < 0 || c.per_call_ns < 0 || c.spin_ps < 0 ||
-        c.print_ns < 0 || c.copy_write_passes < 0 || c.dma_passes < 0)
+    free(text);
+    if (rc)
+        return rc;
+    if (c.per_packet_ns < 0 || c.per_byte_ps < 0 || c.per_call_ns < 0)
         return -EINVAL;
     /* A tick must be a whole number of nanoseconds, so the ticks stay on one grid. */
-    if (c.clock_hz < 0 || (c.clock_hz > 0 && 1000000000LL % c.clock_hz != 0))
+    if (c.clock_hz > 0 && 1000000000LL % c.clock_hz != 0)
         return -EINVAL;
     /* Paging needs all of its keys, and memory left for the process. */
-    if (c.ram_bytes && (c.page_size <= 0 || c.resident_bytes < 0 ||
-                        c.resident_bytes + c.page_size > c.ram_bytes || c.page_in_ns < 0 ||
-                        c.page_out_ns < 0))
+    if (c.ram_bytes && (c.page_size < 512 || c.resident_bytes + c.page_size > c.ram_bytes))
         return -EINVAL;
     *out = c;
     return 0;
