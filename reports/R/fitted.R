@@ -45,7 +45,7 @@ read_model_fits <- function(path, reference_dir) {
   }
   bad <- function(key, what) stop(path, ": fitted.", key, ": ", what, call. = FALSE)
   if (!is.list(fitted) || is.null(names(fitted))) {
-    bad("", "must be a mapping with parameters and training_set")
+    stop(path, ": fitted: must be a mapping with parameters and training_set", call. = FALSE)
   }
   if (!is.character(unlist(fitted$parameters)) || length(fitted$parameters) == 0) {
     bad("parameters", "must list the names of the fitted values")

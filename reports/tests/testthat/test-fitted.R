@@ -24,6 +24,8 @@ test_that("host models declare their fits; a model without `fitted` was fitted o
 test_that("a malformed `fitted` block is an error naming the file and the key", {
   dir <- withr::local_tempdir()
   write_host <- function(text) writeLines(c("name: bad", text), file.path(dir, "bad.yaml"))
+  write_host("fitted: [x]")
+  expect_error(read_host_fits(dir, reference_dir), "bad.yaml: fitted: must be a mapping")
   write_host(c("fitted:", "  parameters: [x]"))
   expect_error(read_host_fits(dir, reference_dir), "bad.yaml: fitted.training_set")
   write_host(c("fitted:", "  parameters: [x]", "  training_set:", "    - reference: no-such-table"))
