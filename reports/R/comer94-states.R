@@ -84,7 +84,7 @@ read_state_pairs <- function(results_dir, paper, experiments) {
     if (is.null(trace) || is.null(transfers)) {
       return(NULL)
     }
-    keys <- dplyr::distinct(transfers, backend, setup, send_buffer, recv_buffer) |>
+    keys <- dplyr::distinct(transfers, backend, setup, host, send_buffer, recv_buffer) |>
       dplyr::mutate(pair = paste0(buffer_label(send_buffer), "/", buffer_label(recv_buffer)))
     segments <- dplyr::inner_join(trace_segments(trace), keys, by = "backend")
     if (nrow(segments) == 0) {
@@ -133,8 +133,9 @@ ladder_rows <- function(trace, window_ms, slant_ms) {
 # Claims are judged on the table of the experiment(s) they name: `tables` is
 # a list named by the claims file's `experiments` text (e.g. "table1"); a
 # claim whose table is absent (NULL) or empty gets "no data". `transfers`, named
-# the same way, holds the transfers behind a table's cells, for the intervals.
-evaluate_claims_by_experiment <- function(claims, tables, transfers = list()) {
+# the same way, holds the transfers behind a table's cells, for the intervals; fits, the host
+# models' fitted figures (R/fitted.R).
+evaluate_claims_by_experiment <- function(claims, tables, transfers = list(), fits = no_fits()) {
   empty <- tibble::tibble(setup = character(), send_buffer = numeric(), recv_buffer = numeric())
   purrr::map(unique(claims$experiments), function(experiments) {
     table <- tables[[experiments]]
@@ -142,7 +143,8 @@ evaluate_claims_by_experiment <- function(claims, tables, transfers = list()) {
       table <- empty
     }
     evaluate_cell_claims(
-      dplyr::filter(claims, .data$experiments == !!experiments), table, transfers[[experiments]]
+      dplyr::filter(claims, .data$experiments == !!experiments), table, transfers[[experiments]],
+      fits, "comer94"
     )
   }) |>
     dplyr::bind_rows() |>
@@ -153,8 +155,8 @@ evaluate_claims_by_experiment <- function(claims, tables, transfers = list()) {
 # come from tables$transfers, so that the sensitivity section can judge a variant's transfers
 # the same way; the other experiments' tables from measured (state_pairs, ethernet_cells,
 # ethernet_transfers, ftp_cells) and Table 1's rule and published side from fraction and
-# published (matrix_published()).
-judge_comer94 <- function(tables, claims, measured, fraction, published) {
+# published (matrix_published()); fits, the host models' fitted figures (read_host_fits()).
+judge_comer94 <- function(tables, claims, measured, fraction, published, fits = no_fits()) {
   table1_transfers <- dplyr::filter(tables$transfers, experiment == "table1")
   evaluate_claims_by_experiment(claims, list(
     "table1" = matrix_cells(table1_transfers, fraction, published),
@@ -164,7 +166,7 @@ judge_comer94 <- function(tables, claims, measured, fraction, published) {
   ), transfers = list(
     "table1" = table1_transfers,
     "ethernet" = measured$ethernet_transfers
-  ))
+  ), fits)
 }
 
 # Heat-map panels of a measured matrix alone (no published matrix), with
@@ -260,7 +262,7 @@ read_ftp_transfers <- function(results_dir, paper, experiments) {
 ftp_cells <- function(transfers) {
   transfers |>
     dplyr::mutate(setup = paste("ftp:", testbed_label(stack, backend, host))) |>
-    dplyr::group_by(setup, link, window) |>
+    dplyr::group_by(setup, host, link, window) |>
     dplyr::summarise(
       transfers = dplyr::n(), mean_mbit = mean(throughput_mbit),
       min_mbit = min(throughput_mbit), max_mbit = max(throughput_mbit), .groups = "drop"

@@ -202,6 +202,12 @@ interval_text <- function(evaluated) {
   )
 }
 
+# Why a verdict is not the rule's (claims.R's undecided(), a fitted figure), as a small note
+# after how far off; "" without one.
+note_html <- function(note) {
+  dplyr::if_else(is.na(note), "", paste0('<br><span class="small">', escape_html(note), "</span>"))
+}
+
 # The scorecard as a compact HTML table, two rows per claim: the claim in full
 # width (id, figure, setup, the paper's words and where), then its numbers
 # beneath (published, measured, n, the verdict rule, verdict, how far off).
@@ -246,7 +252,7 @@ scorecard_view_html <- function(evaluated) {
     "</td><td>", escape_html(describe_margin(
       evaluated$measured, evaluated$margin, claim_column(evaluated, "check"),
       claim_column(evaluated, "target"), unit
-    )),
+    )), note_html(claim_column(evaluated, "note")),
     "</td></tr></tbody>"
   )
   paste0(

@@ -271,12 +271,16 @@ abnormal_next_normal <- function(sizes, formula) {
 
 # Evaluates both kinds of claims, each on its own setups (echo setups for
 # echo claims, buffer-matrix setups for cell claims), in the claims file's
-# order.
-evaluate_liu95db_claims <- function(claims, sizes, cells, extra) {
+# order; fits, the host models' fitted figures (R/fitted.R).
+evaluate_liu95db_claims <- function(claims, sizes, cells, extra, fits = no_fits()) {
   is_cell <- claims$metric %in% names(cell_metrics)
   # Either kind may be absent (the sensitivity section judges a base's claims alone).
-  echo <- if (any(!is_cell)) evaluate_claims(claims[!is_cell, ], sizes, extra, liu95db_echo_metrics)
-  matrix <- if (any(is_cell)) evaluate_cell_claims(claims[is_cell, ], cells, extra$transfers)
+  echo <- if (any(!is_cell)) {
+    evaluate_claims(claims[!is_cell, ], sizes, extra, liu95db_echo_metrics, fits, "liu95db")
+  }
+  matrix <- if (any(is_cell)) {
+    evaluate_cell_claims(claims[is_cell, ], cells, extra$transfers, fits, "liu95db")
+  }
   dplyr::bind_rows(echo, matrix) |>
     dplyr::arrange(match(claim_id, claims$claim_id)) |>
     dplyr::mutate(verdict = factor(as.character(verdict), levels = verdict_levels))
@@ -284,11 +288,12 @@ evaluate_liu95db_claims <- function(claims, sizes, cells, extra) {
 
 # liu95db's claims judged on the echoes of tables and Table 3's cells; the sensitivity section
 # calls it again with a variant's echoes in place of its base's. extra: the tables the metrics
-# read beside the echoes (formula, table1, transfers, abnormal_factor, neighbourhood_octets).
-judge_liu95db <- function(tables, claims, cells, extra) {
+# read beside the echoes (formula, table1, transfers, abnormal_factor, neighbourhood_octets);
+# fits, the host models' fitted figures (read_host_fits()).
+judge_liu95db <- function(tables, claims, cells, extra, fits = no_fits()) {
   evaluate_liu95db_claims(claims, summarise_sizes(tables$echoes), cells, extra = c(
     list(steps = echo_steps(tables$echoes), echoes = tables$echoes), extra
-  ))
+  ), fits)
 }
 
 # What liu95db's claims measure: a cell claim its metric over its buffer range, an echo claim

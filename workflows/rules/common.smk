@@ -220,8 +220,13 @@ def get_report_helpers():
 
 
 def get_report_reference():
-    reports = Path(workflow.basedir) / "reports"
-    return sorted(str(p) for p in [*reports.glob(f"reference/{PAPER}-*.csv"), *reports.glob("*.css")])
+    """The published figures a report reads (any paper's: a host model's training set may name
+    another's table), its style, and the host models, whose `fitted` blocks decide which claims
+    read fitted."""
+    base = Path(workflow.basedir)
+    reports = base / "reports"
+    return sorted(str(p) for p in [*reports.glob("reference/*.csv"), *reports.glob("*.css"),
+                                   *(base / "configs" / "hosts").glob("*.yaml")])
 
 
 def get_render_argv():
