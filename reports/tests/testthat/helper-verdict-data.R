@@ -522,7 +522,81 @@ state_pair_stats <- function(claim, column, v) {
   list(state_pairs = list(stats = stats))
 }
 
+# Table 1's transfers (3 per cell) with the share v of those in the claim's range made `yes`
+# and the rest `no`: a throughput function of the cells' lockstep rates (the rest of the matrix
+# as published).
+transfer_claim_data <- function(claim, v, yes, no) {
+  published <- verdict_published("comer94")
+  cells <- published_cells(published$matrix)
+  cells$lockstep_mbit <- join_reference(
+    dplyr::mutate(cells, setup = "s"), published$matrix, published$lockstep, 2^20, 200
+  )$lockstep_mbit
+  transfers <- matrix_transfers(cells, claim_experiments(claim)[1])
+  lockstep <- cells$lockstep_mbit[match(
+    paste(transfers$send_buffer, transfers$recv_buffer), paste(cells$send_buffer, cells$recv_buffer)
+  )]
+  range <- which(in_claim_range(transfers, claim))
+  chosen <- first_k(length(range), v)
+  transfers$throughput_mbit[range] <- dplyr::if_else(chosen, yes(lockstep[range]), no(lockstep[range]))
+  list(transfers = transfers, published = published)
+}
+
+streaming_mbit <- function(lockstep) rep(15, length(lockstep))
+locked_mbit <- function(lockstep) rep(0.05, length(lockstep))
+
+# A 16K/24K trace (trace.csv's columns): three opening segments (the first `opening` of them as
+# Fig 5 has them, the rest 1024 octets), the 7236-octet entry, then `cycles` 8K batches of which
+# the first `following` leave one tick apart after an ACK of everything, the rest 5 ms after the
+# one before without one, and a 4096-octet tail.
+circular_trace <- function(opening = 3, cycles = 20, following = cycles) {
+  published <- read_circular_wait_reference(verdict_reference("comer94-circular-wait"))
+  lens <- published$len_octets
+  first <- lens[1:3]
+  first[seq_len(3) > opening] <- 1024
+  len <- c(first, lens[4], rep(lens[5], cycles), 4096)
+  rule <- c(published$rule[1:3], "S2", rep("S2", cycles), "fin")
+  waited <- c(TRUE, TRUE, TRUE, TRUE, seq_len(cycles) <= following, FALSE)
+  gap <- c(4, 4, 6, 62, dplyr::if_else(seq_len(cycles) <= following, 200, 5), 2)
+  t_ms <- cumsum(gap)
+  start <- 1 + cumsum(c(0, utils::head(len, -1)))
+  data <- tibble::tibble(t_ms = t_ms, direction = "data", seq = start, len = len, ack = 0, win = 16384, rule = rule)
+  acks <- tibble::tibble(
+    t_ms = t_ms[waited] - 1, direction = "ack", seq = 0, len = 0, ack = start[waited], win = 24576,
+    rule = "acknow"
+  )
+  dplyr::bind_rows(data, acks) |>
+    dplyr::arrange(t_ms) |>
+    dplyr::mutate(backend = "sim")
+}
+
+# circular_wait_stats() of a circular_trace(), keyed as the report keys the 16K/24K pair.
+circular_data <- function(trace) {
+  segments <- trace_segments(trace) |>
+    dplyr::mutate(
+      setup = "atm-taxi-100/tahoe/sim/sparcstation-ipc", host = "sparcstation-ipc",
+      send_buffer = 16384, recv_buffer = 24576, pair = "16K/24K"
+    )
+  published <- read_circular_wait_reference(verdict_reference("comer94-circular-wait"))
+  list(circular_wait = circular_wait_stats(segments, published, 200))
+}
+
 comer94_other_generators <- list(
+  transfer_abnormal_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    transfer_claim_data(claim, v, locked_mbit, streaming_mbit)
+  }),
+  transfer_normal_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    transfer_claim_data(claim, v, streaming_mbit, locked_mbit)
+  }),
+  # At the mechanism's rate, or half as fast again (still abnormal, off the rate).
+  transfer_lockstep_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    transfer_claim_data(claim, v, function(l) l, function(l) 1.5 * l)
+  }),
+  opening_match = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    circular_data(circular_trace(opening = round(3 * v / 100)))
+  }),
+  circular_wait_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    circular_data(circular_trace(cycles = 20, following = round(20 * v / 100)))
+  }),
   s3_octet_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
     state_pair_stats(claim, "s3_octet_share", v)
   }),
@@ -932,7 +1006,7 @@ judge_generated <- function(paper, claim, data) {
     comer94 = {
       ethernet <- data$ethernet_transfers
       measured <- list(
-        state_pairs = data$state_pairs,
+        circular_wait = data$circular_wait, state_pairs = data$state_pairs,
         ethernet_cells = if (!is.null(ethernet)) classify_cells(summarise_cells(ethernet), 0.1),
         ethernet_transfers = ethernet, ftp_cells = data$ftp_cells
       )
