@@ -83,10 +83,12 @@ claim_sizes <- function(claim, n = 5) {
 }
 
 # One spec row per experiment, mode and size: the RTT of its echoes (ms; spread: their
-# relative spread), its loss (%) and its share of whole echoes (%).
-echo_spec <- function(experiments, modes, sizes, rtt = 10, loss = 0, complete = 100, spread = 0) {
+# relative spread), its loss (%), its share of whole echoes (%) and the share (%) of its
+# returned datagrams that came back out of order.
+echo_spec <- function(experiments, modes, sizes, rtt = 10, loss = 0, complete = 100, spread = 0,
+                      misordered = 0) {
   tidyr::expand_grid(experiment = experiments, mode = modes, message_bytes = sizes) |>
-    dplyr::mutate(rtt = rtt, loss = loss, complete = complete, spread = spread)
+    dplyr::mutate(rtt = rtt, loss = loss, complete = complete, spread = spread, misordered = misordered)
 }
 
 # Echo rows (results.csv's contract) of a spec: 50 echoes a row, 400 datagrams an echo for the
@@ -119,7 +121,8 @@ echo_data <- function(spec, echoes = 50, datagrams = 400) {
       recv_buffer = 16384, mode = row$mode, message_set = "sizes",
       message_name = paste0(row$message_bytes, "B"), message_bytes = row$message_bytes,
       trial = 1, echo = seq_len(echoes), rtt_ms = dplyr::if_else(complete, rtt, NA_real_),
-      datagrams = per_echo, datagrams_returned = returned, complete = complete,
+      datagrams = per_echo, datagrams_returned = returned,
+      datagrams_misordered = round(returned * row$misordered / 100), complete = complete,
       cool_gap_us = NA_real_, run_id = "synthetic-run"
     )
   }) |>
@@ -319,6 +322,40 @@ echo_generators <- list(
     files <- verdict_table1()$size_bytes
     sizes <- c(files[first_k(length(files), v)], 3)
     spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], sizes)
+    list(echoes = echo_data(spec))
+  }),
+  misorder_trend = list(domain = c(-1, 1), scale = 1, make = function(claim, v) {
+    sizes <- claim_sizes(claim)
+    spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], sizes) |>
+      dplyr::mutate(misordered = if (v >= 0) 10 * seq_along(sizes) else 60 - 10 * seq_along(sizes))
+    list(echoes = echo_data(spec))
+  }),
+  # A run's RTTs spread evenly over 2 x spread x rtt; its 10th to 90th percentile over 0.8 of that.
+  rtt_swing_ms = list(domain = c(0, Inf), scale = 50, make = function(claim, v) {
+    rtt <- 400
+    spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], claim_sizes(claim),
+      rtt = rtt, spread = v / (1.6 * rtt))
+    list(echoes = echo_data(spec))
+  }),
+  rtt_trend = list(domain = c(-1, 1), scale = 1, make = function(claim, v) {
+    sizes <- claim_sizes(claim)
+    spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], sizes) |>
+      dplyr::mutate(rtt = if (v >= 0) 10 * seq_along(sizes) else 60 - 10 * seq_along(sizes))
+    list(echoes = echo_data(spec))
+  }),
+  # The NASA files in the claim's range: the formula's abnormal ones, the first share v at one
+  # RTT and the rest each four times the one before (none near the median); normal ones fast.
+  abnormal_rtt_constancy = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    experiment <- claim_experiments(claim)[1]
+    formula <- verdict_formula()
+    sizes <- verdict_table1()$size_bytes
+    sizes <- sizes[sizes >= dplyr::coalesce(claim$size_min_bytes, 0) &
+      sizes <= dplyr::coalesce(claim$size_max_bytes, Inf)]
+    abnormal <- formula_class(sizes, link_network(echo_link(experiment), formula), formula) == "abnormal"
+    same <- first_k(sum(abnormal), v)
+    times <- rep(10, length(sizes))
+    times[abnormal] <- dplyr::if_else(same, 200, 200 * 4^seq_len(sum(abnormal)))
+    spec <- echo_spec(experiment, claim_modes(claim)[1], sizes) |> dplyr::mutate(rtt = times)
     list(echoes = echo_data(spec))
   }),
   abnormal_slower_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
