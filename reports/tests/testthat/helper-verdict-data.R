@@ -696,6 +696,15 @@ table2_points <- function(multi_kbps, single_kbps) {
   )
 }
 
+# Table 2 at 762 kb/s everywhere but the multi point of one column (total window in Kbytes), at
+# v times the single one.
+table2_ratio_generator <- function(total_kbytes) {
+  list(domain = c(0.01, Inf), scale = 1, make = function(claim, v) {
+    multi <- dplyr::if_else(c(64, 128, 256, 384, 512) == total_kbytes, 762 * v, 762)
+    list(transfers = mftp_transfers(table2_points(multi, rep(762, 5))))
+  })
+}
+
 # Fig 7: one connection at 100 ms over windows, flat from `from` octets up to 24K.
 fig7_points <- function(from) {
   windows <- sort(unique(c(seq(4096, 49152, 2048), from)))
@@ -799,6 +808,11 @@ mftp_generators <- list(
   table2_multi_512k_kbps = list(domain = c(1, Inf), scale = 100, make = function(claim, v) {
     list(transfers = mftp_transfers(table2_points(c(rep(762, 4), v), rep(762, 5))))
   }),
+  table2_ratio_64k = table2_ratio_generator(64),
+  table2_ratio_128k = table2_ratio_generator(128),
+  table2_ratio_256k = table2_ratio_generator(256),
+  table2_ratio_384k = table2_ratio_generator(384),
+  table2_ratio_512k = table2_ratio_generator(512),
   table2_multi_wins = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
     wins <- c(TRUE, first_k(4, v))
     list(transfers = mftp_transfers(table2_points(dplyr::if_else(wins, 900, 600), rep(762, 5))))
