@@ -328,11 +328,12 @@ lockstep_cycles <- function(segments, entry, lockstep, tick_ms, band) {
 # buffers): opening_match, the share of Fig 5's opening_steps the transfer repeats, and
 # circular_wait_share, the share of its cycles from the entry of Fig 6 to the end that follow
 # the published lockstep (lockstep_cycles()), with the cycles it rests on.
-circular_wait_stats <- function(segments, sequence, tick_ms, band = 0.1) {
+circular_wait_stats <- function(segments, sequence, tick_ms, band = lockstep_band) {
   opening <- dplyr::filter(sequence, phase == "opening")
   entry <- dplyr::filter(sequence, phase == "entry")
   lockstep <- dplyr::filter(sequence, phase == "lockstep")
-  keys <- intersect(c("pair", "backend", "setup", "host", "send_buffer", "recv_buffer"), names(segments))
+  keys <- c("pair", "backend", "setup", "host", "send_buffer", "recv_buffer")
+  keys <- intersect(keys, names(segments))
   segments |>
     dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
     dplyr::group_modify(function(s, key) {
@@ -363,7 +364,8 @@ circular_wait_rows <- function(segments, stats, sequence) {
   opening <- dplyr::filter(sequence, phase == "opening")
   entry <- dplyr::filter(sequence, phase == "entry")
   published <- paste(opening$len_octets, opening$rule, collapse = ", ")
-  dplyr::left_join(stats, opening_segments_text(segments, nrow(opening)), by = c("pair", "backend")) |>
+  first <- opening_segments_text(segments, nrow(opening))
+  dplyr::left_join(stats, first, by = c("pair", "backend")) |>
     dplyr::transmute(
       Pair = pair, Backend = backend,
       !!paste0("First segments (Fig 5: ", published, ")") := opening,

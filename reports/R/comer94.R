@@ -582,7 +582,10 @@ cell_metrics <- list(
   # Share (%) of the cells' transfers that the rule calls normal.
   transfer_normal_share = function(cells) {
     abnormal <- transfer_share(cells, "transfers_abnormal")
-    if (is.na(abnormal)) abnormal else structure(100 - abnormal, n = attr(abnormal, "n"), n_of = "transfers")
+    if (is.na(abnormal)) {
+      return(abnormal)
+    }
+    structure(100 - abnormal, n = attr(abnormal, "n"), n_of = "transfers")
   },
   # Share (%) of the transfers of the cells with a lockstep mechanism rate that run at it
   # (within lockstep_band).
@@ -875,7 +878,8 @@ cell_comparison_labels <- function(comparison) {
 # row as Sec 4.2 says; e.g. "Fig 9(a)".
 appendix_figure <- function(send_buffer, rows) {
   i <- match(send_buffer, sort(unique(rows))) - 1
-  dplyr::if_else(is.na(i), NA_character_, paste0("Fig ", 9 + i %/% 2, "(", c("a", "b")[i %% 2 + 1], ")"))
+  panel <- c("a", "b")[i %% 2 + 1]
+  dplyr::if_else(is.na(i), NA_character_, paste0("Fig ", 9 + i %/% 2, "(", panel, ")"))
 }
 
 # Per setup and send-buffer row of cells (count_transfer_classes()): its appendix figure, the

@@ -232,7 +232,9 @@ table2_ratio_rows <- function(points, reference) {
     here <- dplyr::filter(points, setup == s)
     tibble::tibble(
       setup = s, total_window_kbytes = published$total_window_kbytes,
-      measured_ratio = purrr::map_dbl(published$total_window_kbytes, function(k) as.numeric(table2_ratio(here, k)))
+      measured_ratio = purrr::map_dbl(
+        published$total_window_kbytes, function(k) as.numeric(table2_ratio(here, k))
+      )
     )
   })
   none <- tibble::tibble(setup = character(), total_window_kbytes = numeric(), measured_ratio = numeric())

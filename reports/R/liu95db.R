@@ -143,12 +143,13 @@ echo_steps <- function(data) {
 near_constant_band <- 0.25
 
 # The sizes (per-size rows of one mode) the formula calls abnormal, each with its mean RTT beside
-# the median of those means and whether it lies within `band` of it (Fig 14's small files).
+# the median of those means in its setup and whether it lies within `band` of it (Fig 14's
+# small files).
 abnormal_constancy_rows <- function(sizes, formula, band = near_constant_band) {
   rows <- rows_where(sizes, !is.na(sizes$rtt_mean))
-  abnormal <- formula_class(rows$message_bytes, link_network(rows$link, formula), formula) == "abnormal"
-  rows <- rows[abnormal %in% TRUE, , drop = FALSE]
-  typical <- if (nrow(rows) > 0) stats::median(rows$rtt_mean) else NA_real_
+  network <- link_network(rows$link, formula)
+  rows <- rows[formula_class(rows$message_bytes, network, formula) %in% "abnormal", , drop = FALSE]
+  typical <- stats::ave(rows$rtt_mean, rows$setup, FUN = stats::median)
   tibble::tibble(
     setup = rows$setup, message_bytes = rows$message_bytes, rtt_mean = rows$rtt_mean,
     typical_ms = typical, off_pct = 100 * (rows$rtt_mean / typical - 1),
@@ -161,7 +162,8 @@ abnormal_constancy_rows <- function(sizes, formula, band = near_constant_band) {
 # run of 50 (Fig 13). Runs of fewer than 5 round trips are left out.
 rtt_swings <- function(echoes, mode) {
   rows <- rows_where(echoes, echoes$mode == mode & !is.na(echoes$rtt_ms))
-  runs <- split(rows$rtt_ms, paste(rows$setup, rows$experiment, rows$message_bytes, rows$trial, sep = "\r"))
+  key <- paste(rows$setup, rows$experiment, rows$message_bytes, rows$trial, sep = "\r")
+  runs <- split(rows$rtt_ms, key)
   runs <- runs[lengths(runs) >= 5]
   keys <- do.call(rbind, strsplit(names(runs), "\r", fixed = TRUE))
   if (length(runs) == 0) {
@@ -173,7 +175,9 @@ rtt_swings <- function(echoes, mode) {
   tibble::tibble(
     setup = keys[, 1], experiment = keys[, 2], message_bytes = as.numeric(keys[, 3]),
     trial = keys[, 4], echoes = lengths(runs),
-    swing_ms = unname(vapply(runs, function(x) diff(stats::quantile(x, c(0.1, 0.9), names = FALSE)), numeric(1)))
+    swing_ms = unname(vapply(runs, function(x) {
+      diff(stats::quantile(x, c(0.1, 0.9), names = FALSE))
+    }, numeric(1)))
   )
 }
 

@@ -388,6 +388,9 @@ test_that("the small abnormal files are near constant when their means lie near 
   expect_equal(rows$near, c(TRUE, TRUE, FALSE))
   expect_equal(liu95db_echo_metrics$abnormal_rtt_constancy(sizes, "tcp", extra = list(formula = formula)), 200 / 3)
   expect_true(is.na(liu95db_echo_metrics$abnormal_rtt_constancy(sizes, "tcp")))
+  # Each setup against its own median.
+  two <- dplyr::bind_rows(sizes, dplyr::mutate(sizes, setup = "t", rtt_mean = 2 * rtt_mean))
+  expect_equal(abnormal_constancy_rows(two, formula)$typical_ms, c(rep(210, 3), rep(420, 3)))
   expect_true(is.na(liu95db_echo_metrics$abnormal_rtt_constancy(sizes[1:2, ], "tcp", extra = list(formula = formula))))
 })
 
