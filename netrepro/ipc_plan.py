@@ -25,7 +25,6 @@ from netrepro.yamlsrc import Document
 if TYPE_CHECKING:
     from netrepro.spec import Experiment, Spec
 
-MODES = ("tcp", "udp", "rpc")
 # The stacks whose sockets are the kernel's, which libtirpc (mode rpc) drives (netrepro/stacks.py).
 KERNEL_STACKS = ("linux", "linux-retro")
 # The most sizes a range may hold: each is a run of every curve, a trial of 1000 takes days.

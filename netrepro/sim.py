@@ -3,7 +3,7 @@ joined by linkemu's link model, in one process and in simulated time, so a run i
 for a given seed and far faster than real time.
 
     link = link_from_dict("atm-taxi-100", yaml.safe_load(open("configs/links/atm-taxi-100.yaml")))
-    records = run_ttcp_sim(link, 16384, 24576, 32 << 20, 50, IPC, IPC, seed=1)
+    result = run_netsim(ttcp_command(link, 16384, 24576, 32 << 20, 50, IPC, IPC, seed=1))
 """
 from __future__ import annotations
 
@@ -162,21 +162,3 @@ def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
     apps = [r for r in records if r.get("record") not in ("sim", "segment", "tcp_debug")]
     return SimResult(records=apps, transfers=transfers, segments=segments, tcp_debug=debug, sim=sims[0],
                      command=list(args))
-
-
-def run_ttcp_sim(link: LinkParams, send_buffer: int, recv_buffer: int, bytes: int, repeats: int,
-                 host_model_a: Path, host_model_b: Path, seed: int, nodelay: bool = False,
-                 write_size: int = DEFAULT_WRITE_SIZE, pause_s: float | None = None) -> list[dict[str, Any]]:
-    """ttcp's transmitter records, one per transfer, of `repeats` transfers of `bytes` octets
-    from host a (send_buffer) to host b (recv_buffer) over link, in virtual time.
-
-    Throughput is the record's sender_bps (first to last write, as comer94 measured it);
-    receiver_bytes says what arrived. Raises SimError when anything failed.
-    """
-    args = ttcp_command(link, send_buffer, recv_buffer, bytes, repeats, host_model_a, host_model_b,
-                        seed, nodelay, write_size, pause_s)
-    result = run_netsim(args)
-    sent = [r for r in result.transfers if r.get("role") == "transmitter"]
-    if len(sent) != repeats:
-        raise SimError(f"netsim reported {len(sent)} transfers, expected {repeats}")
-    return sent

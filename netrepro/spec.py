@@ -24,10 +24,6 @@ from netrepro.yamlsrc import Document, SpecError, load_document, validate
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
 PROFILES = ("quick", "paper", "smoke")
 BACKENDS = ("auto", "htb", "linkemu", "netem", "sim")
-# Backends that emulate the link in real time on Mininet; `sim` runs in virtual time instead.
-EMULATED_BACKENDS = ("auto", "htb", "linkemu", "netem")
-# Keys that `snakemake --config key=value` may set on top of a spec file.
-OVERRIDE_KEYS = ("profile", "backend")
 # The message set of an experiment that lists its messages in the spec itself.
 INLINE_MESSAGES = "inline"
 

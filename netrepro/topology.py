@@ -26,8 +26,6 @@ H2_IP = "10.0.0.2"
 IF_A = "mid-eth0"
 IF_B = "mid-eth1"
 OFFLOADS = ("tso", "gso", "gro", "lro", "tx", "rx", "sg")
-# Offloads that the kernel may refuse to change on a veth; any other refusal is an error.
-FIXED_OK = ("lro",)
 MIN_MTU = 68
 MAX_MTU = 65535
 

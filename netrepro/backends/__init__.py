@@ -91,11 +91,3 @@ def emulation_backend(name: str, stack: str, seed: int) -> LinkBackend:
     return get_backend(name, frame_times=stack == "tahoe" and resolve_backend_name(name) == "linkemu",
                        seed=seed)
 
-
-def total_drops(counters: dict[str, Any]) -> int:
-    """Packets the emulated link dropped in both directions, from any backend's counters."""
-    if "qdisc" in counters:
-        return sum(int(q.get("drops") or 0) for q in counters["qdisc"].values())
-    if "forward" in counters:
-        return sum(int(counters[d]["dropped_packets"]) for d in ("forward", "reverse"))
-    raise BackendError(f"counters of an unknown shape: {sorted(counters)}")
