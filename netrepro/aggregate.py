@@ -21,6 +21,7 @@ from typing import Any
 from netrepro.atomic import write_text
 from netrepro.columns import tool_columns
 from netrepro.errors import RunError
+from netrepro.jsonlines import dumps, read
 from netrepro.runsettings import check_runs
 from netrepro.spec import Experiment, SpecError, load_spec
 
@@ -37,7 +38,7 @@ def csv_value(value: Any) -> str:
 
 def read_trial(trial_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     provenance = json.loads((trial_dir / "provenance.json").read_text(encoding="utf-8"))
-    rows = [json.loads(line) for line in (trial_dir / "records.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    rows = read(trial_dir / "records.jsonl")
     return rows, provenance
 
 
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     trials = [read_trial(path) for path in sorted(args.trials)]
     write_text(args.out / "results.csv", table(experiment, trials))
-    write_text(args.out / "provenance.jsonl", "".join(json.dumps(p) + "\n" for _, p in trials))
+    write_text(args.out / "provenance.jsonl", dumps([p for _, p in trials]))
     return 0
 
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from netrepro.atomic import write_text
+from netrepro.paths import SCHEMA_DIR
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "configs" / "schema" / "results-columns.json"
+SCHEMA_PATH = SCHEMA_DIR / "results-columns.json"
 TYPES = ("character", "integer", "double", "logical")
 TOOLS = ("pingx", "ttcp", "mftp", "ipcbench")
 BEGIN = "<!-- results-columns: written by `python -m netrepro.columns --markdown docs/results.md` from " \

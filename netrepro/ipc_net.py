@@ -11,7 +11,6 @@ reports it in a `vmstat` record.
 """
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import ExitStack
 from itertools import count
@@ -22,10 +21,12 @@ from netrepro import phase, stacks
 from netrepro.announce import wait_announced
 from netrepro.cleanup import finish, kill_group
 from netrepro.errors import RunError
+from netrepro.jsonlines import parse
 from netrepro.memcg import MemoryCgroup, MemoryPlan, plan_of
+from netrepro.paths import tool_binary
 from netrepro.spec import Experiment
 
-IPCBENCH = Path(__file__).resolve().parent.parent / "tools" / "bin" / "ipcbench"
+IPCBENCH = tool_binary("ipcbench")
 IPC_PORT = 5002
 H1 = ("h1-eth0", "10.0.0.1/24")
 H2 = ("h2-eth0", "10.0.0.2/24")
@@ -62,13 +63,6 @@ def server_argv(tool_args: list[str], stack: str, server: list[str], messages: i
     """ipcbench's server on h2, exiting once it has seen `messages` messages."""
     return [str(IPCBENCH), "--server", *tool_args, *phase.host_b_args(stack), "-p", str(IPC_PORT), *server,
             "--count", str(messages)]
-
-
-def parse_records(output: str, who: str) -> list[dict[str, Any]]:
-    try:
-        return [json.loads(line) for line in output.splitlines() if line.strip()]
-    except json.JSONDecodeError as exc:
-        raise RunError(f"ipcbench ({who}) wrote a line that is not JSON: {exc}") from exc
 
 
 def counts_of(records: list[dict[str, Any]], memory: Mapping[str, Any]) -> dict[str, Any]:
@@ -114,7 +108,7 @@ def run_pair(net: Any, tool_args: dict[str, list[str]], plans: Mapping[str, Memo
         finally:
             kill_group(serving)
         memory = {host: {**group.state(), "stats": group.stats()} for host, group in groups.items()}
-    records = parse_records(client_out, "client") + parse_records(server_out, "server")
+    records = parse(client_out, "ipcbench (client)") + parse(server_out, "ipcbench --server")
     return records, sending.returncode, client_err, memory
 
 

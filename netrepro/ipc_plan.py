@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from netrepro import limits
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
-from netrepro.units import UnitError, parse_size, parse_time
+from netrepro.jsonlines import dumps
+from netrepro.units import UnitError, parse_size
 from netrepro.yamlsrc import Document
 
 if TYPE_CHECKING:
@@ -283,7 +284,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
     else:
         from netrepro import ipc_net
         rows, run = ipc_net.run_emulated(experiment, trial, run_id, out)
-    write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    write_text(out / "records.jsonl", dumps(rows))
     provenance = {**measure.base_provenance(spec, experiment, run_id, started), **run,
                   "finished_at": measure.now_iso()}
     write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")

@@ -24,15 +24,16 @@ from netrepro.atomic import write_text
 from netrepro.cleanup import Stopped, finish, kill_group, remove_temp_files, signals_raise
 from netrepro.deadlines import pingx_limit_s
 from netrepro.errors import RunError
+from netrepro.jsonlines import dumps, parse
+from netrepro.paths import TOOLS_BIN
 from netrepro.safepath import refuse_links
 from netrepro.seeds import derive_seed, link_seed
-from netrepro.spec import Experiment, Spec, SpecError, load_spec, settings_hash
+from netrepro.spec import PROFILES, Experiment, Spec, SpecError, load_spec, settings_hash
 from netrepro.sweep import at_point, column_values
 from netrepro.yamlsrc import load_document
-from netrepro.provenance import (REPO, binary_digest, binary_digests, executor, machine, now_iso, read_sysctls,
+from netrepro.provenance import (binary_digest, binary_digests, executor, machine, now_iso, read_sysctls,
                                  tool_version)
 
-TOOLS_BIN = REPO / "tools" / "bin"
 ECHO_PORT = 7007
 # udp-cooled messages go to a second echod that paces its echo by the same gap, so the round
 # trip is cooled both ways, as when both hosts ran the paper's cooled sender.
@@ -109,18 +110,6 @@ def buffer_args(experiment: Experiment) -> list[str]:
     return argv
 
 
-def parse_records(output: str, where: str) -> list[dict[str, Any]]:
-    records = []
-    for number, line in enumerate(output.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise RunError(f"{where} printed a line that is not JSON (line {number}: {line[:120]!r})") from exc
-    return records
-
-
 def check_pingx(records: list[dict[str, Any]], mode: str, status: int, errors: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """pingx's meta record and message records; raises when it failed."""
     failures = [r for r in records if r.get("record") == "error"]
@@ -139,7 +128,7 @@ def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
     argv = pingx_argv(experiment, mode, trial, (*stack_args, *phase_a))
     process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
     output, errors = finish(process, pingx_limit_s(experiment), f"pingx --mode {mode}")
-    return check_pingx(parse_records(output, "pingx"), mode, process.returncode, errors)
+    return check_pingx(parse(output, "pingx"), mode, process.returncode, errors)
 
 
 def message_rows(experiment: Experiment, mode: str, trial: int, run_id: str,
@@ -209,7 +198,7 @@ def stop_echod(process: Any) -> dict[str, Any]:
     if process.poll() is None:
         process.terminate()
     output, errors = finish(process, ECHOD_STOP_S, "echod")
-    records = parse_records(output, "echod")
+    records = parse(output, "echod")
     if not records:
         raise RunError(f"echod ended without its summary (exit {process.returncode}): {errors.strip()[-300:]}")
     return records[-1]
@@ -250,7 +239,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
                 kill_group(process)
             raise
         echod_summary = {name: stop_echod(process) for name, process in echods.items()}
-    write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    write_text(out / "records.jsonl", dumps(rows))
     provenance = {
         **base_provenance(spec, experiment, run_id, started),
         "sysctls": sysctls,
@@ -306,7 +295,7 @@ def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> 
         summary = next((r for r in result.records if r.get("record") == "summary"), {})
         modes[mode] = {"seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "command": command,
                        "tool_settings": meta, "echod_summary": summary, "sim": result.sim}
-    write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    write_text(out / "records.jsonl", dumps(rows))
     netsim = TOOLS_BIN / "netsim"
     provenance = {
         **base_provenance(spec, experiment, run_id, started),
@@ -364,9 +353,9 @@ def run_transfer_part(spec: Spec, experiment: Experiment, trial: int, send_buffe
     pairs = part.pop("pairs")
     rows = [row for pair in pairs for row in pair["rows"]]
     segments = [segment for pair in pairs for segment in pair.get("segments", [])]
-    write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    write_text(out / "records.jsonl", dumps(rows))
     if segments:
-        write_text(out / "segments.jsonl", "".join(json.dumps(s) + "\n" for s in segments))
+        write_text(out / "segments.jsonl", dumps(segments))
     binaries = [TOOLS_BIN / "netsim"] if experiment.backend == "sim" else emulation_binaries(part["backend"], ["ttcp"])
     provenance = {
         **base_provenance(spec, experiment, run_id, started),
@@ -446,7 +435,7 @@ def run_job(argv: list[str] | None = None) -> int:
     parser.add_argument("--experiment", required=True, help="experiment id in the spec")
     parser.add_argument("--trial", required=True, type=int, help="trial number, from 1")
     parser.add_argument("--out", required=True, type=Path, help="folder for records.jsonl and provenance.json")
-    parser.add_argument("--profile", default="quick", help="quick (default) or paper")
+    parser.add_argument("--profile", default="quick", choices=PROFILES, help="the spec's profile (default quick)")
     parser.add_argument("--backend", default=None, help="override the spec's link backend")
     parser.add_argument("--send-buffer", type=int, default=None,
                         help="ttcp experiments: the send buffer (octets) whose pairs to measure")

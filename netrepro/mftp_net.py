@@ -3,7 +3,6 @@ root/src.bin from mftpd on h2 (one session of mftp's --repeat transfers), both o
 stack with the host's costs, the same arrangement as netsim's in virtual time."""
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -12,10 +11,11 @@ from netrepro import phase, stacks
 from netrepro.announce import wait_announced
 from netrepro.cleanup import finish, kill_group
 from netrepro.errors import RunError
+from netrepro.jsonlines import parse
 from netrepro.linkspec import LinkParams
+from netrepro.paths import TOOLS_BIN
 from netrepro.safepath import open_for_write
 
-TOOLS_BIN = Path(__file__).resolve().parent.parent / "tools" / "bin"
 MFTP_PORT = 2121
 H1 = ("h1-eth0", "10.0.0.1/24")
 H2 = ("h2-eth0", "10.0.0.2/24")
@@ -45,11 +45,7 @@ def hosts_ready(net: Any, stack: str, host_model: Path | None, link: LinkParams,
 
 
 def transfer_records(output: str, tool: str) -> list[dict[str, Any]]:
-    try:
-        records = [json.loads(line) for line in output.splitlines() if line.strip()]
-    except json.JSONDecodeError as exc:
-        raise RunError(f"{tool} wrote a line that is not JSON: {exc}") from exc
-    return [r for r in records if r.get("record") == "transfer"]
+    return [r for r in parse(output, tool) if r.get("record") == "transfer"]
 
 
 def run_session(net: Any, tool_args: dict[str, list[str]], stack: str, root: Path, mftp_args: list[str],

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 from netrepro import limits, recovery
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
-from netrepro.units import UnitError, parse_rate, parse_size, parse_time
+from netrepro.jsonlines import dumps
+from netrepro.units import UnitError, parse_rate, parse_size
 from netrepro.yamlsrc import Document
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
         (root / "src.bin").unlink(missing_ok=True)
     if len(rows) != experiment.transfers:
         raise RunError(f"mftp reported {len(rows)} transfers, expected {experiment.transfers}")
-    write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    write_text(out / "records.jsonl", dumps(rows))
     provenance = {
         **measure.base_provenance(spec, experiment, run_id, started),
         **run,

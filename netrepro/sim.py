@@ -7,7 +7,6 @@ for a given seed and far faster than real time.
 """
 from __future__ import annotations
 
-import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,10 +14,13 @@ from typing import Any
 
 from netrepro.backends import BackendError, linkemu
 from netrepro.cleanup import die_with_parent
+from netrepro.errors import RunError
+from netrepro.jsonlines import parse
 from netrepro.linkspec import LinkParams
+from netrepro.paths import tool_binary
 from netrepro.transfer import pause_spread_args
 
-BINARY = Path(__file__).resolve().parents[1] / "tools" / "bin" / "netsim"
+BINARY = tool_binary("netsim")
 ADDR_B = "10.0.0.2"  # netsim's host b, where the ttcp receiver runs
 # ttcp's own default write size (tools/ttcp/args.c).
 DEFAULT_WRITE_SIZE = 8192
@@ -150,7 +152,10 @@ def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
                                  preexec_fn=die_with_parent)
     except subprocess.TimeoutExpired as err:
         raise SimError(f"netsim ran longer than {timeout_s} s of wall-clock time") from err
-    records = [json.loads(line) for line in process.stdout.splitlines() if line.strip()]
+    try:
+        records = parse(process.stdout, "netsim")
+    except RunError as err:
+        raise SimError(str(err)) from err
     errors = [r for r in records if r.get("record") == "error"]
     sims = [r for r in records if r.get("record") == "sim"]
     if process.returncode != 0 or errors or len(sims) != 1:

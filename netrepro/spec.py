@@ -19,11 +19,12 @@ from netrepro.ipc_plan import parse_plan as parse_ipc_plan
 from netrepro.mftp_plan import MftpPlan, parse_plan
 from netrepro.sweep import Sweep, parse_sweep
 from netrepro.units import UnitError, parse_size, parse_time
-from netrepro.yamlsrc import Document, SpecError, load_document, validate
+from netrepro.paths import CONFIG_DIR
+from netrepro.yamlsrc import Document, SpecError, load_document, load_schema, validate
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
-PROFILES = ("quick", "paper", "smoke")
-BACKENDS = ("auto", "htb", "linkemu", "netem", "sim")
+# The choices a spec and `--config` have, as configs/schema/spec.schema.json states them.
+PROFILES = tuple(load_schema("spec.schema.json")["properties"]["profiles"]["properties"])
+BACKENDS = tuple(load_schema("spec.schema.json")["$defs"]["settings"]["properties"]["backend"]["enum"])
 # The message set of an experiment that lists its messages in the spec itself.
 INLINE_MESSAGES = "inline"
 

@@ -15,6 +15,7 @@ from mininet.net import Mininet
 from mininet.node import Host
 from mininet.topo import Topo
 
+from netrepro import limits
 from netrepro.backends import LinkBackend
 from netrepro.cleanup import ProcessGroups, die_with_parent, emulation_session
 from netrepro.backends.htb import run_checked
@@ -26,16 +27,14 @@ H2_IP = "10.0.0.2"
 IF_A = "mid-eth0"
 IF_B = "mid-eth1"
 OFFLOADS = ("tso", "gso", "gro", "lro", "tx", "rx", "sg")
-MIN_MTU = 68
-MAX_MTU = 65535
 
 
 class LinkTopo(Topo):
     """h1 -- mid -- h2 with plain veth links; refuses MTUs the kernel or IPv4 cannot carry."""
 
     def build(self, mtu: int = 1500) -> None:  # noqa: D401 - Mininet's hook name
-        if not MIN_MTU <= mtu <= MAX_MTU:
-            raise ValueError(f"MTU {mtu} is outside {MIN_MTU}..{MAX_MTU}")
+        if not limits.MTU.contains(mtu):
+            raise ValueError(f"MTU {mtu}: {limits.MTU.describe()}")
         h1 = self.addHost("h1", ip=f"{H1_IP}/24")
         h2 = self.addHost("h2", ip=f"{H2_IP}/24")
         mid = self.addHost("mid", ip=None)

@@ -73,18 +73,6 @@ def receiver_args(experiment: Experiment, recv_buffer: int) -> list[str]:
     return ["-r", "--rcvbuf", f"{recv_buffer}B", *ttcp_common_args(experiment)]
 
 
-def parse_json_lines(output: str, where: str) -> list[dict[str, Any]]:
-    records = []
-    for number, line in enumerate(output.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise RunError(f"{where} printed a line that is not JSON (line {number}: {line[:120]!r})") from exc
-    return records
-
-
 def transfer_rows(experiment: Experiment, trial: int, run_id: str, send_buffer: int, recv_buffer: int,
                   records: list[dict[str, Any]], cool_iterations: int | None = None) -> list[dict[str, Any]]:
     """One row per transfer from ttcp's transmitter records; refuses an incomplete set. A UDP

@@ -2,7 +2,6 @@
 the transmitter on h1 and the receiver on h2."""
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -12,14 +11,16 @@ from netrepro.announce import wait_announced
 from netrepro.cleanup import finish, kill_group
 from netrepro.deadlines import ttcp_limit_s
 from netrepro.errors import RunError
+from netrepro.jsonlines import parse, read
+from netrepro.paths import tool_binary
 from netrepro.provenance import now_iso, read_sysctls
 from netrepro.safepath import refuse_links
 from netrepro.seeds import link_seed
 from netrepro.spec import Experiment
-from netrepro.transfer import (RECEIVER_GRACE_S, TTCP_PORT, measure_pairs, pair_seed, parse_json_lines,
+from netrepro.transfer import (RECEIVER_GRACE_S, TTCP_PORT, measure_pairs, pair_seed,
                                receiver_args, stop_process, transfer_rows, transmitter_args)
 
-TTCP = Path(__file__).resolve().parent.parent / "tools" / "bin" / "ttcp"
+TTCP = tool_binary("ttcp")
 H1 = ("h1-eth0", "10.0.0.1/24")
 H2 = ("h2-eth0", "10.0.0.2/24")
 CAPTURE_READY_S = 10.0
@@ -75,7 +76,7 @@ def read_segment_log(path: Path, host: str) -> list[dict[str, Any]]:
     """One end's segment records, marked with its host."""
     if not path.is_file():
         raise RunError(f"ttcp wrote no segment log at {path}; its stderr says why")
-    segments = [{**json.loads(line), "host": host} for line in path.read_text(encoding="utf-8").splitlines() if line]
+    segments = [{**record, "host": host} for record in read(path)]
     path.unlink()
     return segments
 
@@ -109,7 +110,7 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
         raise
     if capture is not None:
         stop_capture(capture)
-    records = parse_json_lines(tx_out, "ttcp -t") + parse_json_lines(rx_out, "ttcp -r")
+    records = parse(tx_out, "ttcp -t") + parse(rx_out, "ttcp -r")
     errors = [r for r in records if r.get("record") == "error"]
     if transmitter.returncode != 0 or receiver.returncode != 0 or errors:
         detail = errors[0].get("error") if errors else (tx_err or rx_err).strip()[-300:]

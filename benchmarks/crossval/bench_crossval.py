@@ -48,7 +48,9 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import write_readme  # noqa: E402
 from netrepro import phase  # noqa: E402
+from netrepro.backends import EMULATORS  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict, with_direction  # noqa: E402
+from netrepro.paths import TOOLS_BIN  # noqa: E402
 from netrepro.provenance import binary_digests  # noqa: E402
 from netrepro.sim import mftp_command, run_netsim  # noqa: E402
 from netrepro.spec import Experiment, load_spec, settings_hash  # noqa: E402
@@ -58,9 +60,8 @@ from netrepro.yamlsrc import load_document, validate  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 WORK = REPO / "benchmarks" / "work" / "crossval"
-TOOLS_BIN = REPO / "tools" / "bin"
 TOLERANCE_PCT = 5.0
-EMULATED = ("linkemu", "netem", "htb")
+EMULATED = tuple(EMULATORS)
 CASES = {
     "comer94": ("configs/comer94.yaml", ["table1"]),
     "liu95db": ("configs/liu95db.yaml", ["atm-8k", "atm-boundaries", "atm-nodelay"]),

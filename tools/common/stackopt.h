@@ -13,6 +13,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The largest socket buffer the Tahoe stack grants (SunOS 4.1's sb_max), and the MTUs it takes.
+ * netrepro/limits.py states the same (TAHOE_SB_MAX, MTU); tests/test_facts.py checks they agree. */
+#define NR_SB_MAX 52428
+#define NR_MTU_MIN 68
+#define NR_MTU_MAX 65535
+
 /* A static ARP entry, as `arp -s` set one in 4.3BSD: the peer's link address is known without
  * asking. */
 #define NR_STACK_ARP_MAX 8

@@ -36,7 +36,7 @@ void mftp_usage(FILE *f)
         "  --window SIZE       per-connection window at both ends. kernel: TCP_WINDOW_CLAMP\n"
         "                      with buffers twice as large, set back whenever the kernel\n"
         "                      moves it; tahoe: SO_SNDBUF and SO_RCVBUF of SIZE, as SunOS\n"
-        "                      set a window, at most its sb_max (52428B unless raised). The\n"
+        "                      set a window, at most its sb_max (%dB unless raised). The\n"
         "                      record gives window_start, window_end, window_max and\n"
         "                      window_reasserts (default 0: the stack's default)\n"
         "  --block SIZE        block size when sending (default %d)\n"
@@ -54,7 +54,7 @@ void mftp_usage(FILE *f)
         "  -h, --help          this text\n"
         "Without -n or --target-rate, N is 1 in block mode. Writes one JSON record per transfer\n"
         "on stdout. Exit status: 0 ok, 1 failed, 2 bad arguments.\n",
-        DEFAULT_PORT, MFTP_MAX_CONNS, MFTP_MAX_CONNS, DEFAULT_BLOCK, DEFAULT_RTT_SAMPLES);
+        DEFAULT_PORT, MFTP_MAX_CONNS, MFTP_MAX_CONNS, NR_SB_MAX, DEFAULT_BLOCK, DEFAULT_RTT_SAMPLES);
 }
 
 int mftp_parse_rate(const char *s, double *bps)

@@ -23,7 +23,7 @@ void mftpd_usage(FILE *f)
         "  --window SIZE     per-connection window of data connections; a client's MCON may\n"
         "                    set its own. kernel: TCP_WINDOW_CLAMP with buffers twice as\n"
         "                    large; tahoe: SO_SNDBUF and SO_RCVBUF of SIZE, as SunOS set a\n"
-        "                    window, at most its sb_max (52428B unless raised) (default 0:\n"
+        "                    window, at most its sb_max (%dB unless raised) (default 0:\n"
         "                    the stack's default)\n"
         "  --block SIZE      block size when sending in block mode (default %d)\n"
         "  --sessions N      exit after N logged-in sessions (default 0: serve forever)\n"
@@ -33,7 +33,7 @@ void mftpd_usage(FILE *f)
         "  -h, --help        this text\n"
         "Writes one JSON record per transfer on stdout, and one line, \"mftpd: serving ...\",\n"
         "on stderr once it listens. Exit status: 0 ok, 1 failed, 2 bad arguments.\n",
-        DEFAULT_PORT, DEFAULT_BLOCK);
+        DEFAULT_PORT, NR_SB_MAX, DEFAULT_BLOCK);
 }
 
 enum { OPT_ROOT = 256, OPT_SESSIONS, OPT_IDLE };

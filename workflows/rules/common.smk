@@ -9,7 +9,7 @@ from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import forward_stop_signals, run_logged  # noqa: E402
 from netrepro.runsettings import SETTINGS_FILE, other_backend_runs, write_settings  # noqa: E402
 from netrepro.safepath import links_under  # noqa: E402
-from netrepro.spec import SpecError, load_spec, settings_hash  # noqa: E402
+from netrepro.spec import PROFILES, SpecError, load_spec, settings_hash  # noqa: E402
 
 
 def get_spec_path():
@@ -67,7 +67,7 @@ RUN_BACKENDS = sorted({resolve_backend_name(e.backend) for e in SPEC.experiments
 wildcard_constraints:
     paper=PAPER,
     experiment="|".join(SPEC.experiments),
-    profile="quick|paper|smoke",
+    profile="|".join(PROFILES),
     backend="|".join(RUN_BACKENDS),
     trial=r"[1-9][0-9]*",
     send=r"[1-9][0-9]*",
