@@ -23,7 +23,9 @@ from netrepro.columns import tool_columns
 from netrepro.errors import RunError
 from netrepro.jsonlines import dumps, read
 from netrepro.runsettings import check_runs
-from netrepro.spec import Experiment, SpecError, load_spec
+from netrepro.experiment import Experiment
+from netrepro.spec import SpecError, load_spec
+from netrepro.tools import tool
 
 
 def csv_value(value: Any) -> str:
@@ -59,8 +61,7 @@ def table(experiment: Experiment, trials: list[tuple[list[dict[str, Any]], dict[
         fixed = {
             "paper": experiment.paper, "experiment": experiment.id, "mirrors": "; ".join(experiment.mirrors),
             "link": experiment.link_name, "stack": experiment.stack, "backend": provenance["backend"],
-            "host": experiment.host, "send_buffer": experiment.send_buffer,
-            "recv_buffer": experiment.receive_buffer, "message_set": experiment.message_set,
+            "host": experiment.host, **tool(experiment.tool).fixed_columns(experiment.settings),
         }
         for row in rows:
             record = {**fixed, **sweep_columns(provenance), **row}

@@ -1,7 +1,7 @@
 """Every result matches its settings: the settings each run folder must have been measured under.
 
 The workflow writes results/<paper>/<experiment>/runs/<profile>/settings.json (write_settings)
-whenever an experiment's settings hash (netrepro.spec.settings_hash; for a sweep, each point's)
+whenever an experiment's settings hash (netrepro.experiment.settings_hash; for a sweep, each point's)
 changes, and every measure rule takes it as an input: a changed spec reruns the experiment's
 runs even when Snakemake's own records (.snakemake) are gone. The aggregator then refuses a run
 whose provenance names other settings (check_runs), and joins another backend's runs only when
@@ -15,8 +15,7 @@ from pathlib import Path
 
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
-from netrepro.spec import Experiment, settings_hash
-from netrepro.sweep import at_point
+from netrepro.experiment import Experiment, at_point, settings_hash
 
 SETTINGS_FILE = "settings.json"
 

@@ -17,7 +17,8 @@ from mininet.topo import Topo
 
 from netrepro import limits
 from netrepro.backends import LinkBackend
-from netrepro.cleanup import ProcessGroups, die_with_parent, emulation_session
+from netrepro.cleanup import ProcessGroups, emulation_session
+from netrepro.procmark import die_with_parent
 from netrepro.backends.htb import run_checked
 from netrepro.cpuidle import ShallowIdle
 from netrepro.linkspec import LinkParams

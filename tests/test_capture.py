@@ -5,7 +5,7 @@ import subprocess
 from netrepro.backends import get_backend
 from netrepro.spec import load_spec
 from netrepro.topology import H2_IP, LinkNetwork
-from netrepro.transfer_net import start_capture, stop_capture
+from netrepro.tools.ttcp import start_capture, stop_capture
 from tests.conftest import needs_root_and_mininet
 from tests.test_spec import COMER
 

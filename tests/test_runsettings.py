@@ -5,8 +5,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from netrepro.runsettings import expected_hash, write_settings
-from netrepro.spec import load_spec, settings_hash
-from netrepro.sweep import at_point
+from netrepro.experiment import settings_hash
+from netrepro.spec import load_spec
+from netrepro.experiment import at_point
 from tests.test_spec import SPEC
 
 ISHIKURA = SPEC.parent / "ishikura.yaml"
@@ -27,7 +28,7 @@ def test_the_settings_file_changes_exactly_when_the_settings_do(tmp_path):
     assert not write_settings(path, experiment)
     assert path.stat().st_mtime == 1000
     finished_run(path.parent / "htb/trial-1", settings_hash(experiment))
-    assert write_settings(path, replace(experiment, echoes=experiment.echoes + 1))
+    assert write_settings(path, replace(experiment, settings=replace(experiment.settings, echoes=experiment.settings.echoes + 1)))
     assert path.stat().st_mtime > 1000
     assert write_settings(path, experiment)
     assert path.stat().st_mtime == 0, "changed back before anything ran: the run holds these settings"

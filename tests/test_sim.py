@@ -5,7 +5,9 @@ import pytest
 import yaml
 
 from netrepro.linkspec import link_from_dict, with_direction
-from netrepro.sim import BINARY, SimError, mftp_command, run_netsim, ttcp_command
+from netrepro.sim import BINARY, SimError, run_netsim
+from netrepro.tools.mftp import mftp_command
+from netrepro.tools.ttcp import ttcp_command
 
 REPO = Path(__file__).resolve().parent.parent
 IPC = REPO / "configs/hosts/sparcstation-ipc.yaml"

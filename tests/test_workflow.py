@@ -48,13 +48,13 @@ def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
     counts = job_counts(done.stdout)
     plain = [e for e in loaded.experiments.values() if e.sweep is None]
     swept = [e for e in loaded.experiments.values() if e.sweep is not None]
-    echo_trials = sum(e.trials for e in plain if e.ttcp is None)
-    transfer_parts = sum(e.trials * len(e.ttcp.send_buffers) for e in plain if e.ttcp)
+    echo_trials = sum(e.trials for e in plain if e.settings is None)
+    transfer_parts = sum(e.trials * len(e.settings.send_buffers) for e in plain if e.settings)
     assert counts.get("measure_trial", 0) == echo_trials
     assert counts.get("measure_transfers", 0) == transfer_parts
-    assert counts.get("measure_sweep", 0) == sum(e.trials for e in swept if e.ttcp is None)
+    assert counts.get("measure_sweep", 0) == sum(e.trials for e in swept if e.settings is None)
     assert counts.get("measure_point_transfers", 0) == sum(
-        e.trials * len(e.sweep.points()) * len(e.ttcp.send_buffers) for e in swept if e.ttcp)
+        e.trials * len(e.sweep.points()) * len(e.settings.send_buffers) for e in swept if e.settings)
     assert counts["aggregate_results"] == len(loaded.experiments)
     assert counts.get("extract_trace", 0) == sum(e.trace for e in loaded.experiments.values())
 
@@ -73,7 +73,8 @@ def test_backend_sim_runs_tahoe_experiments_in_virtual_time_and_says_why_others_
 
 
 def test_a_rerun_does_only_what_is_missing(tmp_path):
-    from netrepro.spec import load_spec, settings_hash
+    from netrepro.experiment import settings_hash
+    from netrepro.spec import load_spec
 
     spec = REPO / "configs" / "liu95cool.yaml"
     lan_512b = load_spec(spec).experiments["lan-512b"]
@@ -92,7 +93,8 @@ def test_a_rerun_does_only_what_is_missing(tmp_path):
 
 @pytest.mark.parametrize("stale", [True, False], ids=["older-than-code", "newer-than-code"])
 def test_results_older_than_the_aggregating_code_are_written_again_from_the_kept_runs(tmp_path, stale):
-    from netrepro.spec import load_spec, settings_hash
+    from netrepro.experiment import settings_hash
+    from netrepro.spec import load_spec
 
     spec = REPO / "configs" / "liu95cool.yaml"
     lan_512b = load_spec(spec).experiments["lan-512b"]
@@ -138,7 +140,8 @@ def test_an_unknown_profile_stops_the_workflow(tmp_path):
 def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
     """A trial measured on ethernet-10 is measured again once the spec says wan-1995, though
     .snakemake (Snakemake's own records) is gone; the other experiments' runs are kept."""
-    from netrepro.spec import load_spec, settings_hash
+    from netrepro.experiment import settings_hash
+    from netrepro.spec import load_spec
 
     spec = tmp_path / "liu95cool.yaml"
     spec.write_text((REPO / "configs" / "liu95cool.yaml").read_text())
@@ -168,7 +171,8 @@ def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
 def test_rewording_an_experiment_or_adding_a_trial_reruns_only_what_it_must(tmp_path):
     """A new description or mirrors measure nothing again; raising trials from 2 to 3 measures
     trial 3 only. Both once reran every trial: they were part of the settings hash."""
-    from netrepro.spec import load_spec, settings_hash
+    from netrepro.experiment import settings_hash
+    from netrepro.spec import load_spec
 
     spec = tmp_path / "liu95cool.yaml"
     spec.write_text((REPO / "configs" / "liu95cool.yaml").read_text())

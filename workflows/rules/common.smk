@@ -9,7 +9,9 @@ from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import forward_stop_signals, run_logged  # noqa: E402
 from netrepro.runsettings import SETTINGS_FILE, other_backend_runs, write_settings  # noqa: E402
 from netrepro.safepath import links_under  # noqa: E402
-from netrepro.spec import PROFILES, SpecError, load_spec, settings_hash  # noqa: E402
+from netrepro.experiment import settings_hash  # noqa: E402
+from netrepro.spec import PROFILES, SpecError, load_spec  # noqa: E402
+from netrepro.tools import tool  # noqa: E402
 
 
 def get_spec_path():
@@ -111,9 +113,10 @@ def get_trial_dirs(wildcards):
     if experiment.sweep is not None:
         points = range(1, len(experiment.sweep.points()) + 1)
         trials = [f"{trial}/point-{k}" for trial in trials for k in points]
-    if experiment.ttcp is None:
+    parts = tool(experiment.tool).parts(experiment.settings)
+    if parts is None:
         return trials
-    return [f"{trial}/send-{send}" for trial in trials for send in experiment.ttcp.send_buffers]
+    return [f"{trial}/send-{send}" for trial in trials for send in parts]
 
 
 def get_settings_path(experiment, profile=PROFILE):
@@ -146,7 +149,7 @@ def get_trial_provenance(wildcards):
     backends' runs it joins."""
     experiment = SPEC.experiments[wildcards.experiment]
     others = [f"{d}/provenance.json" for d in get_other_backend_runs(wildcards)]
-    if experiment.sweep is not None and experiment.ttcp is None:
+    if experiment.sweep is not None and tool(experiment.tool).parts(experiment.settings) is None:
         base = get_run_dir(wildcards.experiment)
         return [f"{base}/trial-{n}/points.json" for n in range(1, experiment.trials + 1)] + others
     return [f"{d}/provenance.json" for d in get_trial_dirs(wildcards)] + others
@@ -162,7 +165,8 @@ def get_experiment_results(wildcards):
 
 
 def get_experiment_traces(wildcards):
-    return [f"results/{PAPER}/{exp}/trace.csv" for exp, e in SPEC.experiments.items() if e.trace]
+    return [f"results/{PAPER}/{exp}/trace.csv" for exp, e in SPEC.experiments.items()
+            if tool(e.tool).traced(e.settings)]
 
 
 def get_report_targets():
