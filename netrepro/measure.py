@@ -4,8 +4,9 @@ virtual time or emulated, and writes the trial's records and provenance.
     python -m netrepro.measure --spec configs/liu95cool.yaml --experiment lan-large --trial 1 \
         --out results/liu95cool/lan-large/runs/trial-1 [--profile quick] [--backend auto]
 
-Writes <out>/records.jsonl (one line per measurement) and then <out>/provenance.json, each
-atomically; a trial killed half way leaves no provenance, so the workflow reruns it.
+Writes <out>/records.jsonl (one line per measurement), then <out>/provenance.json, then
+<out>/settings-<hash>.json naming the settings it measured (netrepro.runsettings), each
+atomically; a trial killed half way leaves neither, so the workflow reruns it.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from netrepro.atomic import write_text
 from netrepro.cleanup import Stopped, remove_temp_files, signals_raise
 from netrepro.errors import RunError
 from netrepro.experiment import Experiment, Spec, at_point, settings_hash
+from netrepro.runsettings import write_marker
 from netrepro.safepath import refuse_links
 from netrepro.spec import BACKENDS, PROFILES, SpecError, load_spec
 from netrepro.tools import tool
@@ -94,9 +96,9 @@ def run_job(argv: list[str] | None = None) -> int:
         if args.point == "all":
             run_points(spec, experiment, args.trial, args.out, args.send_buffer)
         else:
-            if args.point is not None:
-                experiment = point_of(experiment, args.point)
-            run_part(spec, experiment, args.trial, args.out, args.send_buffer)
+            run_part(spec, point_of(experiment, args.point) if args.point is not None else experiment, args.trial,
+                     args.out, args.send_buffer)
+        write_marker(experiment, args.out)
     except (SpecError, RunError) as exc:
         print(f"netrepro: {exc}", file=sys.stderr)
         return 2
