@@ -167,8 +167,7 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
                 return -1;
         }
     }
-    a->stack = a->net.name;
-    if (nr_stack_check(&a->net, err, errlen))
+    if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
     /* nrio offers no raw socket, so only the kernel stack can send an ICMP echo. */
     if (a->rtt_method == MFTP_RTT_ICMP && a->rtt_samples > 0 &&
@@ -176,10 +175,8 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         return nr_arg_fail(err, errlen, "--rtt-method icmp needs the kernel stack's raw socket; "
                            "on --stack %s give --rtt-method tcp (auto uses it there), or "
                            "--rtt-samples 0 to skip the RTT", a->net.name);
-    if (optind != argc - 1)
-        return nr_arg_fail(err, errlen, "give exactly one HOST (the server's IPv4 address)");
-    a->host = argv[optind];
-    if (nr_arg_ipv4(NULL, a->host, err, errlen))
+    if (nr_args_operands(argc, argv, &a->host, NULL, "give exactly one HOST (the server's IPv4 address)", err,
+                         errlen))
         return -1;
     if (!a->get == !a->put)
         return nr_arg_fail(err, errlen, "give one of --get NAME (retrieve) or --put FILE (send)");
@@ -191,7 +188,5 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
     if (a->target_bps > 0 && !a->connections && a->rtt_samples == 0)
         return nr_arg_fail(err, errlen,
                            "--target-rate needs an RTT: --rtt-samples must be at least 1");
-    if (a->timeout_ns <= a->pause_ns)
-        return nr_arg_fail(err, errlen, "--timeout must be longer than --pause");
-    return 0;
+    return nr_args_longer("--timeout", a->timeout_ns, "--pause", a->pause_ns, NULL, err, errlen);
 }

@@ -93,10 +93,8 @@ int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, siz
                 return -1;
         }
     }
-    a->stack = a->net.name;
-    if (nr_stack_check(&a->net, err, errlen))
+    if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
-    if (optind != argc)
-        return nr_arg_fail(err, errlen, "%s: mftpd takes no operands", argv[optind]);
-    return nr_arg_ipv4("--bind", a->bind_ip, err, errlen);
+    return nr_args_operands(argc, argv, NULL, a->bind_ip, "mftpd takes no operands; see mftpd --help", err,
+                            errlen);
 }
