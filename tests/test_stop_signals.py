@@ -6,10 +6,9 @@ and checks that within STOP_S Snakemake has exited and no process of the run (so
 Mininet's namespaces), veth or temporary file is left; that a trial finished before is intact;
 and that the next run completes.
 
-Emulated (Mininet): needs root; run under `flock /tmp/netrepro-netlab.lock`. To keep `make
-test` short it runs each signal once: SIGTERM and SIGINT in virtual time, SIGHUP (the one that
-left root processes behind) emulated; `make bench-faults` runs every signal on both
-(NETREPRO_ALL_FAULTS=1).
+Emulated (Mininet): needs root. To keep `make test` short it runs each signal once: SIGTERM
+and SIGINT in virtual time, SIGHUP (the one that left root processes behind) emulated; `make
+bench-faults` runs every signal on both (NETREPRO_ALL_FAULTS=1).
 """
 from __future__ import annotations
 
