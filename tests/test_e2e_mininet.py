@@ -5,7 +5,6 @@ from dataclasses import replace
 
 import pytest
 
-from netrepro import measure
 from netrepro.spec import load_spec
 from netrepro.tools.pingx import Message
 from netrepro.tools import pingx

@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pytest
 
-from netrepro import measure
 from netrepro.spec import load_spec
 from netrepro.yamlsrc import SpecError, load_document
 from netrepro.tools import pingx

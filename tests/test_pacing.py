@@ -3,7 +3,6 @@ experiments run pingx --pacing alarm; every other experiment keeps the grid; and
 from dataclasses import replace
 from pathlib import Path
 
-from netrepro import measure
 from netrepro.experiment import settings_hash
 from netrepro.spec import load_spec
 from netrepro.yamlsrc import load_document
