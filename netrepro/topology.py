@@ -25,6 +25,9 @@ from netrepro.linkspec import LinkParams
 
 H1_IP = "10.0.0.1"
 H2_IP = "10.0.0.2"
+# Each host's interface and address with its prefix, as the stacks set them up (netrepro.stacks).
+H1 = ("h1-eth0", f"{H1_IP}/24")
+H2 = ("h2-eth0", f"{H2_IP}/24")
 IF_A = "mid-eth0"
 IF_B = "mid-eth1"
 OFFLOADS = ("tso", "gso", "gro", "lro", "tx", "rx", "sg")
@@ -36,8 +39,8 @@ class LinkTopo(Topo):
     def build(self, mtu: int = 1500) -> None:  # noqa: D401 - Mininet's hook name
         if not limits.MTU.contains(mtu):
             raise ValueError(f"MTU {mtu}: {limits.MTU.describe()}")
-        h1 = self.addHost("h1", ip=f"{H1_IP}/24")
-        h2 = self.addHost("h2", ip=f"{H2_IP}/24")
+        h1 = self.addHost("h1", ip=H1[1])
+        h2 = self.addHost("h2", ip=H2[1])
         mid = self.addHost("mid", ip=None)
         self.addLink(h1, mid, cls=Link, intfName1="h1-eth0", intfName2=IF_A)
         self.addLink(mid, h2, cls=Link, intfName1=IF_B, intfName2="h2-eth0")

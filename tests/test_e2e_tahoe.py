@@ -10,7 +10,8 @@ from netrepro.spec import load_spec
 from netrepro.sim import run_netsim
 from netrepro.topology import LinkNetwork
 from netrepro.tools.ttcp import pair_seed
-from netrepro.tools.ttcp import H1, H2, run_pair
+from netrepro.tools.ttcp import run_pair
+from netrepro.topology import H1, H2
 from netrepro.tools.ttcp import pair_command
 from tests.conftest import needs_root_and_mininet
 from tests.test_spec import COMER

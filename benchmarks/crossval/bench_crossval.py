@@ -57,8 +57,8 @@ from netrepro.sim import run_netsim  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools import mftp  # noqa: E402
 from netrepro.tools.mftp import mftp_command  # noqa: E402
-from netrepro.tools.ttcp import H1, H2, pair_command, pair_seed, run_pair  # noqa: E402
-from netrepro.topology import LinkNetwork  # noqa: E402
+from netrepro.tools.ttcp import pair_command, pair_seed, run_pair  # noqa: E402
+from netrepro.topology import H1, H2, LinkNetwork  # noqa: E402
 from netrepro.yamlsrc import load_document, validate  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"

@@ -37,7 +37,7 @@ from netrepro.paths import tool_binary
 from netrepro.provenance import now_iso, read_sysctls
 from netrepro.seeds import link_seed
 from netrepro.specread import Source
-from netrepro.topology import H2_IP, LinkNetwork
+from netrepro.topology import H1, H2, H2_IP, LinkNetwork
 from netrepro.trial import base_provenance, emulation_binaries, run_seed, tool_digests, write_run
 from netrepro.units import parse_size
 from netrepro.yamlsrc import Document
@@ -58,8 +58,6 @@ DROP_KEYS = ("forward_drop_queue", "reverse_drop_queue", "medium_a_drop_queue", 
 
 IPCBENCH = tool_binary("ipcbench")
 IPC_PORT = 5002
-H1 = ("h1-eth0", "10.0.0.1/24")
-H2 = ("h2-eth0", "10.0.0.2/24")
 # How long the server may take to exit once the client is done: it has seen every message
 # (--count) and only echoes or closes.
 SERVER_STOP_S = 60.0

@@ -26,7 +26,7 @@ from netrepro.provenance import now_iso, read_sysctls
 from netrepro.safepath import open_for_write
 from netrepro.seeds import link_seed
 from netrepro.specread import Source
-from netrepro.topology import H2_IP, LinkNetwork
+from netrepro.topology import H1, H2, H2_IP, LinkNetwork
 from netrepro.trial import base_provenance, emulation_binaries, run_seed, tool_digests, write_run
 from netrepro.units import parse_rate, parse_size
 
@@ -39,8 +39,6 @@ SIM_ONLY = ("window_scale", "sb_max", "cwnd_trace")
 # The largest window a TCP header holds without RFC 1323 scaling.
 TCP_MAXWIN = 65535
 MFTP_PORT = 2121
-H1 = ("h1-eth0", "10.0.0.1/24")
-H2 = ("h2-eth0", "10.0.0.2/24")
 # mftpd's wait for mftp's last reply once mftp is done.
 SERVER_STOP_S = 60.0
 

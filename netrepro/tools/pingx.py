@@ -23,7 +23,7 @@ from netrepro.paths import tool_binary
 from netrepro.provenance import now_iso, read_sysctls, tool_version
 from netrepro.seeds import link_seed
 from netrepro.specread import Source, load_named
-from netrepro.topology import H1_IP, H2_IP, LinkNetwork
+from netrepro.topology import H1, H2, H2_IP, LinkNetwork
 from netrepro.trial import base_provenance, emulation_binaries, link_summary, run_seed, tool_digests, write_run
 from netrepro.units import parse_size, parse_time
 from netrepro.yamlsrc import Document, load_document
@@ -202,7 +202,7 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[
     sizes = ",".join(f"{size}B" for size in sorted({m.size for m in settings.messages}))
     port = COOLED_ECHO_PORT if mode == "udp-cooled" else ECHO_PORT
     argv = [
-        str(tool_binary("pingx")), "--host", "10.0.0.2", "--port", str(port), "--mode", mode,
+        str(tool_binary("pingx")), "--host", H2_IP, "--port", str(port), "--mode", mode,
         "--sizes", sizes, "--count", limits.ECHOES.arg(settings.echoes),
         "--interval", limits.INTERVAL_NS.arg(settings.interval_s * 1e9),
         "--datagram", f"{settings.datagram}B",
@@ -379,7 +379,7 @@ def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> N
     with LinkNetwork(experiment.link, backend, out / "logs") as net:
         link_check = check_link(net, experiment.link, H2_IP)
         tool_args = stacks.setup_hosts(
-            [(net.h1, "h1-eth0", f"{H1_IP}/24"), (net.h2, "h2-eth0", f"{H2_IP}/24")], experiment.stack,
+            [(net.h1, *H1), (net.h2, *H2)], experiment.stack,
             experiment.host_model, experiment.link.mtu, buffers=(settings.send_buffer or stacks.RETRO_DEFAULT_BUFFER,
                                                                  settings.receive_buffer or stacks.RETRO_DEFAULT_BUFFER),
             frame_times=net.frame_times)

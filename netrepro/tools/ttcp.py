@@ -34,7 +34,7 @@ from netrepro.provenance import now_iso, read_sysctls
 from netrepro.safepath import refuse_links
 from netrepro.seeds import derive_seed, link_seed
 from netrepro.specread import Source, require
-from netrepro.topology import H2_IP, LinkNetwork
+from netrepro.topology import H1, H2, H2_IP, LinkNetwork
 from netrepro.trial import base_provenance, emulation_binaries, tool_digests, write_run
 from netrepro.units import parse_size, parse_time
 
@@ -44,8 +44,6 @@ OWN_KEYS = ("trace",)
 SWEEP_AXES: tuple[str, ...] = ()
 TTCP = tool_binary("ttcp")
 TTCP_PORT = 5001
-H1 = ("h1-eth0", "10.0.0.1/24")
-H2 = ("h2-eth0", "10.0.0.2/24")
 # ttcp's own default write size (tools/ttcp/args.c).
 DEFAULT_WRITE_SIZE = 8192
 # Watchdog of each ttcp end in virtual time when none is given: long enough for Tahoe's
@@ -504,7 +502,7 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
         capture = start_capture(net.h1, H1[0], pcap) if pcap else None
         transmitter = net.h1.popen([str(TTCP), *transmitter_args(experiment, send_buffer, seed), *port,
                                     *tool_args["h1"], *phase.host_a_args(experiment.stack, seed),
-                                    *segment_log_args(experiment, pcap, "a"), "10.0.0.2"],
+                                    *segment_log_args(experiment, pcap, "a"), H2_IP],
                                    stdout=-1, stderr=-1, text=True)
         tx_out, tx_err = finish(transmitter, limit_s(experiment, send_buffer, recv_buffer),
                                 f"ttcp -t ({send_buffer}/{recv_buffer})")
