@@ -6,7 +6,8 @@ int nr_tool_main(const struct nr_tool *tool, void *args, const struct nr_stack_o
                  char **argv)
 {
     char err[256];
-    int rc = nr_args_status(tool->parse(argc, argv, args, err, sizeof err), tool->name, err, tool->usage);
+    int rc = nr_args_status(tool->parse(argc, argv, args, err, sizeof err), tool->name, err,
+                            tool->usage);
     if (rc >= 0)
         return rc;
     char what[256], hint[256];

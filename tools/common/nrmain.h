@@ -20,7 +20,8 @@ struct nr_tool {
     int (*run)(nrio *io, void *args);
     /* Opens a stack (tahoe/if_packet.h's nr_stack_new): the tool gives it, so that common
      * does not depend on the Tahoe stack. */
-    nrio *(*open)(const struct nr_stack_opts *o, char *what, size_t whatlen, char *hint, size_t hintlen);
+    nrio *(*open)(const struct nr_stack_opts *o, char *what, size_t whatlen, char *hint,
+                  size_t hintlen);
 };
 
 /* args is the tool's argument struct, net its stack flags within it. */

@@ -44,7 +44,8 @@ static void test_a_time_must_be_longer_than_another(void)
     NRT_EQ_INT(nr_args_longer("--timeout", 2, "--pause", 1, NULL, err, sizeof err), 0);
     NRT_EQ_INT(nr_args_longer("--timeout", 1, "--pause", 1, NULL, err, sizeof err), -1);
     NRT_EQ_STR(err, "--timeout must be longer than --pause");
-    NRT_EQ_INT(nr_args_longer("--timeout", 1, "--pause", 5, "or it ends the run", err, sizeof err), -1);
+    NRT_EQ_INT(nr_args_longer("--timeout", 1, "--pause", 5, "or it ends the run", err, sizeof err),
+               -1);
     NRT_EQ_STR(err, "--timeout must be longer than --pause, or it ends the run");
 }
 

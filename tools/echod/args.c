@@ -91,26 +91,29 @@ int echod_parse_args(int argc, char **argv, struct echod_args *a, char *err, siz
             break;
         case OPT_QUIET:
             if (nr_parse_time_ns(optarg, &t) || t < 1000000 || t > NR_ARG_MAX_WAIT_NS)
-                return nr_arg_fail(err, errlen, "--udp-quiet %s: give a time from 1ms to 3600s, e.g. "
-                            "500ms", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--udp-quiet %s: give a time from 1ms to 3600s, e.g. "
+                                   "500ms", optarg);
             a->udp_quiet_ns = t;
             break;
         case OPT_GAP:
             if (nr_parse_time_ns(optarg, &t) || t > 1000000000)
-                return nr_arg_fail(err, errlen, "--echo-gap %s: give a time up to 1s, e.g. 7ms", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--echo-gap %s: give a time up to 1s, e.g. 7ms", optarg);
             a->echo_gap_ns = t;
             break;
         case OPT_SNDBUF:
         case OPT_RCVBUF:
             if (nr_parse_size(optarg, &v) || v < 1 || v > (1 << 30))
                 return nr_arg_fail(err, errlen, "--%s %s: give a size from 1B to 1024M, e.g. 16K",
-                            c == OPT_SNDBUF ? "sndbuf" : "rcvbuf", optarg);
+                                   c == OPT_SNDBUF ? "sndbuf" : "rcvbuf", optarg);
             *(c == OPT_SNDBUF ? &a->sndbuf : &a->rcvbuf) = (int)v;
             break;
         case OPT_MAXMSG:
             if (nr_parse_size(optarg, &v) || v < PW_MIN_MESSAGE || v > MAX_MAX_MESSAGE)
-                return nr_arg_fail(err, errlen, "--max-message %s: give a size from %dB to 64M, e.g. "
-                            "4M", optarg, PW_MIN_MESSAGE);
+                return nr_arg_fail(err, errlen,
+                                   "--max-message %s: give a size from %dB to 64M, e.g. "
+                                   "4M", optarg, PW_MIN_MESSAGE);
             a->max_message = (long)v;
             break;
         default:
@@ -119,6 +122,6 @@ int echod_parse_args(int argc, char **argv, struct echod_args *a, char *err, siz
     }
     if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
-    return nr_args_operands(argc, argv, NULL, a->bind_ip, "echod takes no operands; see echod --help", err,
-                            errlen);
+    return nr_args_operands(argc, argv, NULL, a->bind_ip,
+                            "echod takes no operands; see echod --help", err, errlen);
 }

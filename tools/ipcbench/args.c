@@ -169,9 +169,11 @@ int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t 
     if (a->api == IPC_RPC)
         a->proto = NRIO_TCP;
     if (a->server ? nr_args_operands(argc, argv, NULL, a->bind_ip,
-                                     "--server takes no HOST; use --bind for the local address", err, errlen)
+                                     "--server takes no HOST; use --bind for the local address",
+                                     err, errlen)
                   : nr_args_operands(argc, argv, &a->host, NULL,
-                                     "give exactly one HOST (the server's IPv4 address), or --server", err, errlen))
+                                     "give exactly one HOST (the server's IPv4 address), or "
+                                     "--server", err, errlen))
         return -1;
     if (a->api == IPC_SOCKETS && a->proto == NRIO_UDP && a->buf)
         return nr_arg_fail(err, errlen,

@@ -158,8 +158,9 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
                 return -1;
         }
     }
-    if (nr_args_operands(argc, argv, NULL, NULL, "linkemu takes no operands: every setting is a --flag; see "
-                         "linkemu --help", message, sizeof message)) {
+    if (nr_args_operands(argc, argv, NULL, NULL,
+                         "linkemu takes no operands: every setting is a --flag; see linkemu --help",
+                         message, sizeof message)) {
         fprintf(err, "linkemu: %s\n", message);
         return -1;
     }

@@ -54,7 +54,8 @@ void mftp_usage(FILE *f)
         "  -h, --help          this text\n"
         "Without -n or --target-rate, N is 1 in block mode. Writes one JSON record per transfer\n"
         "on stdout. Exit status: 0 ok, 1 failed, 2 bad arguments.\n",
-        DEFAULT_PORT, MFTP_MAX_CONNS, MFTP_MAX_CONNS, NR_SB_MAX, DEFAULT_BLOCK, DEFAULT_RTT_SAMPLES);
+        DEFAULT_PORT, MFTP_MAX_CONNS, MFTP_MAX_CONNS, NR_SB_MAX, DEFAULT_BLOCK,
+        DEFAULT_RTT_SAMPLES);
 }
 
 int mftp_parse_rate(const char *s, double *bps)
@@ -175,8 +176,8 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         return nr_arg_fail(err, errlen, "--rtt-method icmp needs the kernel stack's raw socket; "
                            "on --stack %s give --rtt-method tcp (auto uses it there), or "
                            "--rtt-samples 0 to skip the RTT", a->net.name);
-    if (nr_args_operands(argc, argv, &a->host, NULL, "give exactly one HOST (the server's IPv4 address)", err,
-                         errlen))
+    if (nr_args_operands(argc, argv, &a->host, NULL,
+                         "give exactly one HOST (the server's IPv4 address)", err, errlen))
         return -1;
     if (!a->get == !a->put)
         return nr_arg_fail(err, errlen, "give one of --get NAME (retrieve) or --put FILE (send)");

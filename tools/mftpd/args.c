@@ -95,6 +95,6 @@ int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, siz
     }
     if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
-    return nr_args_operands(argc, argv, NULL, a->bind_ip, "mftpd takes no operands; see mftpd --help", err,
-                            errlen);
+    return nr_args_operands(argc, argv, NULL, a->bind_ip,
+                            "mftpd takes no operands; see mftpd --help", err, errlen);
 }

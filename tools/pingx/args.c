@@ -153,26 +153,29 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
                 if (strcmp(optarg, mode_names[a->mode]) == 0)
                     break;
             if (a->mode == nmode)
-                return nr_arg_fail(err, errlen, "--mode %s: give tcp-per-message, tcp, tcp-nodelay, "
-                            "udp or udp-cooled", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--mode %s: give tcp-per-message, tcp, tcp-nodelay, "
+                                   "udp or udp-cooled", optarg);
             break;
         case OPT_SIZES:
             if (nr_parse_size_list(optarg, sizes, PX_MAX_SIZES, &a->nsizes))
                 /* The reason first: a long list would cut it off the message. */
-                return nr_arg_fail(err, errlen, "--sizes: give up to %d sizes with units, separated by "
-                            "commas, e.g. 512B,12K-1,100K; got %s", PX_MAX_SIZES, optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--sizes: give up to %d sizes with units, separated by "
+                                   "commas, e.g. 512B,12K-1,100K; got %s", PX_MAX_SIZES, optarg);
             for (int i = 0; i < a->nsizes; i++) {
                 if (sizes[i] < PW_MIN_MESSAGE || sizes[i] > PX_MAX_MESSAGE)
-                    return nr_arg_fail(err, errlen, "--sizes: %lldB is out of range: a message holds "
-                                "an %d-octet header, so give sizes from %dB to 4M",
-                                sizes[i], PW_HDR_LEN, PW_MIN_MESSAGE);
+                    return nr_arg_fail(err, errlen,
+                                       "--sizes: %lldB is out of range: a message holds "
+                                       "an %d-octet header, so give sizes from %dB to 4M",
+                                       sizes[i], PW_HDR_LEN, PW_MIN_MESSAGE);
                 a->sizes[i] = (long)sizes[i];
             }
             break;
         case OPT_COUNT:
             if (nr_parse_count(optarg, 1000000, &v) || v < 1)
                 return nr_arg_fail(err, errlen, "--count %s: give 1 to 1000000 echoes per size",
-                            optarg);
+                                   optarg);
             a->count = (long)v;
             break;
         case OPT_ORDER:
@@ -187,7 +190,9 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             break;
         case OPT_INTERVAL:
             if (time_arg(optarg, 0, &a->interval_ns))
-                return nr_arg_fail(err, errlen, "--interval %s: give a time up to 3600s, e.g. 1s or 200ms", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--interval %s: give a time up to 3600s, e.g. 1s or 200ms",
+                                   optarg);
             break;
         case OPT_PACING:
             if (strcmp(optarg, "grid") != 0 && strcmp(optarg, "alarm") != 0)
@@ -196,41 +201,44 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             break;
         case OPT_TIMEOUT:
             if (time_arg(optarg, 1000000, &a->timeout_ns))
-                return nr_arg_fail(err, errlen, "--timeout %s: give a time from 1ms to 3600s, e.g. 5s",
-                            optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--timeout %s: give a time from 1ms to 3600s, e.g. 5s",
+                                   optarg);
             break;
         case OPT_SILENT:
             if (nr_parse_count(optarg, 1000000, &v) || v < 1)
-                return nr_arg_fail(err, errlen, "--max-silent %s: give a count of at least 1", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--max-silent %s: give a count of at least 1", optarg);
             a->max_silent = (long)v;
             break;
         case OPT_QUIET:
             if (time_arg(optarg, 1000000, &a->udp_quiet_ns))
                 return nr_arg_fail(err, errlen, "--udp-quiet %s: give a time from 1ms to 3600s, "
-                            "e.g. 500ms", optarg);
+                                   "e.g. 500ms", optarg);
             break;
         case OPT_DATAGRAM:
             if (nr_parse_size(optarg, &v) || v < PW_MIN_DGRAM || v > PW_MAX_DGRAM)
                 return nr_arg_fail(err, errlen, "--datagram %s: give a size from %dB to 65507B, "
-                            "e.g. 8K", optarg, PW_MIN_DGRAM);
+                                   "e.g. 8K", optarg, PW_MIN_DGRAM);
             a->datagram = (long)v;
             break;
         case OPT_GAP:
             if (time_arg(optarg, 1, &a->cool_gap_ns))
-                return nr_arg_fail(err, errlen, "--cool-gap %s: give a time from 1ns to 3600s, e.g. 2ms",
-                            optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--cool-gap %s: give a time from 1ns to 3600s, e.g. 2ms",
+                                   optarg);
             break;
         case OPT_ITER:
             if (nr_parse_count(optarg, 1000000000000LL, &v) || v < 1)
                 return nr_arg_fail(err, errlen, "--cool-iterations %s: give a positive number of "
-                            "iterations, e.g. 2000", optarg);
+                                   "iterations, e.g. 2000", optarg);
             a->cool_iterations = (long)v;
             break;
         case OPT_SNDBUF:
         case OPT_RCVBUF:
             if (nr_parse_size(optarg, &v) || v < 1 || v > (1 << 30))
                 return nr_arg_fail(err, errlen, "--%s %s: give a size from 1B to 1024M, e.g. 16K",
-                            c == OPT_SNDBUF ? "sndbuf" : "rcvbuf", optarg);
+                                   c == OPT_SNDBUF ? "sndbuf" : "rcvbuf", optarg);
             *(c == OPT_SNDBUF ? &a->sndbuf : &a->rcvbuf) = (int)v;
             break;
         case OPT_HOST:
@@ -253,11 +261,12 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
         }
     }
     if (nr_args_stack(&a->net, &a->stack, err, errlen) ||
-        nr_args_operands(argc, argv, NULL, NULL, "pingx takes no operands; see pingx --help", err, errlen))
+        nr_args_operands(argc, argv, NULL, NULL, "pingx takes no operands; see pingx --help", err,
+                         errlen))
         return -1;
     if (a->mode < 0)
         return nr_arg_fail(err, errlen, "give --mode: tcp-per-message, tcp, tcp-nodelay, udp or "
-                    "udp-cooled");
+                           "udp-cooled");
     if (a->nsizes == 0)
         return nr_arg_fail(err, errlen, "give --sizes, e.g. --sizes 512B,12K-1,100K");
     if (nr_arg_ipv4("--host", a->host, err, errlen))
@@ -265,16 +274,17 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
     int cooled = a->cool_gap_ns >= 0 || a->cool_iterations >= 0;
     if (a->mode == PX_UDP_COOLED && (a->cool_gap_ns >= 0) == (a->cool_iterations >= 0))
         return nr_arg_fail(err, errlen, "udp-cooled needs exactly one of --cool-gap (a time) and "
-                    "--cool-iterations (busy-loop iterations)");
+                           "--cool-iterations (busy-loop iterations)");
     if (a->mode != PX_UDP_COOLED && cooled)
-        return nr_arg_fail(err, errlen, "--cool-gap and --cool-iterations apply to --mode udp-cooled "
-                    "only");
+        return nr_arg_fail(err, errlen,
+                           "--cool-gap and --cool-iterations apply to --mode udp-cooled "
+                           "only");
     if (pingx_is_udp(a->mode)) {
         for (int i = 0; i < a->nsizes; i++)
             if (pw_udp_count(a->sizes[i], a->datagram) < 0)
                 return nr_arg_fail(err, errlen, "--sizes %ldB with --datagram %ldB needs more than "
-                            "%d datagrams; give a larger --datagram", a->sizes[i], a->datagram,
-                            PW_MAX_COUNT);
+                                   "%d datagrams; give a larger --datagram",
+                                   a->sizes[i], a->datagram, PW_MAX_COUNT);
     }
     return 0;
 }

@@ -162,9 +162,11 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
     if (a->transmit == -1)
         return nr_arg_fail(err, errlen, "give -t (transmit) or -r (receive)");
     if (a->transmit ? nr_args_operands(argc, argv, &a->host, NULL,
-                                       "-t needs exactly one HOST (the receiver's IPv4 address)", err, errlen)
+                                       "-t needs exactly one HOST (the receiver's IPv4 address)",
+                                       err, errlen)
                     : nr_args_operands(argc, argv, NULL, a->bind_ip,
-                                       "-r takes no HOST; use --bind to choose the local address", err, errlen))
+                                       "-r takes no HOST; use --bind to choose the local address",
+                                       err, errlen))
         return -1;
     if (a->proto == NRIO_UDP && a->write_size < TTCP_MIN_UDP_WRITE)
         return nr_arg_fail(err, errlen,
@@ -180,7 +182,8 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
         return nr_arg_fail(err, errlen, "--cool-gap and --cool-spin exclude each other: pick one");
     if (a->proto == NRIO_UDP && a->nodelay)
         return nr_arg_fail(err, errlen, "-D (TCP_NODELAY) applies to TCP only; drop -u or -D");
-    if (nr_args_longer("--timeout", a->timeout_ns, "--pause plus --pause-spread", a->pause_ns + a->pause_spread_ns,
+    if (nr_args_longer("--timeout", a->timeout_ns, "--pause plus --pause-spread",
+                       a->pause_ns + a->pause_spread_ns,
                        "or the pause between transfers ends the run", err, errlen))
         return -1;
     a->bytes = bytes > 0 ? bytes : writes * a->write_size;
