@@ -20,7 +20,7 @@ def c_define(path: Path, name: str) -> int:
 
 
 def readme_choices(key: str) -> set[str]:
-    match = re.search(rf"`{key}=([a-z|]+)`", (REPO / "README.md").read_text())
+    match = re.search(rf"`{key}=([a-z]+(?:\|[a-z]+)+)`", (REPO / "README.md").read_text())
     assert match, f"README.md gives no `{key}=...` choices"
     return set(match[1].split("|"))
 

@@ -11,7 +11,7 @@ import pytest
 
 from netrepro import memcg, phase, stacks
 from netrepro.tools import ipcbench
-from netrepro.tools.ipcbench import ipcbench_args, run
+from netrepro.tools.ipcbench import ipcbench_args
 from netrepro.spec import load_spec
 from netrepro.yamlsrc import load_document
 from tests.conftest import needs_root_and_mininet
@@ -132,7 +132,7 @@ def test_one_small_emulated_run_gives_its_row_paging_counts_and_cgroups(tmp_path
     path.write_text(TINY)
     spec = load_spec(path)
     out = tmp_path / "trial-1"
-    run(spec, spec.experiments["e"], 1, out, None)
+    ipcbench.run(spec, spec.experiments["e"], 1, out, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
     # 256K at 10 Mbit/s with the hosts' costs, timed until the server's octet: some Mbit/s,
@@ -157,7 +157,7 @@ def test_one_small_emulated_rpc_run_on_the_linux_stack(tmp_path: Path) -> None:
                     .replace("[16K]", "[4096B]"))
     spec = load_spec(path)
     out = tmp_path / "trial-1"
-    run(spec, spec.experiments["e"], 1, out, None)
+    ipcbench.run(spec, spec.experiments["e"], 1, out, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
     assert rows[0]["mode"] == "rpc" and rows[0]["curve"] == "rpc 4096B" and rows[0]["timing_end"] == "rpc_return"
