@@ -63,27 +63,16 @@ empty_transfers <- function() {
 
 # Published numbers and mechanism constants from reports/reference/. A
 # buffer matrix (comer94 Table 1, liu95db Table 3) has send_buffer,
-# recv_buffer, throughput_mbit (as printed) and shaded; an optional
-# `calibration` marks the published cell a host model was fitted to, which
-# then cannot count as a prediction.
+# recv_buffer, throughput_mbit (as printed) and shaded. Which cells a host model was fitted on
+# is the host model's to say (R/fitted.R).
 read_matrix_reference <- function(path) {
-  matrix <- readr::read_csv(path,
+  readr::read_csv(path,
     col_types = readr::cols(
       send_buffer = "d", recv_buffer = "d", throughput_mbit = "d", shaded = "l",
       .default = "c"
     ),
     progress = FALSE
   )
-  with_calibration(matrix)
-}
-
-with_calibration <- function(matrix) {
-  matrix$calibration <- if ("calibration" %in% names(matrix)) {
-    as.logical(matrix$calibration)
-  } else {
-    rep(FALSE, nrow(matrix))
-  }
-  matrix
 }
 
 read_mechanism <- function(path) {
@@ -126,8 +115,8 @@ summarise_cells <- function(transfers) {
       mean_mbit = mean(throughput_mbit, na.rm = TRUE),
       sd_mbit = if (dplyr::n() > 1) stats::sd(throughput_mbit, na.rm = TRUE) else NA_real_,
       median_mbit = stats::median(throughput_mbit, na.rm = TRUE),
-      min_mbit = min(throughput_mbit, na.rm = TRUE),
-      max_mbit = max(throughput_mbit, na.rm = TRUE),
+      min_mbit = stats_or_na(throughput_mbit, min),
+      max_mbit = stats_or_na(throughput_mbit, max),
       receiver_mean_mbit = stats_or_na(receiver_throughput_mbit, mean),
       .groups = "drop"
     ) |>
@@ -171,12 +160,12 @@ threshold_sensitivity <- function(cells, fractions) {
 # paper's shading and, where the paper names one, the lockstep mechanism
 # throughput.
 join_reference <- function(cells, matrix, lockstep, paper_megabit_bits, tick_ms) {
-  published <- with_calibration(matrix) |>
+  published <- matrix |>
     dplyr::transmute(
       send_label = buffer_label(send_buffer), recv_label = buffer_label(recv_buffer),
       published_mbit = throughput_mbit,
       published_si_mbit = throughput_mbit * paper_megabit_bits / 1e6,
-      shaded, calibration
+      shaded
     )
   mechanism <- lockstep |>
     dplyr::transmute(
@@ -198,14 +187,49 @@ matrix_published <- function(matrix, lockstep, paper_megabit_bits, tick_ms) {
   list(matrix = matrix, lockstep = lockstep, paper_megabit_bits = paper_megabit_bits, tick_ms = tick_ms)
 }
 
-# The cells of transfers: summarised, classified by the rule with `fraction`, and joined to the
-# published side.
+# The cells of transfers: summarised, classified by the rule with `fraction`, joined to the
+# published side, and with the classes of their single transfers (count_transfer_classes()).
 matrix_cells <- function(transfers, fraction, published) {
   summarise_cells(transfers) |>
     classify_cells(fraction) |>
     join_reference(
       published$matrix, published$lockstep, published$paper_megabit_bits, published$tick_ms
+    ) |>
+    count_transfer_classes(transfers, fraction)
+}
+
+# How far a lockstep transfer may lie from the mechanism's rate and still be at it (Fig 7's band).
+lockstep_band <- 0.1
+
+# Per cell, of its transfers (Figs 9-13): how many the rule calls abnormal, each against its
+# setup's normal level as classify_measurements() does, and how many lie within `band` of the
+# cell's lockstep mechanism rate (0 where the paper gives none).
+count_transfer_classes <- function(cells, transfers, fraction, band = lockstep_band) {
+  keys <- c("setup", "send_buffer", "recv_buffer")
+  rates <- dplyr::select(cells, dplyr::all_of(keys), normal_level_mbit, lockstep_mbit)
+  counts <- transfers |>
+    dplyr::inner_join(rates, by = keys) |>
+    dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
+    dplyr::summarise(
+      transfers_abnormal = sum(throughput_mbit < fraction * normal_level_mbit, na.rm = TRUE),
+      transfers_at_lockstep = sum(abs(throughput_mbit / lockstep_mbit - 1) <= band, na.rm = TRUE),
+      .groups = "drop"
     )
+  dplyr::left_join(cells, counts, by = keys)
+}
+
+# Share (%) of the transfers of the cells that `counted` (a count per cell) counts, with the
+# transfers it rests on; NA without transfers or counts.
+transfer_share <- function(cells, counted) {
+  if (!counted %in% names(cells)) {
+    return(NA_real_)
+  }
+  cells <- rows_where(cells, !is.na(cells[[counted]]) & cells$measurements > 0)
+  total <- sum(cells$measurements)
+  if (total == 0) {
+    return(NA_real_)
+  }
+  structure(100 * sum(cells[[counted]]) / total, n = total, n_of = "transfers")
 }
 
 # matrix_cells() of each experiment's transfers without TCP_NODELAY, named as experiments is;
@@ -229,11 +253,14 @@ read_experiments_transfers <- function(results_dir, paper, experiments) {
 
 # Per host model (the names of cells_by_model) and setup: how many cells both the data and the
 # paper call normal, the mean absolute error of those cells against the paper, and the range
-# of their means.
-host_model_errors <- function(cells_by_model) {
+# of their means; cells a setup's host model was fitted on (fits, in the reference tables
+# named) are left out.
+host_model_errors <- function(cells_by_model, fits = no_fits(), references = character()) {
   purrr::imap(cells_by_model, function(cells, model) {
     dplyr::group_by(cells, setup) |>
       dplyr::group_modify(function(rows, key) {
+        hosts <- unique(stats::na.omit(rows$host))
+        rows <- split_fitted_cells(rows, fitted_cells(fits, hosts, references))$held_out
         normal <- normal_cells(rows)
         tibble::tibble(
           cells = nrow(normal),
@@ -462,12 +489,12 @@ change_pct <- function(cells, by) {
   100 * (cells$mean_mbit[nrow(cells)] / cells$mean_mbit[1] - 1)
 }
 
-# The cells both the paper and the data call normal that have a published value, but the cell
-# a host model was fitted to: the cells a model's absolute error is judged on.
+# The cells both the paper and the data call normal that have a published value: the cells a
+# model's absolute error is judged on (cells a host model was fitted on are left out before,
+# by evaluate_cell_claims()).
 normal_cells <- function(cells) {
-  cells <- with_calibration(cells)
   rows_where(cells, !is.na(cells$shaded) & !cells$shaded & !cells$abnormal &
-    !is.na(cells$published_si_mbit) & !dplyr::coalesce(cells$calibration, FALSE))
+    !is.na(cells$published_si_mbit))
 }
 
 # Each metric takes a setup's classified cells (join_reference()) within the
@@ -517,8 +544,7 @@ cell_metrics <- list(
     deviation[which.max(abs(deviation))]
   },
   # Mean absolute relative error (%) against the published value, over the
-  # cells that both the paper and the data call normal, leaving out the cell a
-  # host model was fitted to.
+  # cells that both the paper and the data call normal.
   normal_rel_error = function(cells) {
     cells <- normal_cells(cells)
     if (nrow(cells) == 0) {
@@ -550,6 +576,47 @@ cell_metrics <- list(
       return(NA_real_)
     }
     structure(100 * (mean(cells$mean_mbit) / mean(cells$baseline_mbit) - 1), n = nrow(cells))
+  },
+  # Share (%) of the cells' transfers that the rule calls abnormal (Figs 9-13).
+  transfer_abnormal_share = function(cells) transfer_share(cells, "transfers_abnormal"),
+  # Share (%) of the cells' transfers that the rule calls normal.
+  transfer_normal_share = function(cells) {
+    abnormal <- transfer_share(cells, "transfers_abnormal")
+    if (is.na(abnormal)) {
+      return(abnormal)
+    }
+    structure(100 - abnormal, n = attr(abnormal, "n"), n_of = "transfers")
+  },
+  # Share (%) of the transfers of the cells with a lockstep mechanism rate that run at it
+  # (within lockstep_band).
+  transfer_lockstep_share = function(cells) {
+    transfer_share(rows_where(cells, !is.na(cells$lockstep_mbit)), "transfers_at_lockstep")
+  },
+  # The circular-wait trace (circular_wait_stats()): share (%) of Fig 5's opening segments
+  # that the transfer repeats.
+  opening_match = function(cells) {
+    if (!"opening_match" %in% names(cells)) {
+      return(NA_real_)
+    }
+    cells <- rows_where(cells, !is.na(cells$opening_match))
+    if (nrow(cells) == 0) {
+      return(NA_real_)
+    }
+    structure(mean(cells$opening_match), n = sum(cells$opening_steps), n_of = "opening segments")
+  },
+  # The circular-wait trace: share (%) of its cycles from Fig 6's entry to the end that
+  # follow the published lockstep, over the traced transfers.
+  circular_wait_share = function(cells) {
+    if (!"circular_wait_share" %in% names(cells)) {
+      return(NA_real_)
+    }
+    cells <- rows_where(cells, !is.na(cells$circular_wait_share))
+    if (nrow(cells) == 0) {
+      return(NA_real_)
+    }
+    cycles <- sum(cells$cycles)
+    share <- if (cycles == 0) 0 else 100 * sum(cells$following) / cycles
+    structure(share, n = cycles, n_of = "cycles")
   },
   # Traced pairs (read_state_pairs()): share (%) of the data octets that rule
   # S3 sent; NA when the trace has no rules (emulated runs).
@@ -607,8 +674,11 @@ cell_value <- function(metric, rows, transfers) {
 }
 
 # Claims x setups: every setup's cells are judged on their own; transfers, when given, are
-# the per-transfer rows behind the cells, for the intervals.
-evaluate_cell_claims <- function(claims, cells, transfers = NULL) {
+# the per-transfer rows behind the cells, for the intervals. fits (read_host_fits()): a claim
+# whose cells include some a setup's host model was fitted on (in a table of its `reference`)
+# is judged on the held-out cells; one with only fitted cells on those, and reads "fitted".
+evaluate_cell_claims <- function(claims, cells, transfers = NULL, fits = no_fits(),
+                                 paper = NA_character_) {
   setups <- unique(cells$setup)
   if (length(setups) == 0) {
     setups <- NA_character_
@@ -616,18 +686,47 @@ evaluate_cell_claims <- function(claims, cells, transfers = NULL) {
   purrr::map(seq_len(nrow(claims)), function(i) {
     claim <- claims[i, ]
     purrr::map(setups, function(s) {
-      rows <- cell_claim_rows(dplyr::filter(cells, setup %in% s), claim)
+      here <- dplyr::filter(cells, setup %in% s)
+      hosts <- if ("host" %in% names(here)) unique(stats::na.omit(here$host)) else character()
+      rows <- cell_claim_rows(here, claim)
+      split <- split_fitted_cells(rows, fitted_cells(fits, hosts, claim_references(claim)))
+      judged_on <- if (nrow(split$held_out) > 0) split$held_out else split$fitted
       value <- cell_value(
-        claim$metric, rows, if (is.null(transfers)) NULL else dplyr::filter(transfers, setup %in% s)
+        claim$metric, judged_on,
+        if (is.null(transfers)) NULL else dplyr::filter(transfers, setup %in% s)
       )
+      judged <- judge_claim_row(claim, value) |>
+        mark_claim_fits(claim, hosts, fits, paper)
+      if (nrow(split$fitted) > 0) {
+        judged <- mark_fitted_cells(judged, split, hosts, fits)
+      }
       dplyr::bind_cols(
-        claim, setup = s, judge_claim_row(claim, value), value_n(value, nrow(rows), "cells")
+        claim, setup = s, hosts = hosts_text(hosts), judged,
+        value_n(value, nrow(judged_on), "cells")
       )
     }) |>
       dplyr::bind_rows()
   }) |>
     dplyr::bind_rows() |>
     dplyr::mutate(verdict = factor(verdict, levels = verdict_levels))
+}
+
+# A cell claim's judged row when some of its cells were fitted: on the held-out cells when there
+# are any (the note says how many were left out), else "fitted".
+mark_fitted_cells <- function(judged, split, hosts, fits) {
+  models <- paste(unique(fits$host[fits$host %in% hosts]), collapse = ", ")
+  if (nrow(split$held_out) > 0) {
+    left_out <- nrow(split$fitted)
+    judged$note <- paste0(
+      "held-out cells only: ", left_out, if (left_out == 1) " cell" else " cells", " that ",
+      models, " was fitted on left out"
+    )
+    return(judged)
+  }
+  judged$fitted <- TRUE
+  judged$verdict <- fitted_verdict(judged$verdict, TRUE)
+  judged$note <- paste0("fitted: ", models, " was fitted on these cells")
+  judged
 }
 
 # The buffer range of a claim in words, e.g. "send 16K, receive 24K to 51K".
@@ -693,7 +792,7 @@ lockstep_rows <- function(classified_transfers, cells) {
     ),
     mechanism = dplyr::mutate(mechanism,
       cell = paste0(buffer_label(send_buffer), "/", buffer_label(recv_buffer)),
-      low = 0.9 * lockstep_mbit, high = 1.1 * lockstep_mbit
+      low = (1 - lockstep_band) * lockstep_mbit, high = (1 + lockstep_band) * lockstep_mbit
     )
   )
 }
@@ -772,4 +871,28 @@ cell_comparison_labels <- function(comparison) {
     recv = buffer_factor(recv_buffer),
     panel = factor(panel, levels = unique(panel[ordering]))
   )
+}
+
+# The appendix figure that plots a send buffer's row, by our reading: Figs 9 to 13 take the
+# send buffers of the published matrix (`rows`) two at a time, in order, Fig 9(a) being the 16K
+# row as Sec 4.2 says; e.g. "Fig 9(a)".
+appendix_figure <- function(send_buffer, rows) {
+  i <- match(send_buffer, sort(unique(rows))) - 1
+  panel <- c("a", "b")[i %% 2 + 1]
+  dplyr::if_else(is.na(i), NA_character_, paste0("Fig ", 9 + i %/% 2, "(", panel, ")"))
+}
+
+# Per setup and send-buffer row of cells (count_transfer_classes()): its appendix figure, the
+# cells and transfers, how many transfers the rule calls abnormal, and of the transfers of cells
+# with a lockstep rate how many ran at it.
+appendix_rows <- function(cells, rows) {
+  cells |>
+    dplyr::filter(!is.na(transfers_abnormal)) |>
+    dplyr::group_by(setup, send_buffer) |>
+    dplyr::summarise(
+      cells = dplyr::n(), transfers = sum(measurements), abnormal = sum(transfers_abnormal),
+      with_rate = sum(measurements[!is.na(lockstep_mbit)]),
+      at_rate = sum(transfers_at_lockstep[!is.na(lockstep_mbit)]), .groups = "drop"
+    ) |>
+    dplyr::mutate(figure = appendix_figure(send_buffer, rows), .before = 1)
 }

@@ -71,6 +71,7 @@ claims_list_html <- function(evaluated) {
     ""
   }
   unit <- dplyr::coalesce(as.character(evaluated$unit), "")
+  note <- as.character(claim_column(evaluated, "note"))
   items <- paste0(
     "<li>", verdict_badge(evaluated$verdict), " <b>", escape_html(evaluated$claim_id),
     "</b> ", escape_html(evaluated$claim), setup_note,
@@ -78,7 +79,12 @@ claims_list_html <- function(evaluated) {
     " (", escape_html(evaluated$source), "). Measured: ",
     ifelse(
       is.na(evaluated$measured),
-      "no data (the experiment, or the values this claim needs, are missing)",
+      # A verdict without a value says why (e.g. no echo came back whole); else nothing ran.
+      ifelse(
+        is.na(note),
+        "no data (the experiment, or the values this claim needs, are missing)",
+        paste0("nothing to measure: ", escape_html(note))
+      ),
       paste0(
         escape_html(fmt_num(evaluated$measured)), " ", escape_html(unit),
         escape_html(interval_text(evaluated)),
@@ -202,6 +208,12 @@ interval_text <- function(evaluated) {
   )
 }
 
+# Why a verdict is not the rule's (claims.R's undecided(), a fitted figure), as a small note
+# after how far off; "" without one.
+note_html <- function(note) {
+  dplyr::if_else(is.na(note), "", paste0('<br><span class="small">', escape_html(note), "</span>"))
+}
+
 # The scorecard as a compact HTML table, two rows per claim: the claim in full
 # width (id, figure, setup, the paper's words and where), then its numbers
 # beneath (published, measured, n, the verdict rule, verdict, how far off).
@@ -246,7 +258,7 @@ scorecard_view_html <- function(evaluated) {
     "</td><td>", escape_html(describe_margin(
       evaluated$measured, evaluated$margin, claim_column(evaluated, "check"),
       claim_column(evaluated, "target"), unit
-    )),
+    )), note_html(claim_column(evaluated, "note")),
     "</td></tr></tbody>"
   )
   paste0(

@@ -88,8 +88,9 @@ liu95cool_judged <- function(echoes, ttcp) {
 
 # liu95cool's claims judged on the echoes and ttcp transfers of tables, each on the judged
 # backend of its link and stack, with Table 2 and its acceptable loss; the sensitivity section
-# calls it again with a variant's rows in place of its base's.
-judge_liu95cool <- function(tables, claims, table2, acceptable_loss_pct) {
+# calls it again with a variant's rows in place of its base's. fits: the host models' fitted
+# figures (read_host_fits()).
+judge_liu95cool <- function(tables, claims, table2, acceptable_loss_pct, fits = no_fits()) {
   transfers <- tables$ttcp_transfers
   ttcp <- if (is.null(transfers)) NULL else summarise_ttcp(transfers)
   judged <- liu95cool_judged(tables$echoes, ttcp)
@@ -98,7 +99,7 @@ judge_liu95cool <- function(tables, claims, table2, acceptable_loss_pct) {
     ttcp = judged_rows(ttcp, judged, keys), ttcp_transfers = judged_rows(transfers, judged, keys),
     table2 = table2, acceptable_loss_pct = acceptable_loss_pct,
     echoes = judged_rows(tables$echoes, judged, keys)
-  ))
+  ), fits = fits, paper = "liu95cool")
 }
 
 # Table 2 of the paper: recommended protocol per network and size class, and the acceptable loss.

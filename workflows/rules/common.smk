@@ -225,10 +225,15 @@ def get_report_helpers():
 
 
 def get_report_reference():
-    """Every file the report reads besides results: the published numbers and the specs its
-    source names (report_reads), and the style sheets."""
+    """Every file the report reads besides results: the specs its source names (report_reads),
+    the published figures of every paper (a host model's training set may name another paper's
+    table), the style sheets, and the host models, whose `fitted` blocks decide which claims
+    read fitted."""
     base = Path(workflow.basedir)
-    return sorted(str(p) for p in [*report_reads(base, Path(get_report_source())), *(base / "reports").glob("*.css")])
+    reports = base / "reports"
+    return sorted({str(p) for p in [*report_reads(base, Path(get_report_source())),
+                                    *reports.glob("reference/*.csv"), *reports.glob("*.css"),
+                                    *(base / "configs" / "hosts").glob("*.yaml")]})
 
 
 def get_render_argv():

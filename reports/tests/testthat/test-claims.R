@@ -42,7 +42,7 @@ test_that("the scorecard has the contract's columns", {
     c(
       "claim_id", "figure", "claim", "published", "measured", "verdict", "margin", "unit",
       "n", "n_of", "echoes", "ci_low", "ci_high",
-      "scanned_assumption"
+      "scanned_assumption", "setup", "hosts", "era_host", "fitted", "note"
     )
   )
 })
@@ -158,7 +158,31 @@ test_that("a claim an assumption decides never reads reproduced", {
   expect_equal(missed$verdict, "not reproduced")
   absent <- evaluate_claim(one_claim(target_basis = "not reproducible here: no TLI"), sizes)
   expect_equal(absent$verdict, "not reproducible here")
-  expect_equal(unname(verdict_counts(c("follows from assumption", "reproduced")))[c(1, 5)], c(1L, 1L))
+  counts <- verdict_counts(c("follows from assumption", "reproduced"))
+  expect_equal(unname(counts[c("reproduced", "follows from assumption")]), c(1L, 1L))
+  model <- evaluate_claim(one_claim(target_basis = "follows from the model: nothing drops it"), sizes)
+  expect_equal(model$verdict, "follows from the model")
+  against <- evaluate_claim(
+    one_claim(target_basis = "follows from the model: x", target = -5, partly_tolerance = 0), sizes
+  )
+  expect_equal(against$verdict, "not reproduced")
+})
+
+test_that("a value the data cannot decide reads inconclusive, with its reason as a note", {
+  judged <- judge_claim_row(one_claim(), undecided(NA_real_, "both spreads 0"))
+  expect_equal(judged$verdict, "inconclusive")
+  expect_equal(judged$note, "both spreads 0")
+  expect_true(is.na(judge_claim_row(one_claim(), 3)$note))
+})
+
+test_that("the scorecard says which setups ran on the era's hosts", {
+  expect_equal(
+    era_host_setup(c(
+      "ethernet-10/tahoe/sim/sparcstation-ipc", "tahoe / sim / sparcstation-ipc", "tahoe sim",
+      "ethernet-10/linux/linkemu", "linux linkemu", NA, "tahoeish/x"
+    )),
+    c(TRUE, TRUE, TRUE, FALSE, FALSE, FALSE, FALSE)
+  )
 })
 
 test_that("RTT verdicts carry a bootstrap interval over echoes, reproducible by its seed", {
