@@ -1,5 +1,6 @@
-"""transfer_net's capture keeps every packet up to the moment it stops, also those the kernel
-had not yet handed to tcpdump: a run stops its capture as soon as the transfer ends."""
+"""An emulated ttcp run's capture (netrepro.tools.ttcp) keeps every packet up to the moment it
+stops, also those the kernel had not yet handed to tcpdump: a run stops its capture as soon as
+the transfer ends."""
 import subprocess
 
 from netrepro.backends import get_backend
