@@ -1,6 +1,7 @@
 """Each fact is stated once and read from there; where two languages must each state it (a C
 constant and its Python twin, a README's list for a reader), this checks they agree."""
 import ast
+import operator
 import re
 from pathlib import Path
 
@@ -34,10 +35,19 @@ def c_value(path: Path, name: str) -> int | str:
     expression = re.sub(r"\b([0-9]+)(?:[uU]?[lL]{0,2}|[lL]{1,2}[uU])\b", r"\1", text)
     for other in set(re.findall(r"\b[A-Z_][A-Z0-9_]*\b", expression)):
         expression = re.sub(rf"\b{other}\b", f"({c_value(path, other)})", expression)
-    tree = ast.parse(expression, mode="eval")
-    allowed = (ast.Expression, ast.BinOp, ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.LShift)
-    assert all(isinstance(node, allowed) for node in ast.walk(tree)), f"{path} {name}: {text}"
-    return eval(compile(tree, str(path), "eval"))  # only integer arithmetic, checked above
+    return arithmetic(ast.parse(expression, mode="eval").body, f"{path} {name}: {text}")
+
+
+OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+             ast.Div: operator.floordiv, ast.LShift: operator.lshift}
+
+
+def arithmetic(node: ast.AST, what: str) -> int:
+    """An integer expression's value: literals, + - * / and <<, as C computes them on positives."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    assert isinstance(node, ast.BinOp) and type(node.op) in OPERATORS, f"not integer arithmetic: {what}"
+    return OPERATORS[type(node.op)](arithmetic(node.left, what), arithmetic(node.right, what))
 
 
 def readme_choices(key: str) -> set[str]:
