@@ -23,8 +23,11 @@ from netrepro.atomic import write_text
 from netrepro.columns import tool_columns
 from netrepro.digest import write_digest
 from netrepro.errors import RunError
+from netrepro.jsonlines import dumps, read
+from netrepro.experiment import Experiment
 from netrepro.runsettings import check_runs
-from netrepro.spec import Experiment, SpecError, load_spec
+from netrepro.spec import SpecError, load_spec
+from netrepro.tools import tool
 
 
 def csv_value(value: Any) -> str:
@@ -39,7 +42,7 @@ def csv_value(value: Any) -> str:
 
 def read_trial(trial_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     provenance = json.loads((trial_dir / "provenance.json").read_text(encoding="utf-8"))
-    rows = [json.loads(line) for line in (trial_dir / "records.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    rows = read(trial_dir / "records.jsonl")
     return rows, provenance
 
 
@@ -60,8 +63,7 @@ def table(experiment: Experiment, trials: list[tuple[list[dict[str, Any]], dict[
         fixed = {
             "paper": experiment.paper, "experiment": experiment.id, "mirrors": "; ".join(experiment.mirrors),
             "link": experiment.link_name, "stack": experiment.stack, "backend": provenance["backend"],
-            "host": experiment.host, "send_buffer": experiment.send_buffer,
-            "recv_buffer": experiment.receive_buffer, "message_set": experiment.message_set,
+            "host": experiment.host, **tool(experiment.tool).fixed_columns(experiment.settings),
         }
         for row in rows:
             record = {**fixed, **sweep_columns(provenance), **row}
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     trials = [read_trial(path) for path in sorted(args.trials)]
     write_text(args.out / "results.csv", table(experiment, trials))
-    write_text(args.out / "provenance.jsonl", "".join(json.dumps(p) + "\n" for _, p in trials))
+    write_text(args.out / "provenance.jsonl", dumps([p for _, p in trials]))
     try:
         write_digest(args.out, args.trials)
     except RunError as exc:

@@ -11,11 +11,10 @@
   run's MARK, the namespaces they hold, veth pairs of the topology's names, netrepro's memory
   cgroups (netrepro.memcg)) are removed.
   Nothing without MARK, or without the topology's names, is touched.
-- A virtual-time job's netsim dies with its parent (`die_with_parent`).
+- A virtual-time job's netsim dies with its parent (netrepro.procmark.die_with_parent).
 """
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import json
 import os
@@ -28,14 +27,14 @@ from types import FrameType
 from typing import Any, Iterator
 
 from netrepro.errors import RunError
+from netrepro.memcg import remove_stale
+from netrepro.procmark import MARK
 
-MARK = "NETREPRO_EMULATION"
 LOCK = Path("/run/netrepro-emulation.lock")
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 # The veth pairs of netrepro.topology.LinkTopo: (host side, middle node side).
 VETH_PAIRS = (("h1-eth0", "mid-eth0"), ("h2-eth0", "mid-eth1"))
 GONE_WAIT_S = 5.0
-PR_SET_PDEATHSIG = 1
 
 
 class Stopped(BaseException):
@@ -105,13 +104,6 @@ class ProcessGroups:
     def end_all(self) -> None:
         while self.processes:
             kill_group(self.processes.pop())
-
-
-def die_with_parent() -> None:
-    """A preexec_fn: the child gets SIGKILL when the process that started it dies, even by
-    SIGKILL, so a killed job's netsim does not run on."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def marked_processes(mark: str = MARK) -> dict[int, str]:
@@ -199,7 +191,6 @@ def sweep(own: str, mark: str = MARK) -> dict[str, Any]:
     veths = stale_veths()
     for name in veths:
         subprocess.run(["ip", "link", "delete", name], capture_output=True, check=False)
-    from netrepro.memcg import remove_stale  # memcg imports this module
     return {"processes": pids, "veths": veths, "memory_cgroups": remove_stale(own, mark)}
 
 

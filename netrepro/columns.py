@@ -14,10 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from netrepro.atomic import write_text
+from netrepro.paths import SCHEMA_DIR
+from netrepro.yamlsrc import load_schema
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "configs" / "schema" / "results-columns.json"
+SCHEMA_PATH = SCHEMA_DIR / "results-columns.json"
 TYPES = ("character", "integer", "double", "logical")
-TOOLS = ("pingx", "ttcp", "mftp", "ipcbench")
+# The tools, as the spec schema lists them (configs/schema/spec.schema.json).
+TOOLS = tuple(load_schema("spec.schema.json")["$defs"]["settings"]["properties"]["tool"]["enum"])
 BEGIN = "<!-- results-columns: written by `python -m netrepro.columns --markdown docs/results.md` from " \
         "configs/schema/results-columns.json; edit the schema, not this table -->"
 END = "<!-- end of results-columns -->"

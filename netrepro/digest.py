@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from netrepro.atomic import write_text
+from netrepro.backends import EMULATORS
 from netrepro.errors import RunError
-from netrepro.spec import BACKENDS, EMULATED_BACKENDS
+from netrepro.spec import BACKENDS
 
 # Names the canonical form below; a change to it that changes digests gets a new name, so that
 # digests of two forms are never compared as if they should agree.
@@ -35,7 +36,9 @@ DIGEST_FILE = "digest.json"
 # A run's measurement files of JSON records (one per line), in the order they are digested.
 RECORD_FILES = ("records.jsonl", "segments.jsonl")
 CAPTURE_FILE = "capture.pcap"
-VIRTUAL_TIME = tuple(backend for backend in BACKENDS if backend not in EMULATED_BACKENDS)
+# The backends a run records that keep virtual time: neither an emulator nor `auto`, which a run
+# resolves to one.
+VIRTUAL_TIME = tuple(backend for backend in BACKENDS if backend not in EMULATORS and backend != "auto")
 
 
 def canonical(value: Any) -> str:

@@ -100,7 +100,7 @@ DATAGRAM = Limit(64, 65443, "pingx", "--datagram", "B", "a UDP datagram payload"
 # pingx numbers a message's datagrams in 16 bits (tools/common/pingwire.h PW_MAX_COUNT).
 DATAGRAMS = Limit(1, 65535, "pingx", "--sizes with --datagram", "", "the datagrams of one message")
 
-# ttcp (netrepro.transfer, netrepro.sim)
+# ttcp (netrepro.tools.ttcp)
 WRITE = Limit(1, 4 << 20, "ttcp", "-l", "B", "a write",
               narrower="ttcp takes writes to 1024M; no paper wrote more than 4M at a time")
 UDP_WRITE = Limit(64, 65507, "ttcp", "-u -l", "B", "a UDP write, one datagram",
@@ -110,17 +110,17 @@ PAUSE_SPREAD_NS = _wait("ttcp", "--pause-spread", "a pause's random spread")
 TRANSFER_TIMEOUT_NS = _wait("ttcp, mftp, mftpd and ipcbench", "--timeout", "a transfer's timeout", low=1)
 COOL_SPIN = Limit(0, 1 << 40, "ttcp", "--cool-spin", "", "cooling iterations after a datagram")
 # The largest transfer or file: 32 times the papers' largest (comer94's 32 MB); an emulated mftp
-# run writes the file and holds it in memory (netrepro.mftp_net).
+# run writes the file and holds it in memory (netrepro.tools.mftp).
 TRANSFER = Limit(1, 1 << 30, "ttcp and mftp", "--bytes, --file-size", "B", "a transfer",
                  narrower="ttcp and netsim take any 63-bit size; see the comment above")
 
-# mftp and mftpd (netrepro.mftp_plan)
+# mftp and mftpd (netrepro.tools.mftp)
 CONNECTIONS = Limit(1, 16, "mftp", "-n", "", "parallel connections")
 MFTP_WINDOW = Limit(0, 1 << 29, "mftp", "--window", "B", "a window")
 MFTP_BLOCK = Limit(1, 1 << 24, "mftp", "--block", "B", "a block")
 SB_MAX = Limit(1, 1 << 30, "netsim", "--sb-max", "B", "the largest socket buffer")
 
-# ipcbench (netrepro.ipc_plan)
+# ipcbench (netrepro.tools.ipcbench)
 SEGMENT = Limit(21, 65507, "ipcbench", "--segment", "B", "a UDP segment with its 20-octet header")
 UNACK = Limit(1, 255, "ipcbench", "--unack", "", "segments per acknowledgement")
 IPC_MESSAGE = Limit(1, 1 << 31, "ipcbench", "--size", "B", "a message")
@@ -215,7 +215,7 @@ SETTINGS = (
 
 def check_settings(document: Document, where: Any, settings: Mapping[str, Any]) -> None:
     """An experiment's settings (merged with defaults) against the tools' ranges; `where + keys`
-    is the key path of the line that holds a value (netrepro.spec._Where)."""
+    is the key path of the line that holds a value (netrepro.specread.Where)."""
     for limit, keys, to_unit in SETTINGS:
         node: Any = settings
         for key in keys:

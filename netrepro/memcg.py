@@ -11,7 +11,7 @@ OOM-kill a process that outgrows it. So with no swap the limit is not applied (t
 would be killed, not paged) and the cgroup only measures the process's memory; `state()` says
 so. This module never creates swap: a swap file changes every process on a shared machine.
 
-Each cgroup is named PREFIX, cleanup.MARK, the run's MARK value and a tag; it is removed when its
+Each cgroup is named PREFIX, procmark.MARK, the run's MARK value and a tag; it is removed when its
 `with` block ends, however it ends, and cleanup.sweep removes those a run killed with SIGKILL
 left (`remove_stale`).
 """
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from netrepro.cleanup import MARK, die_with_parent
+from netrepro.procmark import MARK, die_with_parent
 from netrepro.yamlsrc import load_document
 
 ROOT = Path("/sys/fs/cgroup/memory")

@@ -12,7 +12,8 @@ import re
 import sys
 from pathlib import Path
 
-from netrepro.spec import CONFIG_DIR, SpecError, load_spec
+from netrepro.paths import CONFIG_DIR
+from netrepro.spec import SpecError, load_spec
 
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
 

@@ -1,24 +1,25 @@
 """Every result matches its settings: the settings each run folder must have been measured under.
 
-The workflow writes results/<paper>/<experiment>/runs/<profile>/settings.json (write_settings)
-whenever an experiment's settings hash (netrepro.spec.settings_hash; for a sweep, each point's)
-changes, and every measure rule takes it as an input: a changed spec reruns the experiment's
-runs even when Snakemake's own records (.snakemake) are gone. The aggregator then refuses a run
+Each run's provenance holds the settings hash it was measured under (netrepro.experiment
+.settings_hash; for a sweep, each point's), and each finished run folder holds one file named by
+it, settings-<hash>.json (write_marker), which is what the workflow's measure rule makes. When an
+experiment's settings change, the file the workflow asks for has another name, so the run is
+measured again, though Snakemake's own records (.snakemake) are gone; the run replaces its old
+file, so settings changed back later measure it again too. Deciding this reads the runs and
+writes nothing: `snakemake -n` leaves the tree as it was. The aggregator then refuses a run
 whose provenance names other settings (check_runs), and joins another backend's runs only when
 the workflow declared them (other_backend_runs).
 """
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
-from netrepro.spec import Experiment, settings_hash
-from netrepro.sweep import at_point
+from netrepro.experiment import Experiment, at_point, settings_hash
 
-SETTINGS_FILE = "settings.json"
+MARKER_PREFIX = "settings-"
 
 
 def expected_hash(experiment: Experiment, run: Path) -> str:
@@ -30,26 +31,22 @@ def expected_hash(experiment: Experiment, run: Path) -> str:
     return settings_hash(experiment)
 
 
-def settings_record(experiment: Experiment) -> dict[str, object]:
-    record: dict[str, object] = {"experiment": experiment.id, "settings_hash": settings_hash(experiment)}
-    if experiment.sweep is not None:
-        record["points"] = [settings_hash(at_point(experiment, k)) for k in range(1, len(experiment.sweep.points()) + 1)]
-    return record
+def marker(experiment: Experiment, run: Path) -> Path:
+    """The file a run folder holds once finished under the experiment's settings now (its sweep
+    point's, for a point's folder)."""
+    return run / f"{MARKER_PREFIX}{expected_hash(experiment, run)}.json"
 
 
-def write_settings(path: Path, experiment: Experiment) -> bool:
-    """Writes the experiment's settings to path (runs/<profile>/settings.json) unless it already
-    holds them, so its time changes exactly when the settings do; returns whether it wrote. It
-    is dated 1970 when every run already under runs/<profile>/ holds the settings written (a
-    first file; settings changed back before anything ran), so only runs that need it rerun."""
-    text = json.dumps(settings_record(experiment), indent=1) + "\n"
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
-        return False
-    write_text(path, text)
-    runs = [p.parent for p in path.parent.glob("*/**/provenance.json")]
-    if all(recorded_hash(run) == expected_hash(experiment, run) for run in runs):
-        os.utime(path, (0, 0))
-    return True
+def write_marker(experiment: Experiment, run: Path) -> Path:
+    """Marks a finished run folder with the settings it was measured under, in place of any
+    settings it held before."""
+    path = marker(experiment, run)
+    for old in run.glob(f"{MARKER_PREFIX}*.json"):
+        if old != path:
+            old.unlink()
+    write_text(path, json.dumps({"experiment": experiment.id, "settings_hash": expected_hash(experiment, run)},
+                                indent=1) + "\n")
+    return path
 
 
 def recorded_hash(run: Path) -> str | None:
@@ -69,8 +66,8 @@ def check_runs(experiment: Experiment, spec: Path, runs: list[Path]) -> None:
             raise RunError(
                 f"{run / 'provenance.json'}: measured under settings {str(have)[:12]}, but experiment "
                 f"{experiment.id} in {spec} now has settings {want[:12]}; its results would be labelled "
-                f"with settings they were not measured under. Rerun it (the workflow reruns it once "
-                f"{SETTINGS_FILE} is rewritten) or delete the folder")
+                f"with settings they were not measured under. Rerun it (the workflow measures a run "
+                f"again when its settings changed) or delete the folder")
 
 
 def other_backend_runs(experiment: Experiment, runs: list[str], produced: set[str]) -> list[str]:

@@ -2,8 +2,7 @@
 
 - ``linux``: the kernel as it is; nothing to do.
 - ``linux-retro``: a stock kernel pushed towards a 1990s BSD TCP with what sysctls, routes and
-  socket options can do. What it cannot do is listed in ``RETRO_LIMITS`` (for reports and
-  provenance).
+  socket options can do. What it cannot do is listed in docs/emulation-timing.md.
 - ``tahoe``: the project's 4.3BSD-Tahoe stack (tools/tahoe) runs inside each tool and owns the
   host's interface; the kernel must give up its IPv4 address there.
 
@@ -26,20 +25,6 @@ BSD_RTO_MIN = "1s"
 RETRO_DEFAULT_BUFFER = 16384
 # Linux refuses tcp_rmem/tcp_wmem minimums below one page.
 LINUX_MIN_BUFFER = 4096
-
-RETRO_LIMITS = (
-    "Linux's delayed ACK is not BSD's: there is no 200 ms clock-aligned fast tick; the ACK "
-    "timeout (ato) starts at 40 ms (TCP_ATO_MIN) and adapts up to 200 ms, a connection starts "
-    "in quick-ack mode, and every second full-sized segment is ACKed at once. `quickack 0` only "
-    "keeps delayed ACKs on.",
-    "No sysctl gives BSD's sender rules (sosend's 4K blocks, S1-S3) or receiver rules (R1, R2); "
-    "Linux's Nagle and receiver-side SWS avoidance differ, so comer94's lockstep is not expected.",
-    "Congestion control is Reno (fast recovery); Linux has no Tahoe (no-recovery) module.",
-    "Linux counts buffer overhead in tcp_rmem/SO_RCVBUF (SO_RCVBUF is doubled, and the window "
-    "offered is a measured fraction of the buffer), so the window is not the buffer size.",
-    "The initial window is Linux's (10 segments) unless the route sets initcwnd.",
-)
-
 
 class StackError(RuntimeError):
     """A stack's settings could not be applied on a host; the message says what to do."""

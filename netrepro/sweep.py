@@ -10,23 +10,20 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
 
 from netrepro import limits
 from netrepro.columns import sweep_columns
 from netrepro.units import UnitError, parse_size, parse_time
 from netrepro.yamlsrc import Document
 
-if TYPE_CHECKING:
-    from netrepro.spec import Experiment
-
 RANGE = re.compile(r"^([0-9]{1,9})\.\.([0-9]{1,9})$")
 # The most points a sweep may have: each is a run of every trial.
 MAX_POINTS = 10000
-# Axes that change the link (both directions alike) and axes that change mftp's settings.
+# Axes that change the link (both directions alike); the others change a tool's settings (its
+# module's SWEEP_AXES).
 LINK_AXES = ("added_rtt", "delay", "cell_loss_ratio", "bit_error_ratio", "loss_pct")
-TOOL_AXES = ("connections", "window")
 # The result column of each axis, in the unit its name says (configs/schema/results-columns.json).
 COLUMNS = sweep_columns()
 
@@ -64,12 +61,14 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def parse_sweep(document: Document, key_path: tuple, raw: dict[str, Any], tool: str) -> Sweep:
-    """The sweep at key_path of document; errors name the axis and the value."""
+def parse_sweep(document: Document, key_path: tuple, raw: dict[str, Any], tool: str,
+                axis_tools: Mapping[str, str]) -> Sweep:
+    """The sweep at key_path of document, for an experiment of tool; axis_tools names the tool
+    whose settings each tool axis sets. Errors name the axis and the value."""
     axes = []
     for name, values in raw.items():
-        if name in TOOL_AXES and tool != "mftp":
-            raise document.error((*key_path, name), f"sweeping {name} needs tool mftp, not {tool}")
+        if name in axis_tools and axis_tools[name] != tool:
+            raise document.error((*key_path, name), f"sweeping {name} needs tool {axis_tools[name]}, not {tool}")
         if isinstance(values, str):
             match = RANGE.match(values)
             if not match or name != "connections" or int(match[1]) > int(match[2]):
@@ -108,31 +107,3 @@ def column_values(point: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     for name, value in point:
         values[COLUMNS[name]] = value * 1e3 if name in ("added_rtt", "delay") else value
     return values
-
-
-def at_point(experiment: Experiment, index: int) -> Experiment:
-    """The experiment at its sweep's point `index` (from 1): the link and tool set to it."""
-    if experiment.sweep is None:
-        raise ValueError(f"experiment {experiment.id} has no sweep")
-    points = experiment.sweep.points()
-    if not 1 <= index <= len(points):
-        raise ValueError(f"point {index} is outside 1..{len(points)} of experiment {experiment.id}")
-    point = points[index - 1]
-    link_changes: dict[str, Any] = {}
-    tool_changes: dict[str, Any] = {}
-    for name, value in point:
-        if name == "added_rtt":
-            link_changes["delay_s"] = value / 2
-        elif name == "delay":
-            link_changes["delay_s"] = value
-        elif name in LINK_AXES:
-            link_changes[name] = value
-        else:
-            tool_changes[name] = value
-    link = experiment.link
-    link = replace(link, forward=replace(link.forward, **link_changes),
-                   reverse=replace(link.reverse, **link_changes))
-    mftp = experiment.mftp
-    if tool_changes and mftp is not None:
-        mftp = replace(mftp, **tool_changes)
-    return replace(experiment, link=link, mftp=mftp, point=point)

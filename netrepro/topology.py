@@ -15,31 +15,32 @@ from mininet.net import Mininet
 from mininet.node import Host
 from mininet.topo import Topo
 
+from netrepro import limits
 from netrepro.backends import LinkBackend
-from netrepro.cleanup import ProcessGroups, die_with_parent, emulation_session
+from netrepro.cleanup import ProcessGroups, emulation_session
+from netrepro.procmark import die_with_parent
 from netrepro.backends.htb import run_checked
 from netrepro.cpuidle import ShallowIdle
 from netrepro.linkspec import LinkParams
 
 H1_IP = "10.0.0.1"
 H2_IP = "10.0.0.2"
+# Each host's interface and address with its prefix, as the stacks set them up (netrepro.stacks).
+H1 = ("h1-eth0", f"{H1_IP}/24")
+H2 = ("h2-eth0", f"{H2_IP}/24")
 IF_A = "mid-eth0"
 IF_B = "mid-eth1"
 OFFLOADS = ("tso", "gso", "gro", "lro", "tx", "rx", "sg")
-# Offloads that the kernel may refuse to change on a veth; any other refusal is an error.
-FIXED_OK = ("lro",)
-MIN_MTU = 68
-MAX_MTU = 65535
 
 
 class LinkTopo(Topo):
     """h1 -- mid -- h2 with plain veth links; refuses MTUs the kernel or IPv4 cannot carry."""
 
     def build(self, mtu: int = 1500) -> None:  # noqa: D401 - Mininet's hook name
-        if not MIN_MTU <= mtu <= MAX_MTU:
-            raise ValueError(f"MTU {mtu} is outside {MIN_MTU}..{MAX_MTU}")
-        h1 = self.addHost("h1", ip=f"{H1_IP}/24")
-        h2 = self.addHost("h2", ip=f"{H2_IP}/24")
+        if not limits.MTU.contains(mtu):
+            raise ValueError(f"MTU {mtu}: {limits.MTU.describe()}")
+        h1 = self.addHost("h1", ip=H1[1])
+        h2 = self.addHost("h2", ip=H2[1])
         mid = self.addHost("mid", ip=None)
         self.addLink(h1, mid, cls=Link, intfName1="h1-eth0", intfName2=IF_A)
         self.addLink(mid, h2, cls=Link, intfName1=IF_B, intfName2="h2-eth0")

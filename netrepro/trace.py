@@ -19,6 +19,7 @@ from typing import Any
 
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
+from netrepro.jsonlines import read
 
 TRANSMITTER = "10.0.0.1"
 FIELDS = ("frame.time_relative", "ip.src", "tcp.seq_raw", "tcp.len", "tcp.ack_raw", "tcp.window_size_value",
@@ -84,7 +85,7 @@ def part_trace(part: Path) -> str | None:
     segments_file = part / "segments.jsonl"
     segments = []
     if segments_file.is_file():
-        segments = [json.loads(line) for line in segments_file.read_text(encoding="utf-8").splitlines() if line]
+        segments = read(segments_file)
     packets = tshark_packets(pcap)
     return trace_csv(packets, attach_rules(packets, segments), provenance["backend"])
 

@@ -59,13 +59,3 @@ def parse_time(text: str) -> float:
     match = _match(_TIME, text, "a time such as 200ms, 1s or 50us")
     return float(match.group(1)) * _TIME_FACTORS[match.group(2)]
 
-
-def format_size(octets: int) -> str:
-    """The shortest exact spelling: 16384 -> '16K', 12287 -> '12K-1', 9188 -> '9188B'."""
-    if octets % 1024 == 0 and octets >= 1024:
-        return f"{octets // 1024}K"
-    if (octets + 1) % 1024 == 0:
-        return f"{(octets + 1) // 1024}K-1"
-    if (octets - 1) % 1024 == 0 and octets > 1024:
-        return f"{(octets - 1) // 1024}K+1"
-    return f"{octets}B"

@@ -16,7 +16,8 @@ import jsonschema
 import yaml
 from referencing import Registry, Resource
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "configs" / "schema"
+from netrepro.paths import SCHEMA_DIR
+
 
 KeyPath = tuple[Any, ...]
 
@@ -244,14 +245,20 @@ _Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pat
 
 
 @lru_cache(maxsize=None)
+def load_schema(schema_name: str) -> Any:
+    """configs/schema/<schema_name>, parsed: the one statement of what a spec may say, which
+    netrepro reads its choices (backends, profiles) from."""
+    return json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
 def _validator(schema_name: str) -> Any:
     resources = []
     for schema_file in sorted(SCHEMA_DIR.glob("*.schema.json")):
-        schema = json.loads(schema_file.read_text(encoding="utf-8"))
+        schema = load_schema(schema_file.name)
         resources.append((schema["$id"], Resource.from_contents(schema)))
     registry = Registry().with_resources(resources)
-    schema = json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
-    return _Validator(schema, registry=registry)
+    return _Validator(load_schema(schema_name), registry=registry)
 
 
 def _explain(error: jsonschema.ValidationError) -> tuple[KeyPath, str]:

@@ -3,7 +3,8 @@ import json
 
 from netrepro.aggregate import main
 from netrepro.columns import tool_columns
-from netrepro.spec import load_spec, settings_hash
+from netrepro.experiment import settings_hash
+from netrepro.spec import load_spec
 from tests.test_spec import COMER, SPEC
 
 LAN_LARGE = settings_hash(load_spec(SPEC).experiments["lan-large"])

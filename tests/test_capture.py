@@ -1,11 +1,12 @@
-"""transfer_net's capture keeps every packet up to the moment it stops, also those the kernel
-had not yet handed to tcpdump: a run stops its capture as soon as the transfer ends."""
+"""An emulated ttcp run's capture (netrepro.tools.ttcp) keeps every packet up to the moment it
+stops, also those the kernel had not yet handed to tcpdump: a run stops its capture as soon as
+the transfer ends."""
 import subprocess
 
 from netrepro.backends import get_backend
 from netrepro.spec import load_spec
 from netrepro.topology import H2_IP, LinkNetwork
-from netrepro.transfer_net import start_capture, stop_capture
+from netrepro.tools.ttcp import start_capture, stop_capture
 from tests.conftest import needs_root_and_mininet
 from tests.test_spec import COMER
 

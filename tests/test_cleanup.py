@@ -14,6 +14,7 @@ from netrepro import cleanup, measure
 from netrepro.announce import wait_announced
 from netrepro.errors import RunError
 from netrepro.provenance import REPO
+from netrepro.tools import pingx
 
 SPEC = REPO / "configs" / "liu95cool.yaml"
 
@@ -100,7 +101,7 @@ def test_start_echods_ends_the_first_echod_when_the_second_fails() -> None:
     net = FakeNet([SERVING, "import sys; sys.stderr.write('echod: port in use\\n'); sys.exit(2)"])
     experiment = measure.load_spec(SPEC, {"profile": "smoke"}).experiments["lan-512b"]
     with pytest.raises(RunError, match="echod \\(cooled\\)"):
-        measure.start_echods(net, experiment, ())
+        pingx.start_echods(net, experiment, ())
     assert len(net.h2.started) == 2
     assert gone_soon(net.h2.started[0].pid)
 
@@ -118,7 +119,7 @@ def test_stop_echod_that_hangs_is_killed_with_a_run_error(monkeypatch: pytest.Mo
                               "print('ignoring', file=sys.stderr, flush=True); time.sleep(60)")
     assert process.stderr.readline() == "ignoring\n"
     with pytest.raises(RunError, match="echod did not finish within"):
-        measure.stop_echod(process)
+        pingx.stop_echod(process)
     assert gone_soon(process.pid)
 
 
@@ -184,10 +185,10 @@ def test_sim_pingx_runs_have_a_limit_from_the_plan(monkeypatch: pytest.MonkeyPat
     spec = measure.load_spec(SPEC, {"profile": "smoke", "backend": "sim"})
     experiment = spec.experiments["lan-512b"]
     with pytest.raises(RunError):
-        measure.run_trial_sim(spec, experiment, 1, tmp_path)
+        pingx.run_sim(spec, experiment, 1, tmp_path)
     assert limits and limits[0] is not None
     # Longer than the plan's slowest pace, and finite.
-    assert measure.pingx_limit_s(experiment) > experiment.echoes * len(experiment.messages) * experiment.timeout_s
+    assert pingx.limit_s(experiment) > experiment.settings.echoes * len(experiment.settings.messages) * experiment.settings.timeout_s
     assert limits[0] < 24 * 3600
 
 

@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from netrepro import columns, ipc_plan, measure, mftp_plan, recovery, sweep, transfer, transfer_sim
+from netrepro.spec import AXIS_TOOLS
+from netrepro import columns, measure, recovery, sweep
+from netrepro.tools import ipcbench, mftp, ttcp
 from netrepro.aggregate import table
 from netrepro.spec import load_spec
+from netrepro.tools import pingx
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIGS = REPO / "configs"
@@ -28,7 +31,7 @@ def test_the_shipped_schema_keeps_its_rules() -> None:
         assert names[-1] == "run_id" and len(set(names)) == len(names)
     assert columns.sweep_columns()["added_rtt"] == "added_rtt_ms"
     # Every axis a spec may sweep has its column.
-    assert set(columns.sweep_columns()) == {*sweep.LINK_AXES, *sweep.TOOL_AXES} == set(sweep.PARSERS)
+    assert set(columns.sweep_columns()) == {*sweep.LINK_AXES, *AXIS_TOOLS} == set(sweep.PARSERS)
 
 
 def edited(change) -> dict:
@@ -75,11 +78,12 @@ def test_the_markdown_command_rewrites_only_the_marked_section(tmp_path: Path) -
 
 
 def pingx_trial():
-    experiment = replace(load_spec(CONFIGS / "liu95cool.yaml").experiments["lan-nasa"],
-                         host="sparcstation-ipc", send_buffer=16384, receive_buffer=24576)
+    base = load_spec(CONFIGS / "liu95cool.yaml").experiments["lan-nasa"]
+    experiment = replace(base, host="sparcstation-ipc",
+                         settings=replace(base.settings, send_buffer=16384, receive_buffer=24576))
     records = [{"size": 60379, "seq": 0, "rtt_ns": 2_500_000, "datagrams": 8, "datagrams_returned": 8,
                 "complete": True, "cool_gap_ns": 7_000_000, "t_start_ns": 5}]
-    return [(experiment, measure.message_rows(experiment, "udp-cooled", 1, "r", records), {})]
+    return [(experiment, pingx.message_rows(experiment, "udp-cooled", 1, "r", records), {})]
 
 
 def ttcp_trial():
@@ -87,11 +91,11 @@ def ttcp_trial():
     records = [{"record": "transfer", "role": "transmitter", "proto": "udp", "index": i, "bytes": 8192 * 128,
                 "receiver_bytes": 8192 * 100, "sender_bps": 6e7, "receiver_bps": 5e7, "sndbuf": 8192,
                 "receiver_rcvbuf": 8192, "datagrams_sent": 128, "datagrams_received": 100,
-                "cool_spin_ns_per_iter": 275.0} for i in range(experiment.transfers)]
-    sim = {key: 1 for key in transfer_sim.PAIR_COUNTERS.values()}
-    sim.update({key: 1 for keys in transfer_sim.DROP_COUNTERS.values() for key in keys})
-    counts = {**transfer_sim.pair_counts(sim), **transfer_sim.drop_counts(sim)}
-    rows = transfer.transfer_rows(experiment, 1, "r", 8192, 8192, records, cool_iterations=200)
+                "cool_spin_ns_per_iter": 275.0} for i in range(experiment.settings.transfers)]
+    sim = {key: 1 for key in ttcp.PAIR_COUNTERS.values()}
+    sim.update({key: 1 for keys in ttcp.DROP_COUNTERS.values() for key in keys})
+    counts = {**ttcp.pair_counts(sim), **ttcp.drop_counts(sim)}
+    rows = ttcp.transfer_rows(experiment, 1, "r", 8192, 8192, records, cool_iterations=200)
     return [(experiment, [{**row, **counts} for row in rows], {})]
 
 
@@ -103,7 +107,7 @@ def mftp_trial():
     sim = {"b_tcps_sndrexmitpack": 3, "b_tcps_rexmttimeo": 1}
     session = recovery.summary([recovery.Episode((2121, 1024), 0, 4 * 10**8, 24576, 1000, 10**8)])
     point = {"sweep": {"cell_loss_ratio": 3.8e-6, "added_rtt_ms": 200.0, "connections": 4}}
-    return [(experiment, mftp_plan.transfer_rows(experiment, 1, "r", records, sim, session), point)]
+    return [(experiment, mftp.transfer_rows(experiment, 1, "r", records, sim, session), point)]
 
 
 def ipcbench_trial():
@@ -111,19 +115,19 @@ def ipcbench_trial():
     sim = {"a_v_pgin": 1, "a_v_pgout": 1, "b_v_pgin": 1, "b_v_pgout": 1, "b_udps_fullsock": 1, "b_ips_qdrop": 1,
            "forward_drop_queue": 1, "medium_a_tx_frames": 9, "medium_b_tx_frames": 9, "medium_a_collisions": 1,
            "medium_b_collisions": 1, "medium_collision_pct": 11.1,
-           **{key: 1 for key in ipc_plan.KERNEL_COLUMNS}}
+           **{key: 1 for key in ipcbench.KERNEL_COLUMNS}}
     trials = []
     for name in ("collisions-udp", "collisions-tcp"):
         experiment = load_spec(CONFIGS / "milliner.yaml", {"profile": "smoke"}).experiments[name]
 
-        def run_one(curve, size, seed, client, server, limit_s, transfers=experiment.transfers):
+        def run_one(curve, size, seed, client, server, limit_s, transfers=experiment.settings.transfers):
             records = [{"record": "message", "role": "client", "proto": curve["curve"].split()[0], "index": i,
                         "size": size, "elapsed_ns": 10**9, "throughput_bps": 8e6, "timing_end": "receiver_ack",
                         "echo_ns": 2 * 10**9, "echo_equal": True, "segments": 9, "acks": 9, "retransmissions": 0}
                        for i in range(transfers)]
             return records, sim, {}
 
-        rows, _ = ipc_plan.measure_curves(experiment, 1, "r", run_one)
+        rows, _ = ipcbench.measure_curves(experiment, 1, "r", run_one)
         trials.append((experiment, rows, {}))
     return trials
 

@@ -3,11 +3,11 @@ from pathlib import Path
 
 import pytest
 
-from netrepro import ipc_plan, mftp_plan, sim
-from netrepro.deadlines import ipcbench_limit_s, mftp_limit_s
+from netrepro import sim
+from netrepro.tools import ipcbench, mftp
 from netrepro.errors import RunError
 from netrepro.spec import load_spec
-from netrepro.sweep import at_point
+from netrepro.experiment import at_point
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -29,16 +29,16 @@ def test_an_mftp_session_in_netsim_has_a_time_limit(monkeypatch, tmp_path):
     experiment = at_point(spec.experiments["fig6"], 1)
     given = limits_given(monkeypatch)
     with pytest.raises(RunError, match="wall-clock"):
-        mftp_plan.run_trial(spec, experiment, 1, tmp_path / "point-1")
-    assert given == [mftp_limit_s(experiment)] and 60 < given[0] < float("inf")
+        mftp.run(spec, experiment, 1, tmp_path / "point-1", None)
+    assert given == [mftp.limit_s(experiment)] and 60 < given[0] < float("inf")
 
 
 def test_an_ipcbench_run_in_netsim_has_a_time_limit(monkeypatch, tmp_path):
     spec = load_spec(CONFIGS / "milliner.yaml", {"backend": "sim"})
-    experiment = next(e for e in spec.experiments.values() if e.ipcbench and e.ipcbench.mode == "tcp")
+    experiment = next(e for e in spec.experiments.values() if e.settings and e.settings.mode == "tcp")
     given = limits_given(monkeypatch)
     with pytest.raises(RunError, match="wall-clock"):
-        ipc_plan.run_trial(spec, experiment, 1, tmp_path / "trial-1")
-    plan = experiment.ipcbench
-    assert given == [ipcbench_limit_s(experiment, plan.buffers[0], plan.sizes[0])]
+        ipcbench.run(spec, experiment, 1, tmp_path / "trial-1", None)
+    plan = experiment.settings
+    assert given == [ipcbench.limit_s(experiment, plan.buffers[0], plan.sizes[0])]
     assert 60 < given[0] < float("inf")

@@ -5,9 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from netrepro import measure
-from netrepro.backends import total_drops
-from netrepro.spec import Message, load_spec
+from netrepro.spec import load_spec
+from netrepro.tools.pingx import Message
+from netrepro.tools import pingx
 from tests.conftest import needs_root_and_mininet
 from tests.test_spec import SPEC
 
@@ -20,10 +20,11 @@ ECHOES = 2
 @pytest.fixture(scope="module", params=["htb", "linkemu"])
 def trial(request, tmp_path_factory):
     spec = load_spec(SPEC, {"profile": "smoke", "backend": request.param})
-    experiment = replace(spec.experiments["lan-very-large"], messages=tuple(Message("", s) for s in SIZES),
-                         echoes=ECHOES)
+    base = spec.experiments["lan-very-large"]
+    experiment = replace(base, settings=replace(base.settings, messages=tuple(Message("", s) for s in SIZES),
+                                                echoes=ECHOES))
     out = tmp_path_factory.mktemp(f"trial-{request.param}")
-    measure.run_trial(spec, experiment, 1, out)
+    pingx.run(spec, experiment, 1, out, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     provenance = json.loads((out / "provenance.json").read_text())
     return experiment, rows, provenance
@@ -32,8 +33,8 @@ def trial(request, tmp_path_factory):
 def test_every_mode_and_size_is_measured(trial):
     experiment, rows, _ = trial
     seen = {(r["mode"], r["message_bytes"]) for r in rows}
-    assert seen == {(m, s) for m in experiment.modes for s in SIZES}
-    assert len(rows) == len(experiment.modes) * len(SIZES) * ECHOES
+    assert seen == {(m, s) for m in experiment.settings.modes for s in SIZES}
+    assert len(rows) == len(experiment.settings.modes) * len(SIZES) * ECHOES
 
 
 def test_tcp_echoes_complete_and_obey_the_line_rate(trial):
@@ -52,10 +53,17 @@ def test_udp_counts_datagrams_per_round_trip(trial):
     experiment, rows, _ = trial
     for row in rows:
         if row["mode"].startswith("udp"):
-            assert row["datagrams"] == math.ceil(row["message_bytes"] / experiment.datagram), row
+            assert row["datagrams"] == math.ceil(row["message_bytes"] / experiment.settings.datagram), row
             assert 0 <= row["datagrams_returned"] <= row["datagrams"]
             assert row["complete"] == (row["datagrams_returned"] == row["datagrams"])
             assert (row["rtt_ms"] is None) == (not row["complete"])
+
+
+def total_drops(counters: dict) -> int:
+    """Packets the emulated link dropped in both directions, from any backend's counters."""
+    if "qdisc" in counters:
+        return sum(int(q.get("drops") or 0) for q in counters["qdisc"].values())
+    return sum(int(counters[d]["dropped_packets"]) for d in ("forward", "reverse"))
 
 
 def test_losses_happen_only_where_the_queue_dropped(trial):

@@ -9,9 +9,10 @@ from netrepro.backends import emulation_backend
 from netrepro.spec import load_spec
 from netrepro.sim import run_netsim
 from netrepro.topology import LinkNetwork
-from netrepro.transfer import pair_seed
-from netrepro.transfer_net import H1, H2, run_pair
-from netrepro.transfer_sim import pair_command
+from netrepro.tools.ttcp import pair_seed
+from netrepro.tools.ttcp import run_pair
+from netrepro.topology import H1, H2
+from netrepro.tools.ttcp import pair_command
 from tests.conftest import needs_root_and_mininet
 from tests.test_spec import COMER
 
@@ -31,7 +32,7 @@ def test_a_tahoe_pair_moves_its_bytes_from_first_write_on(tmp_path):
     assert {r["role"] for r in transfers} == {"transmitter", "receiver"}
     (sent,) = [r for r in transfers if r["role"] == "transmitter"]
     assert sent["stack"] == "tahoe"
-    assert sent["bytes"] == sent["receiver_bytes"] == experiment.transfer_bytes
+    assert sent["bytes"] == sent["receiver_bytes"] == experiment.settings.transfer_bytes
     # The sender's clock starts at its first write; had the connect or the first segment waited
     # for a retransmission, the sender would report a fraction of the receiver's rate.
     assert sent["sender_bps"] > 0.5 * sent["receiver_bps"]
@@ -54,5 +55,5 @@ def test_the_emulation_takes_a_frame_arriving_as_the_cpu_frees_first_as_the_sim_
         records = run_pair(net, experiment, tool_args, send, receive, None, seed)
     emulated_rates = [r["sender_bps"] for r in records
                       if r.get("record") == "transfer" and r["role"] == "transmitter"]
-    assert len(emulated_rates) == len(sim_rates) == experiment.transfers
+    assert len(emulated_rates) == len(sim_rates) == experiment.settings.transfers
     assert emulated_rates == pytest.approx(sim_rates, rel=0.02)

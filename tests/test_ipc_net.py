@@ -1,4 +1,4 @@
-"""ipcbench emulated (netrepro/ipc_net.py): the client's and server's argument lists and memory
+"""ipcbench emulated (netrepro/ipcbench.py): the client's and server's argument lists and memory
 cgroups, planned without a network; a real memory cgroup (root); one small run end to end on
 Mininet over linkemu (root and Mininet)."""
 import json
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from netrepro import ipc_net, memcg, phase, stacks
-from netrepro.ipc_plan import ipcbench_args, run_trial
+from netrepro import memcg, phase, stacks
+from netrepro.tools import ipcbench
+from netrepro.tools.ipcbench import ipcbench_args
 from netrepro.spec import load_spec
 from netrepro.yamlsrc import load_document
 from tests.conftest import needs_root_and_mininet
@@ -32,9 +33,9 @@ def test_the_quick_profile_is_emulated_and_the_paper_profile_is_not() -> None:
     paper = load_spec(MILLINER, {"profile": "paper", "backend": "sim"}).experiments
     assert quick["compare-tcp"].backend == "linkemu" and paper["compare-tcp"].backend == "sim"
     # Fig 8's claim compares about 10 and 20 million bytes, and paging begins between them.
-    sizes = quick["compare-udp"].ipcbench.sizes
+    sizes = quick["compare-udp"].settings.sizes
     assert min(abs(s - 10e6) for s in sizes) < 1e6 and min(abs(s - 20e6) for s in sizes) < 1e6
-    assert set(sizes) < set(paper["compare-udp"].ipcbench.sizes)
+    assert set(sizes) < set(paper["compare-udp"].settings.sizes)
     # The shared Ethernet is linkemu's emulated, netsim's in virtual time.
     assert quick["collisions-tcp"].backend == "linkemu" and paper["collisions-tcp"].backend == "sim"
     # ONC RPC and its sockets baseline run on the Linux stack, emulated even when sim is asked for.
@@ -44,23 +45,23 @@ def test_the_quick_profile_is_emulated_and_the_paper_profile_is_not() -> None:
 
 def test_argv_of_both_ends_and_their_memory_cgroups() -> None:
     experiment = load_spec(MILLINER, {"profile": "quick"}).experiments["compare-tcp"]
-    plan = experiment.ipcbench
+    plan = experiment.settings
     assert plan is not None and plan.host_b_model is not None
     client, server = ipcbench_args(plan, plan.curves()[0], plan.sizes[-1], 2)
     h1 = stacks.tool_args("tahoe", "h1-eth0", "10.0.0.1/24", experiment.host_model, mtu=1500)
-    h2 = ipc_net.with_host_model(stacks.tool_args("tahoe", "h2-eth0", "10.0.0.2/24", experiment.host_model,
+    h2 = ipcbench.with_host_model(stacks.tool_args("tahoe", "h2-eth0", "10.0.0.2/24", experiment.host_model,
                                                   mtu=1500), plan.host_b_model)
-    argv = ipc_net.client_argv(h1, "tahoe", 7, client, "10.0.0.2")
+    argv = ipcbench.client_argv(h1, "tahoe", 7, client, "10.0.0.2")
     assert argv[0].endswith("tools/bin/ipcbench") and argv[-1] == "10.0.0.2"
     assert argv[argv.index("--host-model") + 1] == str(experiment.host_model)
     assert argv[argv.index("--tick-phase") + 1] == phase.host_a_args("tahoe", 7)[1]
     assert argv[argv.index("--buf") + 1] == "50000B" and argv[argv.index("--repeat") + 1] == "2"
-    argv = ipc_net.server_argv(h2, "tahoe", server, 2)
+    argv = ipcbench.server_argv(h2, "tahoe", server, 2)
     assert argv[1] == "--server" and argv[argv.index("--count") + 1] == "2"
     assert argv[argv.index("--host-model") + 1] == str(plan.host_b_model)
     assert "--size" not in argv and argv[argv.index("--buf") + 1] == "50000B"
 
-    plans = ipc_net.memory_plans(experiment)
+    plans = ipcbench.memory_plans(experiment)
     assert plans["h1"] == memcg.MemoryPlan(memory_of(experiment.host_model), plan.swap_a)
     assert plans["h2"] == memcg.MemoryPlan(memory_of(plan.host_b_model), plan.swap_b)
     assert plans["h2"].limit_bytes < plans["h1"].limit_bytes
@@ -99,7 +100,7 @@ def test_counts_of_name_the_paging_as_netsim_does() -> None:
                {"record": "vmstat", "role": "server", "v_zfod": 1, "v_pgin": 0, "v_pgout": 0, "v_frees": 0, "v_maxres": 1},
                {"record": "message", "role": "client"}]
     memory = {"h1": {"stats": {"pgmajfault": 2, "max_usage_bytes": 100}}, "h2": {"stats": {"pgmajfault": 0}}}
-    counts = ipc_net.counts_of(records, memory)
+    counts = ipcbench.counts_of(records, memory)
     assert (counts["a_v_pgin"], counts["a_v_pgout"], counts["b_v_pgin"]) == (3, 4, 0)
     assert counts["a_kernel_majfaults"] == 2 and counts["a_peak_bytes"] == 100 and counts["b_peak_bytes"] is None
 
@@ -131,7 +132,7 @@ def test_one_small_emulated_run_gives_its_row_paging_counts_and_cgroups(tmp_path
     path.write_text(TINY)
     spec = load_spec(path)
     out = tmp_path / "trial-1"
-    run_trial(spec, spec.experiments["e"], 1, out)
+    ipcbench.run(spec, spec.experiments["e"], 1, out, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
     # 256K at 10 Mbit/s with the hosts' costs, timed until the server's octet: some Mbit/s,
@@ -156,7 +157,7 @@ def test_one_small_emulated_rpc_run_on_the_linux_stack(tmp_path: Path) -> None:
                     .replace("[16K]", "[4096B]"))
     spec = load_spec(path)
     out = tmp_path / "trial-1"
-    run_trial(spec, spec.experiments["e"], 1, out)
+    ipcbench.run(spec, spec.experiments["e"], 1, out, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
     assert rows[0]["mode"] == "rpc" and rows[0]["curve"] == "rpc 4096B" and rows[0]["timing_end"] == "rpc_return"

@@ -29,7 +29,7 @@ def spec(tmp_path: Path, body: str):
 
 def test_ranges_and_curves(tmp_path: Path) -> None:
     plan = spec(tmp_path, "      mode: udp\n      segments: 1K..3K step 1K\n      unack: [1, 6]\n"
-                          "      sizes: 1M..3M step 1M\n      host_b: sun-4c-16mb\n").experiments["e"].ipcbench
+                          "      sizes: 1M..3M step 1M\n      host_b: sun-4c-16mb\n").experiments["e"].settings
     assert plan.segments == (1024, 2048, 3072)
     assert plan.sizes == (1 << 20, 2 << 20, 3 << 20)
     assert len(plan.curves()) == 6
@@ -57,10 +57,10 @@ def rpc_spec(tmp_path: Path, stack: str, backend: str, overrides: dict | None = 
 def test_rpc_is_planned_emulated_on_the_linux_stack(tmp_path: Path) -> None:
     """libtirpc drives the kernel's sockets: the plan passes --api rpc and the record buffers
     to both ends, and no --proto, which ipcbench's RPC does not take but as tcp."""
-    from netrepro.ipc_plan import ipcbench_args
+    from netrepro.tools.ipcbench import ipcbench_args
 
     experiment = rpc_spec(tmp_path, "linux", "linkemu").experiments["e"]
-    plan = experiment.ipcbench
+    plan = experiment.settings
     assert experiment.backend == "linkemu" and plan is not None and plan.mode == "rpc"
     assert plan.curves() == [{"curve": "rpc 4096B", "segment": None, "unack": None, "buffer": 4096}]
     client, server = ipcbench_args(plan, plan.curves()[0], plan.sizes[0], 2)
@@ -88,7 +88,7 @@ def test_rpc_is_refused_in_virtual_time(tmp_path: Path) -> None:
 
 def test_rpc_rows_are_mode_rpc() -> None:
     """ipcbench's RPC records say proto tcp and api rpc; the rows keep the curves apart."""
-    from netrepro.ipc_plan import message_rows
+    from netrepro.tools.ipcbench import message_rows
 
     record = {"record": "message", "role": "client", "api": "rpc", "proto": "tcp", "index": 0, "size": 1 << 20,
               "elapsed_ns": 10**9, "timing_end": "rpc_return", "throughput_bps": 8.4e6}
@@ -98,14 +98,14 @@ def test_rpc_rows_are_mode_rpc() -> None:
 
 
 def test_an_emulated_backend_plans_the_profile_sizes_and_the_hosts_swap(tmp_path: Path) -> None:
-    """Emulated ipcbench parses (netrepro/ipc_net.py runs it); a profile's sizes replace
+    """Emulated ipcbench parses (netrepro/tools/ipcbench.py runs it); a profile's sizes replace
     ipcbench's, and swap_b defaults to swap."""
     path = tmp_path / "t.yaml"
     path.write_text(BASE.replace("backend: sim", "backend: linkemu")
                     .replace("  quick: {trials: 1, transfers: 1}", "  quick: {trials: 1, transfers: 1, sizes: [2M, 3M]}")
                     + "      sizes: 1M..8M step 1M\n      swap: 68M\n")
     experiment = load_spec(path).experiments["e"]
-    plan = experiment.ipcbench
+    plan = experiment.settings
     assert experiment.backend == "linkemu"
     assert plan is not None and plan.sizes == (2 << 20, 3 << 20)
     assert plan.swap_a == plan.swap_b == 68 << 20
@@ -141,7 +141,7 @@ def test_shared_medium_runs_on_linkemu_and_netsim(tmp_path: Path, asked: str, ru
 def test_shared_medium_counts_collisions_in_virtual_time(tmp_path: Path) -> None:
     """A short TCP message on the shared Ethernet: data and ACKs collide, and the rows carry
     the counts; on the duplex link the same run counts none."""
-    from netrepro.ipc_plan import ipcbench_args, ipcbench_command, medium_counts
+    from netrepro.tools.ipcbench import ipcbench_args, ipcbench_command, medium_counts
     from netrepro.sim import run_netsim
 
     counts = {}
@@ -150,7 +150,7 @@ def test_shared_medium_counts_collisions_in_virtual_time(tmp_path: Path) -> None
         path.write_text(BASE.replace("link: ethernet-10", f"link: {link}")
                         + "      mode: tcp\n      buffers: [50000B]\n      sizes: [256K]\n")
         experiment = load_spec(path).experiments["e"]
-        plan = experiment.ipcbench
+        plan = experiment.settings
         assert plan is not None
         client, server = ipcbench_args(plan, plan.curves()[0], plan.sizes[0], 1)
         result = run_netsim(ipcbench_command(experiment.link, experiment.host_model, None, 7, client, server))

@@ -10,7 +10,8 @@ import pytest
 
 from netrepro.backends import BackendError
 from netrepro.backends.linkemu import LinkemuBackend, link_args, medium_delta, refuse_unsupported
-from netrepro.ipc_plan import message_rows, run_trial
+from netrepro.tools import ipcbench
+from netrepro.tools.ipcbench import message_rows
 from netrepro.linkspec import link_from_dict, with_direction
 from netrepro.sim import link_args as netsim_link_args
 from netrepro.spec import load_spec
@@ -92,7 +93,7 @@ def test_a_small_tcp_run_over_the_shared_ethernet_on_linkemu_counts_the_medium(t
     path.write_text(TINY.replace("link: ethernet-10", "link: ethernet-10-shared"))
     spec = load_spec(path)
     out = tmp_path / "trial-1"
-    run_trial(spec, spec.experiments["e"], 1, out)
+    ipcbench.run(spec, spec.experiments["e"], 1, out, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"]
     provenance = json.loads((out / "provenance.json").read_text())

@@ -13,7 +13,7 @@ from netrepro.atomic import write_text
 from netrepro.backends.linkemu import LinkemuBackend
 from netrepro.errors import RunError
 from netrepro.linkspec import link_from_dict
-from netrepro.runsettings import write_settings
+from netrepro.runsettings import marker
 from netrepro.safepath import open_for_write
 from netrepro.spec import load_spec
 
@@ -105,7 +105,6 @@ def test_a_results_folder_that_is_a_link_is_refused_before_snakemake_deletes_any
     experiment = load_spec(spec, {"profile": "smoke", "backend": "sim"}).experiments["lan-512b"]
     other = tmp_path / "other-tree"
     runs = other / "liu95db/lan-512b/runs/smoke"
-    write_settings(runs / "settings.json", experiment)
     half_done = runs / "sim/trial-1/provenance.json"
     half_done.parent.mkdir(parents=True)
     half_done.write_text(json.dumps({"settings_hash": "from another run"}) + "\n")
@@ -116,7 +115,7 @@ def test_a_results_folder_that_is_a_link_is_refused_before_snakemake_deletes_any
     done = subprocess.run(
         [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--cores", "1",
          "--configfile", str(spec), "--config", "profile=smoke", "backend=sim", "--directory", str(work),
-         "results/liu95db/lan-512b/runs/smoke/sim/trial-1/provenance.json"],
+         str(marker(experiment, Path("results/liu95db/lan-512b/runs/smoke/sim/trial-1")))],
         capture_output=True, text=True, timeout=300)
     assert done.returncode != 0
     assert f"netrepro: results is a symbolic link" in done.stderr, done.stderr

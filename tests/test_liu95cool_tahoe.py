@@ -8,10 +8,11 @@ import pytest
 from netrepro import measure
 from netrepro.errors import RunError
 from netrepro.linkspec import link_from_dict
-from netrepro.sim import BINARY, SimError, run_netsim, ttcp_command
+from netrepro.sim import BINARY, SimError, run_netsim
+from netrepro.tools.ttcp import ttcp_command
 from netrepro.spec import load_spec
-from netrepro.transfer import transfer_rows
-from netrepro.transfer_sim import drop_counts, levels, pair_command
+from netrepro.tools.ttcp import transfer_rows
+from netrepro.tools.ttcp import drop_counts, levels, pair_command
 from netrepro.yamlsrc import SpecError, load_document
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,15 +35,15 @@ def test_the_spec_gives_every_network_on_the_era_hosts():
     pingx = [e for exp_id, e in spec.experiments.items() if e.tool == "pingx" and exp_id not in spec.variants]
     assert {e.link_name for e in pingx} == {"ethernet-10", "wan-1995", "atm-oc3-155"}
     assert all(e.stack == "tahoe" and e.backend == "sim" for e in spec.experiments.values())
-    assert all((e.trials, e.echoes) == (20, 50) for e in pingx)
+    assert all((e.trials, e.settings.echoes) == (20, 50) for e in pingx)
     atm_hosts = {e.host for e in spec.experiments.values() if e.link_name == "atm-oc3-155"}
     assert atm_hosts == {"sparcstation-ipx-solaris23"}
-    assert {e.cooling_iterations for e in pingx if e.link_name == "atm-oc3-155"} == {100}
+    assert {e.settings.cooling_iterations for e in pingx if e.link_name == "atm-oc3-155"} == {100}
 
 
 def test_fig15_runs_tcp_once_then_udp_at_each_cooling_level():
     experiment = fig15()
-    assert levels(experiment) == [None, *experiment.ttcp.cool_iterations]
+    assert levels(experiment) == [None, *experiment.settings.cool_iterations]
     udp = pair_command(experiment, 8192, 8192, 7, cool_iterations=500)
     tcp = pair_command(experiment, 8192, 8192, 7)
     assert udp.count("-u") == 2 and "--cool-spin" in udp and udp[udp.index("--cool-spin") + 1] == "500"

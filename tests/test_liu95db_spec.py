@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from netrepro import measure
 from netrepro.spec import load_spec
 from netrepro.yamlsrc import SpecError, load_document
+from netrepro.tools import pingx
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC = REPO / "configs" / "liu95db.yaml"
@@ -29,22 +29,22 @@ def test_every_figure_and_table_has_an_experiment():
 def test_lan_and_wan_run_five_modes_on_the_tahoe_hosts_with_the_papers_loop():
     experiments = paper().experiments
     for name in ("lan-512b", "lan-2k", "lan-nasa", "wan-1k"):
-        assert set(experiments[name].modes) == {"tcp-per-message", "tcp-nodelay", "tcp", "udp-cooled", "udp"}
-    cooled = [e for e in experiments.values() if "udp-cooled" in e.modes]
-    assert cooled and all(e.cooling_iterations == 2000 and e.backend == "sim" for e in cooled)
+        assert set(experiments[name].settings.modes) == {"tcp-per-message", "tcp-nodelay", "tcp", "udp-cooled", "udp"}
+    cooled = [e for e in experiments.values() if e.tool == "pingx" and "udp-cooled" in e.settings.modes]
+    assert cooled and all(e.settings.cooling_iterations == 2000 and e.backend == "sim" for e in cooled)
     # A variant (variant_of) may move the host model on purpose.
     assert all(e.stack == "tahoe" and e.host == "sparcstation-ipc"
                for exp_id, e in experiments.items() if exp_id not in paper().variants)
     assert {experiments[e].link_name for e in ("lan-large", "wan-large", "atm-nasa")} == \
         {"ethernet-10", "wan-1995", "atm-taxi-100"}
-    assert experiments["atm-100k-32k"].send_buffer == experiments["atm-100k-32k"].receive_buffer == 32768
-    assert experiments["lan-print"].print_each and not experiments["lan-large"].print_each
+    assert experiments["atm-100k-32k"].settings.send_buffer == experiments["atm-100k-32k"].settings.receive_buffer == 32768
+    assert experiments["lan-print"].settings.print_each and not experiments["lan-large"].settings.print_each
 
 
 def test_the_print_flag_reaches_pingx_only_where_asked():
     experiments = paper().experiments
-    assert "--print-each" in measure.pingx_argv(experiments["lan-print"], "udp", 1)
-    assert "--print-each" not in measure.pingx_argv(experiments["lan-large"], "udp", 1)
+    assert "--print-each" in pingx.pingx_argv(experiments["lan-print"], "udp", 1)
+    assert "--print-each" not in pingx.pingx_argv(experiments["lan-large"], "udp", 1)
 
 
 @pytest.mark.parametrize("key, value", [("print_each", "true"), ("pacing", "alarm")])
@@ -62,9 +62,9 @@ def test_pingx_options_are_refused_where_pingx_does_not_run(tmp_path, key, value
 
 def test_the_busy_loop_takes_the_host_models_time():
     model = load_document(IPC).data
-    assert measure.host_spin_ps(IPC) == model["spin_ps"]
-    assert measure.host_spin_ps(None) == measure.NETSIM_SPIN_PS
-    argv = measure.echod_argv(paper().experiments["lan-large"], cooled=True)
+    assert pingx.host_spin_ps(IPC) == model["spin_ps"]
+    assert pingx.host_spin_ps(None) == pingx.NETSIM_SPIN_PS
+    argv = pingx.echod_argv(paper().experiments["lan-large"], cooled=True)
     gap = argv[argv.index("--echo-gap") + 1]
     assert gap == f"{2000 * model['spin_ps'] // 1000}ns"
 
@@ -72,4 +72,4 @@ def test_the_busy_loop_takes_the_host_models_time():
 def test_a_host_model_without_the_loop_falls_back_to_netsims_default(tmp_path):
     bare = tmp_path / "bare.yaml"
     bare.write_text("name: bare\nper_packet_ns: 1\nper_byte_ps: 1\nper_call_ns: 1\n")
-    assert measure.host_spin_ps(bare) == measure.NETSIM_SPIN_PS
+    assert pingx.host_spin_ps(bare) == pingx.NETSIM_SPIN_PS

@@ -4,6 +4,9 @@ import pytest
 
 from netrepro import measure
 from netrepro.spec import load_spec
+from netrepro.tools import pingx
+from netrepro.trial import emulation_binaries
+from netrepro.paths import TOOLS_BIN
 from tests.test_spec import SPEC
 
 
@@ -17,37 +20,32 @@ def flag(argv, name):
 
 
 def test_pingx_gets_every_size_exactly(experiment):
-    argv = measure.pingx_argv(experiment, "udp", 1)
+    argv = pingx.pingx_argv(experiment, "udp", 1)
     sizes = flag(argv, "--sizes").split(",")
     assert sizes[0] == "6988B" and sizes[-1] == "486430B" and len(sizes) == 19
     assert "--cool-gap" not in argv
 
 
 def test_cooled_udp_gets_its_gap_and_buffers_pass_through(experiment):
-    buffered = replace(experiment, send_buffer=16384, receive_buffer=24576)
-    argv = measure.pingx_argv(buffered, "udp-cooled", 2)
-    assert flag(argv, "--cool-gap") == f"{round(experiment.cooling_gap_s * 1e9)}ns"
+    buffered = replace(experiment, settings=replace(experiment.settings, send_buffer=16384, receive_buffer=24576))
+    argv = pingx.pingx_argv(buffered, "udp-cooled", 2)
+    assert flag(argv, "--cool-gap") == f"{round(experiment.settings.cooling_gap_s * 1e9)}ns"
     assert flag(argv, "--sndbuf") == "16384B" and flag(argv, "--rcvbuf") == "24576B"
 
 
 def test_mode_order_is_shuffled_per_trial_and_reproducible(experiment):
-    orders = {tuple(measure.mode_order(experiment, trial)) for trial in range(1, 20)}
+    orders = {tuple(pingx.mode_order(experiment, trial)) for trial in range(1, 20)}
     assert len(orders) > 1
-    assert measure.mode_order(experiment, 3) == measure.mode_order(experiment, 3)
-    assert sorted(measure.mode_order(experiment, 3)) == sorted(experiment.modes)
+    assert pingx.mode_order(experiment, 3) == pingx.mode_order(experiment, 3)
+    assert sorted(pingx.mode_order(experiment, 3)) == sorted(experiment.settings.modes)
 
 
 def test_message_rows_carry_names_and_units(experiment):
     records = [{"size": 60379, "seq": 0, "rtt_ns": 2_500_000, "datagrams": 8, "datagrams_returned": 8,
                 "complete": True, "cool_gap_ns": 7_000_000, "t_start_ns": 5}]
-    (row,) = measure.message_rows(experiment, "udp-cooled", 1, "r", records)
+    (row,) = pingx.message_rows(experiment, "udp-cooled", 1, "r", records)
     assert row["message_name"] == "mars.gif" and row["echo"] == 1
     assert row["rtt_ms"] == pytest.approx(2.5) and row["cool_gap_us"] == pytest.approx(7000)
-
-
-def test_a_line_that_is_not_json_is_an_error():
-    with pytest.raises(measure.RunError, match="line 2"):
-        measure.parse_records('{"record": "meta"}\nrtt 3 ms\n', "pingx")
 
 
 def test_an_unknown_experiment_is_refused_before_running(capsys, tmp_path):
@@ -57,7 +55,7 @@ def test_an_unknown_experiment_is_refused_before_running(capsys, tmp_path):
 
 
 def test_emulated_provenance_names_linkemu_only_where_it_ran():
-    names = [p.name for p in measure.emulation_binaries("linkemu", ["pingx", "echod"])]
+    names = [p.name for p in emulation_binaries("linkemu", ["pingx", "echod"])]
     assert names == ["pingx", "echod", "linkemu"]
-    assert [p.name for p in measure.emulation_binaries("netem", ["ttcp"])] == ["ttcp"]
-    assert all(p.parent == measure.TOOLS_BIN for p in measure.emulation_binaries("linkemu", ["ttcp"]))
+    assert [p.name for p in emulation_binaries("netem", ["ttcp"])] == ["ttcp"]
+    assert all(p.parent == TOOLS_BIN for p in emulation_binaries("linkemu", ["ttcp"]))

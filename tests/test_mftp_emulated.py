@@ -4,10 +4,10 @@ sparcstation-20 model, a row per transfer and the provenance of an emulated run.
 import json
 from pathlib import Path
 
-from netrepro import mftp_plan
+from netrepro.tools import mftp
 from netrepro.seeds import link_seed
 from netrepro.spec import load_spec
-from netrepro.sweep import at_point
+from netrepro.experiment import at_point
 from tests.conftest import needs_root_and_mininet
 
 pytestmark = needs_root_and_mininet()
@@ -20,10 +20,10 @@ def test_one_emulated_point_gives_a_row_per_transfer_with_its_link(tmp_path):
     experiment = at_point(spec.experiments["fig6"], 18)
     assert dict(experiment.point) == {"added_rtt": 0.1, "connections": 2}
     out = tmp_path / "point-18"
-    mftp_plan.run_trial(spec, experiment, 1, out)
+    mftp.run(spec, experiment, 1, out, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
-    assert len(rows) == experiment.transfers
-    assert all(r["bytes"] == experiment.transfer_bytes and r["connections"] == 2 for r in rows)
+    assert len(rows) == experiment.settings.transfers
+    assert all(r["bytes"] == experiment.settings.transfer_bytes and r["connections"] == 2 for r in rows)
     # 2 x 24K over 100 ms can move at most about 3.9 Mbit/s.
     assert all(0.5 < r["throughput_mbit"] < 2 * 24576 * 8 / 0.1 / 1e6 for r in rows)
     provenance = json.loads((out / "provenance.json").read_text())

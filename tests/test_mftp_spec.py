@@ -11,7 +11,7 @@ import pytest
 
 from netrepro import aggregate
 from netrepro.spec import load_spec
-from netrepro.sweep import at_point
+from netrepro.experiment import at_point
 from netrepro.yamlsrc import SpecError
 from tests.test_spec import line_of
 
@@ -32,11 +32,11 @@ def test_one_experiment_states_rtt_by_connections():
     fig6 = load_spec(ISHIKURA, {"profile": "paper"}).experiments["fig6"]
     points = fig6.sweep.points()
     assert len(points) == 5 * 16
-    assert fig6.transfers == 10 and fig6.transfer_bytes == 16 << 20
+    assert fig6.settings.transfers == 10 and fig6.settings.transfer_bytes == 16 << 20
     last = at_point(fig6, len(points))
     assert dict(last.point) == {"added_rtt": 0.5, "connections": 16}
     assert last.link.forward.delay_s == last.link.reverse.delay_s == 0.25
-    assert last.mftp.connections == 16 and last.mftp.window == 24 << 10
+    assert last.settings.connections == 16 and last.settings.window == 24 << 10
 
 
 def test_a_point_sets_the_link_error_ratio_and_the_window():
@@ -44,7 +44,7 @@ def test_a_point_sets_the_link_error_ratio_and_the_window():
     cell = at_point(spec.experiments["cell-loss"], 1)
     assert cell.link.forward.cell_loss_ratio == cell.link.reverse.cell_loss_ratio == 3.8e-6
     single = at_point(spec.experiments["table2-single"], 5)
-    assert single.mftp.window == 512 << 10 and single.mftp.window_scale
+    assert single.settings.window == 512 << 10 and single.settings.window_scale
     assert single.link.forward.bit_error_ratio == 3.0e-7
 
 
@@ -88,8 +88,8 @@ def test_a_ttcp_experiment_sweeps_its_link_in_the_workflow(tmp_path):
     done = snakemake("-n", "--cores", "2", "--configfile", str(path), "--config", "backend=sim",
                      "--directory", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "results/comer94/table1/runs/quick/sim/trial-1/point-2/send-16384/records.jsonl" in done.stdout
-    assert "measure_point_transfers" in done.stdout
+    assert "results/comer94/table1/runs/quick/sim/trial-1/point-2/send-16384/settings-" in done.stdout
+    assert "rule measure_run:" in done.stdout
     table1 = load_spec(path).experiments["table1"]
     assert at_point(table1, 2).link.forward.delay_s == 0.01
 
@@ -100,7 +100,7 @@ def test_the_ishikura_paper_profile_plans_a_job_per_trial_of_each_sweep(tmp_path
     assert done.returncode == 0, done.stdout + done.stderr
     spec = load_spec(ISHIKURA, {"profile": "paper"})
     assert all(e.sweep for e in spec.experiments.values())
-    assert re.search(rf"^measure_sweep\s+{len(spec.experiments)}$", done.stdout, re.M)
+    assert re.search(rf"^measure_run\s+{sum(e.trials for e in spec.experiments.values())}$", done.stdout, re.M)
 
 
 def test_a_point_runs_in_virtual_time_and_its_rows_carry_the_sweep(tmp_path):
@@ -147,5 +147,5 @@ def test_an_emulated_quick_run_keeps_netsims_stack_flags_in_virtual_time():
     for sim_only in ("table2-single", "sec2", "fig1-multi"):
         assert experiments[sim_only].backend == "sim"
         assert "exist only on netsim's stacks" in experiments[sim_only].backend_note
-    assert experiments["fig1-multi"].mftp.cwnd_trace
-    assert not experiments["fig6"].mftp.cwnd_trace
+    assert experiments["fig1-multi"].settings.cwnd_trace
+    assert not experiments["fig6"].settings.cwnd_trace

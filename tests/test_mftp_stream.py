@@ -3,7 +3,8 @@ emulated path for every comer94 experiment that mirrors an item of the inventory
 import json
 from pathlib import Path
 
-from netrepro import mftp_net, mftp_plan, phase
+from netrepro import phase
+from netrepro.tools import mftp
 from netrepro.spec import load_spec
 from tests.test_stacks import MacHost
 
@@ -37,33 +38,33 @@ def test_the_ftp_runs_are_plain_ftp_on_the_ipc_hosts_over_both_links():
     for name, link in (("ftp-ethernet", "ethernet-10"), ("ftp-atm", "atm-taxi-100")):
         ftp = experiments[name]
         assert (ftp.stack, ftp.host, ftp.link_name) == ("tahoe", "sparcstation-ipc", link)
-        assert ftp.mftp is not None and not ftp.mftp.block_mode and ftp.mftp.connections == 1
-        assert ftp.mftp.window == 16384
-        assert mftp_plan.mftp_args(ftp.mftp, 1)[-1] == "--plain"
+        assert ftp.settings is not None and not ftp.settings.block_mode and ftp.settings.connections == 1
+        assert ftp.settings.window == 16384
+        assert mftp.mftp_args(ftp.settings, 1)[-1] == "--plain"
 
 
 def test_stream_mode_gives_the_sending_server_the_window_in_both_backends():
     # Plain FTP cannot tell mftpd the window: without the hosts' default buffers the sender
     # over Ethernet kept the stack's 4K.
     ftp = load_spec(COMER, {"profile": "quick"}).experiments["ftp-ethernet"]
-    assert ftp.mftp is not None and mftp_plan.host_space(ftp.mftp) == 16384
-    assert mftp_plan.stack_args(ftp.mftp) == ["--tcp-space", "16384B"]
-    args = mftp_net.hosts_ready(FakeNet(), "tahoe", Path("m.yaml"), ftp.link, mftp_plan.host_space(ftp.mftp))
+    assert ftp.settings is not None and mftp.host_space(ftp.settings) == 16384
+    assert mftp.stack_args(ftp.settings) == ["--tcp-space", "16384B"]
+    args = mftp.hosts_ready(FakeNet(), "tahoe", Path("m.yaml"), ftp.link, mftp.host_space(ftp.settings))
     assert args["h1"][-4:] == args["h2"][-4:] == SPACE_16K
 
 
 def test_block_mode_leaves_the_hosts_default_buffers_alone():
     fig6 = load_spec(ISHIKURA, {"profile": "smoke"}).experiments["fig6"]
-    assert fig6.mftp is not None and fig6.mftp.block_mode
-    assert mftp_plan.host_space(fig6.mftp) is None
-    assert "--tcp-space" not in mftp_plan.stack_args(fig6.mftp)
-    args = mftp_net.hosts_ready(FakeNet(), "tahoe", Path("m.yaml"), fig6.link)
+    assert fig6.settings is not None and fig6.settings.block_mode
+    assert mftp.host_space(fig6.settings) is None
+    assert "--tcp-space" not in mftp.stack_args(fig6.settings)
+    args = mftp.hosts_ready(FakeNet(), "tahoe", Path("m.yaml"), fig6.link)
     assert not any("--tcp-sendspace" in argv for argv in args.values())
 
 
 def test_ftp_in_virtual_time_sends_from_the_window_at_the_emulated_tick_phase(tmp_path):
     spec = load_spec(COMER, {"profile": "smoke", "backend": "sim"})
-    mftp_plan.run_trial(spec, spec.experiments["ftp-ethernet"], 1, tmp_path / "trial-1")
+    mftp.run(spec, spec.experiments["ftp-ethernet"], 1, tmp_path / "trial-1", None)
     provenance = json.loads((tmp_path / "trial-1" / "provenance.json").read_text())
     server = [r for r in provenance["records"] if r.get("tool") == "mftpd" and r.get("record") == "transfer"]
     # The sender is mftpd: its socket buffers, not only the client's, are the spec's window.

@@ -3,9 +3,10 @@ experiments run pingx --pacing alarm; every other experiment keeps the grid; and
 from dataclasses import replace
 from pathlib import Path
 
-from netrepro import measure
-from netrepro.spec import load_spec, settings_hash
+from netrepro.experiment import settings_hash
+from netrepro.spec import load_spec
 from netrepro.yamlsrc import load_document
+from netrepro.tools import pingx
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC = REPO / "configs" / "liu95db.yaml"
@@ -19,15 +20,15 @@ def paper():
 def test_fig12_runs_on_alarms_and_the_rest_on_the_grid():
     experiments = paper().experiments
     for name in ("atm-8k", "ethernet-8k"):
-        argv = measure.pingx_argv(experiments[name], "tcp", 1)
+        argv = pingx.pingx_argv(experiments[name], "tcp", 1)
         assert argv[argv.index("--pacing") + 1] == "alarm"
-    assert experiments["atm-nodelay"].pacing == "grid"
-    assert "--pacing" not in measure.pingx_argv(experiments["atm-nodelay"], "tcp", 1)
+    assert experiments["atm-nodelay"].settings.pacing == "grid"
+    assert "--pacing" not in pingx.pingx_argv(experiments["atm-nodelay"], "tcp", 1)
 
 
 def test_pacing_is_part_of_the_settings_hash():
     experiment = paper().experiments["atm-nodelay"]
-    assert settings_hash(replace(experiment, pacing="alarm")) != settings_hash(experiment)
+    assert settings_hash(replace(experiment, settings=replace(experiment.settings, pacing="alarm"))) != settings_hash(experiment)
 
 
 def test_the_eras_hosts_tick_at_100_hz_and_the_modern_one_does_not_say():

@@ -1,6 +1,7 @@
 """A Tahoe-stack spec through the whole pipeline in virtual time, as a user without root runs
 it: spec -> netsim runs -> results and trace -> HTML report, then a rerun with nothing to do."""
 import csv
+import hashlib
 import subprocess
 import sys
 from pathlib import Path
@@ -15,12 +16,20 @@ REPO = Path(__file__).resolve().parent.parent
 SPEC = REPO / "configs" / "comer94.yaml"
 
 
-def snakemake(workdir: Path) -> subprocess.CompletedProcess:
+def snakemake(workdir: Path, *options: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--cores", "2",
+        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--cores", "2", *options,
          "--directory", str(workdir), "--configfile", str(SPEC), "--config", "profile=smoke", "backend=sim"],
         capture_output=True, text=True, timeout=900,
     )
+
+
+def tree(root: Path) -> dict[str, tuple[str, int]]:
+    """Every file and folder under root but Snakemake's own records (.snakemake): its contents'
+    digest and its modification time."""
+    return {str(path.relative_to(root)): (hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "",
+                                          path.stat().st_mtime_ns)
+            for path in sorted(root.rglob("*")) if ".snakemake" not in path.relative_to(root).parts}
 
 
 def test_comer94_in_virtual_time_from_spec_to_report(tmp_path):
@@ -38,6 +47,10 @@ def test_comer94_in_virtual_time_from_spec_to_report(tmp_path):
     assert data and all(r["rule"] != "NA" for r in data)
     assert max(int(r["len"]) for r in data) == 9188 - 40
     assert (tmp_path / "reports/html/comer94.html").is_file()
+    before = tree(tmp_path)
+    planned = snakemake(tmp_path, "-n")
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert tree(tmp_path) == before, "a dry run changed the tree"
     again = snakemake(tmp_path)
     assert again.returncode == 0, again.stderr[-3000:]
     assert "Nothing to be done" in again.stdout + again.stderr

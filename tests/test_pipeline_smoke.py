@@ -37,7 +37,10 @@ def test_spec_to_report_and_a_rerun_that_measures_nothing(tmp_path):
         lan = [r for r in csv.DictReader(handle) if r["claim_id"].startswith("C")]
     judged = [r for r in lan if r["verdict"] != "no data"]
     assert len(judged) >= len(lan) // 2, lan
-    assert all(r["measured"] not in ("", "NA") for r in judged)
+    # A verdict stands on a measured value, or its note says why there is none (one echo a
+    # size gives no spread to compare, reports/R/claims.R).
+    unexplained = [r for r in judged if r["measured"] in ("", "NA") and not r["note"]]
+    assert not unexplained, unexplained
 
     started = time.monotonic()
     again = snakemake(tmp_path)

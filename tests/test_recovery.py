@@ -5,7 +5,8 @@ import math
 import pytest
 
 from netrepro import recovery
-from netrepro.sim import mftp_command, run_netsim
+from netrepro.sim import run_netsim
+from netrepro.tools.mftp import mftp_command
 from netrepro.linkspec import link_from_dict
 
 MSS = 1000

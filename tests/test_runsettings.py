@@ -1,12 +1,11 @@
-"""Every result matches its settings: the settings file the measure rules take as input."""
+"""Every result matches its settings: the file that marks a finished run with its settings."""
 import json
-import os
 from dataclasses import replace
 from pathlib import Path
 
-from netrepro.runsettings import expected_hash, write_settings
-from netrepro.spec import load_spec, settings_hash
-from netrepro.sweep import at_point
+from netrepro.experiment import at_point, settings_hash
+from netrepro.runsettings import expected_hash, marker, write_marker
+from netrepro.spec import load_spec
 from tests.test_spec import SPEC
 
 ISHIKURA = SPEC.parent / "ishikura.yaml"
@@ -18,29 +17,24 @@ def finished_run(folder: Path, settings: str) -> None:
     (folder / "provenance.json").write_text(json.dumps({"settings_hash": settings}))
 
 
-def test_the_settings_file_changes_exactly_when_the_settings_do(tmp_path):
+def test_a_finished_run_is_marked_with_its_settings_alone(tmp_path):
     experiment = load_spec(SPEC).experiments["lan-large"]
-    path = tmp_path / "runs/quick/settings.json"
-    assert write_settings(path, experiment)
-    assert json.loads(path.read_text())["settings_hash"] == settings_hash(experiment)
-    os.utime(path, (1000, 1000))
-    assert not write_settings(path, experiment)
-    assert path.stat().st_mtime == 1000
-    finished_run(path.parent / "htb/trial-1", settings_hash(experiment))
-    assert write_settings(path, replace(experiment, echoes=experiment.echoes + 1))
-    assert path.stat().st_mtime > 1000
-    assert write_settings(path, experiment)
-    assert path.stat().st_mtime == 0, "changed back before anything ran: the run holds these settings"
+    run = tmp_path / "runs/quick/htb/trial-1"
+    finished_run(run, settings_hash(experiment))
+    assert marker(experiment, run).name == f"settings-{settings_hash(experiment)}.json"
+    assert write_marker(experiment, run) == marker(experiment, run)
+    assert json.loads(marker(experiment, run).read_text())["settings_hash"] == settings_hash(experiment)
+    changed = replace(experiment, settings=replace(experiment.settings, echoes=experiment.settings.echoes + 1))
+    assert marker(changed, run) != marker(experiment, run), "other settings ask for another file"
+    write_marker(changed, run)
+    assert [p.name for p in run.glob("settings-*.json")] == [marker(changed, run).name]
 
 
-def test_a_first_settings_file_is_old_only_when_every_run_already_has_its_settings(tmp_path):
-    experiment = load_spec(SPEC).experiments["lan-large"]
-    finished_run(tmp_path / "a/runs/quick/htb/trial-1", settings_hash(experiment))
-    assert write_settings(tmp_path / "a/runs/quick/settings.json", experiment)
-    assert (tmp_path / "a/runs/quick/settings.json").stat().st_mtime == 0
-    finished_run(tmp_path / "b/runs/quick/htb/trial-1", "measured on another link")
-    assert write_settings(tmp_path / "b/runs/quick/settings.json", experiment)
-    assert (tmp_path / "b/runs/quick/settings.json").stat().st_mtime > 0
+def test_a_sweep_points_folder_is_marked_with_its_points_settings(tmp_path):
+    experiment = load_spec(ISHIKURA).experiments["fig6"]
+    point = tmp_path / "runs/quick/sim/trial-1/point-2"
+    assert marker(experiment, point).name == f"settings-{settings_hash(at_point(experiment, 2))}.json"
+    assert marker(experiment, point.parent).name == f"settings-{settings_hash(experiment)}.json"
 
 
 def test_each_sweep_point_has_its_own_settings():

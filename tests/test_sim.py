@@ -5,7 +5,9 @@ import pytest
 import yaml
 
 from netrepro.linkspec import link_from_dict, with_direction
-from netrepro.sim import BINARY, SimError, mftp_command, run_netsim, run_ttcp_sim, ttcp_command
+from netrepro.sim import BINARY, SimError, run_netsim
+from netrepro.tools.mftp import mftp_command
+from netrepro.tools.ttcp import ttcp_command
 
 REPO = Path(__file__).resolve().parent.parent
 IPC = REPO / "configs/hosts/sparcstation-ipc.yaml"
@@ -84,16 +86,21 @@ def test_command_refuses_bad_values():
         ttcp_command(with_direction(atm(), jitter_s=0.01), 16384, 24576, 1 << 20, 1, IPC, IPC, seed=1)
 
 
+def transmitted(command):
+    return [r for r in run_netsim(command).transfers if r.get("role") == "transmitter"]
+
+
 @needs_netsim
 def test_small_transfers_arrive_whole_and_repeat_identically():
-    records = run_ttcp_sim(atm(), 49152, 49152, 256 * 1024, 2, IPC, IPC, seed=4)
+    command = ttcp_command(atm(), 49152, 49152, 256 * 1024, 2, IPC, IPC, seed=4)
+    records = transmitted(command)
     assert [r["index"] for r in records] == [0, 1]
     for r in records:
         assert r["role"] == "transmitter" and r["stack"] == "tahoe-sim"
         assert r["bytes"] == r["receiver_bytes"] == 256 * 1024
         assert r["sndbuf"] == 49152 and r["receiver_rcvbuf"] == 49152
         assert 0 < r["sender_bps"] < 100e6
-    assert run_ttcp_sim(atm(), 49152, 49152, 256 * 1024, 2, IPC, IPC, seed=4) == records
+    assert transmitted(command) == records
 
 
 @needs_netsim

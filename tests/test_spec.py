@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from netrepro.spec import load_spec, settings_hash
+from netrepro.experiment import settings_hash
+from netrepro.spec import load_spec
 from netrepro.yamlsrc import SpecError
 
 SPEC = Path(__file__).resolve().parent.parent / "configs" / "liu95cool.yaml"
@@ -25,18 +26,18 @@ def test_the_shipped_spec_resolves():
     spec = load_spec(SPEC)
     assert spec.paper == "liu95cool"
     nasa = spec.experiments["lan-nasa"]
-    assert len(nasa.messages) == 19
-    assert nasa.messages[0].name == "earth-round.gif"
+    assert len(nasa.settings.messages) == 19
+    assert nasa.settings.messages[0].name == "earth-round.gif"
     assert nasa.link.mtu == 1500
-    assert set(nasa.modes) == {"tcp-per-message", "tcp", "udp-cooled", "udp"}
+    assert set(nasa.settings.modes) == {"tcp-per-message", "tcp", "udp-cooled", "udp"}
 
 
 def test_profiles_change_repeats_only():
     quick = load_spec(SPEC).experiments["lan-large"]
     paper = load_spec(SPEC, {"profile": "paper"}).experiments["lan-large"]
-    assert (paper.trials, paper.echoes) == (20, 50)
+    assert (paper.trials, paper.settings.echoes) == (20, 50)
     assert quick.trials < paper.trials
-    assert quick.messages == paper.messages
+    assert quick.settings.messages == paper.settings.messages
 
 
 def test_unknown_key_names_file_key_and_line(tmp_path):
@@ -97,7 +98,7 @@ def test_cooled_udp_on_an_emulated_tahoe_host_is_refused_and_runs_in_virtual_tim
     with pytest.raises(SpecError, match="second Tahoe stack on the same interface") as error:
         load_spec(path, {"backend": "linkemu"})
     assert error.value.key.endswith(".modes")
-    assert "udp-cooled" in load_spec(path, {"backend": "sim"}).experiments["lan-nasa"].modes
+    assert "udp-cooled" in load_spec(path, {"backend": "sim"}).experiments["lan-nasa"].settings.modes
 
 
 @pytest.mark.parametrize("overrides, key", [({"profile": "fast"}, "profile"), ({"backend": "ns2"}, "backend")])
@@ -122,31 +123,31 @@ def test_the_comer94_spec_resolves_its_buffer_matrix():
     spec = load_spec(COMER, {"profile": "paper"})
     table1 = spec.experiments["table1"]
     assert table1.tool == "ttcp" and table1.stack == "tahoe"
-    assert len(table1.ttcp.send_buffers) == len(table1.ttcp.receive_buffers) == 10
-    assert table1.ttcp.send_buffers[-1] == 52428
+    assert len(table1.settings.send_buffers) == len(table1.settings.receive_buffers) == 10
+    assert table1.settings.send_buffers[-1] == 52428
     assert table1.host_model.name == "sparcstation-ipc.yaml"
-    assert spec.experiments["circular-wait"].trace
+    assert spec.experiments["circular-wait"].settings.trace
 
 
 def test_an_experiment_overrides_one_ttcp_key_and_keeps_the_matrix():
     spec = load_spec(COMER, {"profile": "paper"})
     table1, write8k = spec.experiments["table1"], spec.experiments["table1-write8k"]
-    assert (table1.ttcp.write_size, write8k.ttcp.write_size) == (4096, 8192)
-    assert write8k.ttcp.send_buffers == table1.ttcp.send_buffers
-    assert write8k.ttcp.receive_buffers == table1.ttcp.receive_buffers
+    assert (table1.settings.write_size, write8k.settings.write_size) == (4096, 8192)
+    assert write8k.settings.send_buffers == table1.settings.send_buffers
+    assert write8k.settings.receive_buffers == table1.settings.receive_buffers
 
 
 def test_the_write_size_scan_keeps_the_receive_buffers_and_its_own_rows():
     spec = load_spec(COMER, {"profile": "quick"})
     table1 = spec.experiments["table1"]
-    scan = {e.ttcp.write_size: e for e in spec.experiments.values() if e.id.startswith("table1-write")}
+    scan = {e.settings.write_size: e for e in spec.experiments.values() if e.id.startswith("table1-write")}
     assert sorted(scan) == [1024, 2048, 3072, 6144, 8192, 12288, 16384]
     for size, experiment in scan.items():
-        assert experiment.ttcp.receive_buffers == table1.ttcp.receive_buffers
-        assert experiment.transfer_bytes == table1.transfer_bytes
+        assert experiment.settings.receive_buffers == table1.settings.receive_buffers
+        assert experiment.settings.transfer_bytes == table1.settings.transfer_bytes
         if size != 8192:
-            assert experiment.ttcp.send_buffers == (16384, 20480, 24576)
-            assert experiment.transfers == 1
+            assert experiment.settings.send_buffers == (16384, 20480, 24576)
+            assert experiment.settings.transfers == 1
 
 
 def test_the_settings_hash_ignores_the_backend_and_the_rest_of_the_file(tmp_path):

@@ -6,10 +6,9 @@ and checks that within STOP_S Snakemake has exited and no process of the run (so
 Mininet's namespaces), veth or temporary file is left; that a trial finished before is intact;
 and that the next run completes.
 
-Emulated (Mininet): needs root; run under `flock /tmp/netrepro-netlab.lock`. To keep `make
-test` short it runs each signal once: SIGTERM and SIGINT in virtual time, SIGHUP (the one that
-left root processes behind) emulated; `make bench-faults` runs every signal on both
-(NETREPRO_ALL_FAULTS=1).
+Emulated (Mininet): needs root. To keep `make test` short it runs each signal once: SIGTERM
+and SIGINT in virtual time, SIGHUP (the one that left root processes behind) emulated; `make
+bench-faults` runs every signal on both (NETREPRO_ALL_FAULTS=1).
 """
 from __future__ import annotations
 
@@ -27,6 +26,8 @@ import pytest
 
 from netrepro.backends import resolve_backend_name
 from netrepro.cleanup import VETH_PAIRS
+from netrepro.runsettings import marker
+from netrepro.spec import load_spec
 from tests.conftest import needs_root_and_mininet
 from tests.test_faults import FAULT_MARK, left_processes, machine_state
 
@@ -125,7 +126,9 @@ def test_a_signal_to_snakemake_stops_a_virtual_time_trial_and_the_next_run_compl
     tmp.mkdir()
     runs = "results/stop-signals/{}/runs/quick/sim/trial-1/send-52428"
     mark = uuid.uuid4().hex
-    short, long = (f"{runs.format(name)}/provenance.json" for name in ("short", "long"))
+    # What the workflow makes of each run: its settings file (netrepro.runsettings), written last.
+    loaded = load_spec(spec).experiments
+    short, long = (str(marker(loaded[name], Path(runs.format(name)))) for name in ("short", "long"))
     # The short trial first (--prioritize), finished in the run the signal then stops.
     argv = [*snakemake_argv(spec, work, long), short, "--prioritize", short]
     stop_half_way(argv, signum, mark, tmp, "--experiment long", random.uniform(0.3, 0.9))
@@ -147,7 +150,8 @@ def test_a_signal_to_snakemake_stops_an_emulated_trial_and_the_next_run_complete
     work, tmp = tmp_path / "work", tmp_path / "tmp"
     tmp.mkdir()
     spec = REPO / "configs" / "liu95cool.yaml"
-    trial = f"results/liu95cool/lan-512b/runs/smoke/{resolve_backend_name('auto')}/trial-1/provenance.json"
+    folder = Path(f"results/liu95cool/lan-512b/runs/smoke/{resolve_backend_name('auto')}/trial-1")
+    trial = str(marker(load_spec(spec, {"profile": "smoke"}).experiments["lan-512b"], folder))
     argv = snakemake_argv(spec, work, trial, "profile=smoke")
     mark = uuid.uuid4().hex
     # pingx runs once Mininet, the link and echod are up: the signal comes in mid-measurement

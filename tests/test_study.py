@@ -10,7 +10,8 @@ import pytest
 from netrepro.new import main as new_main
 from netrepro.new import write_study
 from netrepro.sim import BINARY
-from netrepro.spec import INLINE_MESSAGES, SpecError, load_spec
+from netrepro.spec import SpecError, load_spec
+from netrepro.tools.pingx import INLINE_MESSAGES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -45,9 +46,9 @@ def test_inline_messages_and_a_lone_quick_profile_resolve_for_every_profile(tmp_
     for profile in ("quick", "paper", "smoke"):
         spec = load_spec(path, {"profile": profile})
         experiment = spec.experiments["around-40k"]
-        assert spec.profile == "quick" and experiment.echoes == 2
-        assert [m.size for m in experiment.messages] == [36 * 1024, 40 * 1024 + 1]
-        assert experiment.message_set == INLINE_MESSAGES and experiment.mirrors == ()
+        assert spec.profile == "quick" and experiment.settings.echoes == 2
+        assert [m.size for m in experiment.settings.messages] == [36 * 1024, 40 * 1024 + 1]
+        assert experiment.settings.message_set == INLINE_MESSAGES and experiment.mirrors == ()
 
 
 def test_an_inline_message_out_of_range_names_its_line_and_key(tmp_path):
@@ -75,7 +76,7 @@ def test_new_writes_a_commented_spec_that_loads_and_never_overwrites(tmp_path, c
     path = write_study("my-study", "ttcp", "atm-taxi-100", tmp_path)
     text = path.read_text()
     assert text.startswith("# my-study: a study of one's own") and "write_size: 4K" in text
-    assert load_spec(path).experiments["buffers"].ttcp.send_buffers == (16384, 24576, 32768)
+    assert load_spec(path).experiments["buffers"].settings.send_buffers == (16384, 24576, 32768)
     assert new_main(["my-study", "--dir", str(tmp_path)]) == 2
     assert "exists already" in capsys.readouterr().err
     assert new_main(["My Study", "--dir", str(tmp_path)]) == 2

@@ -9,9 +9,8 @@ from netrepro import measure
 from netrepro.errors import RunError
 from netrepro.sim import BINARY
 from netrepro.spec import load_spec
-from netrepro.transfer import (experiment_key, measure_pairs, pair_seed, pause_spread_args, receive_order,
-                               transfer_rows, transmitter_args)
-from netrepro.transfer_sim import pair_command
+from netrepro.tools.ttcp import experiment_key, measure_pairs, pair_seed, pause_spread_args, receive_order, transfer_rows, transmitter_args
+from netrepro.tools.ttcp import pair_command
 
 REPO = Path(__file__).resolve().parent.parent
 COMER = REPO / "configs" / "comer94.yaml"
@@ -31,7 +30,7 @@ def transmitter(index, bps, received=None, nbytes=1000):
 def test_every_receive_buffer_runs_once_in_an_order_fixed_by_the_seed():
     experiment = table1()
     order = receive_order(experiment, 1, 16384)
-    assert sorted(order) == sorted(experiment.ttcp.receive_buffers)
+    assert sorted(order) == sorted(experiment.settings.receive_buffers)
     assert order == receive_order(experiment, 1, 16384)
     assert order != receive_order(experiment, 1, 20480) or order != receive_order(experiment, 2, 16384)
 
@@ -126,7 +125,7 @@ def test_a_virtual_time_part_writes_rows_and_provenance_and_is_deterministic(tmp
         assert provenance["tools"]["netsim"].startswith("sha256:")
     rows = [json.loads(line) for line in outputs[0].splitlines()]
     assert len(rows) == 10 and all(r["throughput_mbit"] > 0 for r in rows)
-    assert {r["recv_buffer"] for r in rows} == set(table1().ttcp.receive_buffers)
+    assert {r["recv_buffer"] for r in rows} == set(table1().settings.receive_buffers)
     assert outputs[0] == outputs[1]
 
 
@@ -137,7 +136,7 @@ def test_a_send_buffer_outside_the_matrix_is_refused(tmp_path, capsys):
 
 
 def test_both_ends_of_a_traced_tahoe_transfer_log_their_segments_beside_the_capture(tmp_path):
-    from netrepro.transfer_net import read_segment_log, segment_log, segment_log_args
+    from netrepro.tools.ttcp import read_segment_log, segment_log, segment_log_args
     tahoe = table1(backend="linkemu")
     pcap = tmp_path / "capture.pcap"
     assert segment_log_args(tahoe, pcap, "a") == ["--segment-log", str(tmp_path / "segment-log-a.jsonl")]

@@ -3,9 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from netrepro.measure import mode_seed
-from netrepro.spec import Variant, load_spec, settings_hash
-from netrepro.transfer import pair_seed
+from netrepro.trial import run_seed
+from netrepro.experiment import Variant, settings_hash
+from netrepro.spec import load_spec
+from netrepro.tools.ttcp import pair_seed
 from netrepro.yamlsrc import SpecError
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -70,10 +71,10 @@ def test_a_variant_draws_the_same_random_numbers_as_its_base(tmp_path):
     spec = load_spec(spec_with(tmp_path, GOOD))
     base, variant = spec.experiments["a"], spec.experiments["b"]
     assert (variant.draws_as, variant.draws_id, base.draws_id) == ("a", "a", "a")
-    assert mode_seed(variant, 1, "tcp") == mode_seed(base, 1, "tcp")
+    assert run_seed(variant, 1, "tcp") == run_seed(base, 1, "tcp")
     assert pair_seed(variant, 1, 16384, 16384) == pair_seed(base, 1, 16384, 16384)
     plain = load_spec(spec_with(tmp_path, "")).experiments["b"]
-    assert mode_seed(plain, 1, "tcp") != mode_seed(base, 1, "tcp")
+    assert run_seed(plain, 1, "tcp") != run_seed(base, 1, "tcp")
 
 
 @pytest.mark.parametrize("variant, key, message", [

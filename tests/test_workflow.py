@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from netrepro.backends import resolve_backend_name
+from netrepro.runsettings import write_marker
+from netrepro.tools import tool
 
 REPO = Path(__file__).resolve().parent.parent
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile")]
@@ -23,6 +25,12 @@ def snakemake(*args, cwd=REPO):
 def job_counts(output: str) -> dict[str, int]:
     stats = output.split("Job stats:")[1]
     return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", stats, re.M)}
+
+
+def tree(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file and folder under root but Snakemake's own records: contents and time."""
+    return {str(path.relative_to(root)): (path.read_bytes() if path.is_file() else b"", path.stat().st_mtime_ns)
+            for path in sorted(root.rglob("*")) if ".snakemake" not in path.relative_to(root).parts}
 
 
 def test_there_are_specs():
@@ -46,24 +54,21 @@ def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
                      "--directory", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     counts = job_counts(done.stdout)
-    plain = [e for e in loaded.experiments.values() if e.sweep is None]
-    swept = [e for e in loaded.experiments.values() if e.sweep is not None]
-    echo_trials = sum(e.trials for e in plain if e.ttcp is None)
-    transfer_parts = sum(e.trials * len(e.ttcp.send_buffers) for e in plain if e.ttcp)
-    assert counts.get("measure_trial", 0) == echo_trials
-    assert counts.get("measure_transfers", 0) == transfer_parts
-    assert counts.get("measure_sweep", 0) == sum(e.trials for e in swept if e.ttcp is None)
-    assert counts.get("measure_point_transfers", 0) == sum(
-        e.trials * len(e.sweep.points()) * len(e.ttcp.send_buffers) for e in swept if e.ttcp)
+    runs = 0
+    for e in loaded.experiments.values():
+        parts = tool(e.tool).parts(e.settings)
+        points = len(e.sweep.points()) if e.sweep is not None and parts is not None else 1
+        runs += e.trials * points * (len(parts) if parts is not None else 1)
+    assert counts["measure_run"] == runs
     assert counts["aggregate_results"] == len(loaded.experiments)
-    assert counts.get("extract_trace", 0) == sum(e.trace for e in loaded.experiments.values())
+    assert counts.get("extract_trace", 0) == sum(tool(e.tool).traced(e.settings) for e in loaded.experiments.values())
 
 
 def test_backend_sim_runs_tahoe_experiments_in_virtual_time_and_says_why_others_stay(tmp_path):
     comer = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "comer94.yaml"),
                       "--config", "backend=sim", "--directory", str(tmp_path))
     assert comer.returncode == 0, comer.stdout + comer.stderr
-    assert "results/comer94/table1/runs/quick/sim/trial-1/send-16384/records.jsonl" in comer.stdout
+    assert "results/comer94/table1/runs/quick/sim/trial-1/send-16384/settings-" in comer.stdout
     linux = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "liu95cool.yaml"),
                       "--config", "backend=sim", "--directory", str(tmp_path))
     assert linux.returncode == 0, linux.stdout + linux.stderr
@@ -73,7 +78,8 @@ def test_backend_sim_runs_tahoe_experiments_in_virtual_time_and_says_why_others_
 
 
 def test_a_rerun_does_only_what_is_missing(tmp_path):
-    from netrepro.spec import load_spec, settings_hash
+    from netrepro.experiment import settings_hash
+    from netrepro.spec import load_spec
 
     spec = REPO / "configs" / "liu95cool.yaml"
     lan_512b = load_spec(spec).experiments["lan-512b"]
@@ -83,16 +89,18 @@ def test_a_rerun_does_only_what_is_missing(tmp_path):
         folder.mkdir(parents=True)
         (folder / "records.jsonl").write_text("{}\n")
         (folder / "provenance.json").write_text(json.dumps({"settings_hash": settings_hash(lan_512b)}) + "\n")
+        write_marker(lan_512b, folder)
     done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"output: results/liu95cool/lan-512b/runs/quick/{backend}/trial-1/" not in done.stdout
     assert f"output: results/liu95cool/lan-2k/runs/quick/{backend}/trial-1/" in done.stdout
-    assert job_counts(done.stdout)["measure_trial"] == 8
+    assert job_counts(done.stdout)["measure_run"] == 8
 
 
 @pytest.mark.parametrize("stale", [True, False], ids=["older-than-code", "newer-than-code"])
 def test_results_older_than_the_aggregating_code_are_written_again_from_the_kept_runs(tmp_path, stale):
-    from netrepro.spec import load_spec, settings_hash
+    from netrepro.experiment import settings_hash
+    from netrepro.spec import load_spec
 
     spec = REPO / "configs" / "liu95cool.yaml"
     lan_512b = load_spec(spec).experiments["lan-512b"]
@@ -102,6 +110,7 @@ def test_results_older_than_the_aggregating_code_are_written_again_from_the_kept
         folder.mkdir(parents=True)
         (folder / "records.jsonl").write_text("{}\n")
         (folder / "provenance.json").write_text(json.dumps({"settings_hash": settings_hash(lan_512b)}) + "\n")
+        write_marker(lan_512b, folder)
     # Snakemake reads an output time of 0 as "none": the runs are dated an hour before the
     # results, and the results an hour before aggregate.py or an hour after now.
     stamp = (REPO / "netrepro" / "aggregate.py").stat().st_mtime - 3600 if stale else time.time() + 3600
@@ -138,7 +147,8 @@ def test_an_unknown_profile_stops_the_workflow(tmp_path):
 def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
     """A trial measured on ethernet-10 is measured again once the spec says wan-1995, though
     .snakemake (Snakemake's own records) is gone; the other experiments' runs are kept."""
-    from netrepro.spec import load_spec, settings_hash
+    from netrepro.experiment import settings_hash
+    from netrepro.spec import load_spec
 
     spec = tmp_path / "liu95cool.yaml"
     spec.write_text((REPO / "configs" / "liu95cool.yaml").read_text())
@@ -151,6 +161,7 @@ def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
             (folder / "records.jsonl").write_text("{}\n")
             provenance = {"settings_hash": settings_hash(loaded.experiments[experiment])}
             (folder / "provenance.json").write_text(json.dumps(provenance) + "\n")
+            write_marker(loaded.experiments[experiment], folder)
     first = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert first.returncode == 0, first.stdout + first.stderr
     assert "output: results/liu95cool/lan-large/runs/" not in first.stdout
@@ -159,16 +170,19 @@ def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
     spec.write_text(text[:own] + text[own:].replace("\n", "\n    link: wan-1995\n", 1))
     assert load_spec(spec).experiments["lan-large"].link_name == "wan-1995"
     assert not (tmp_path / ".snakemake" / "metadata").exists() or not any((tmp_path / ".snakemake" / "metadata").iterdir())
+    before = tree(tmp_path)
     again = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"output: results/liu95cool/lan-large/runs/quick/{backend}/trial-1/" in again.stdout
     assert "output: results/liu95cool/lan-512b/runs/" not in again.stdout
+    assert tree(tmp_path) == before, "the dry run wrote into the tree"
 
 
 def test_rewording_an_experiment_or_adding_a_trial_reruns_only_what_it_must(tmp_path):
     """A new description or mirrors measure nothing again; raising trials from 2 to 3 measures
     trial 3 only. Both once reran every trial: they were part of the settings hash."""
-    from netrepro.spec import load_spec, settings_hash
+    from netrepro.experiment import settings_hash
+    from netrepro.spec import load_spec
 
     spec = tmp_path / "liu95cool.yaml"
     spec.write_text((REPO / "configs" / "liu95cool.yaml").read_text())
@@ -180,15 +194,16 @@ def test_rewording_an_experiment_or_adding_a_trial_reruns_only_what_it_must(tmp_
             folder.mkdir(parents=True)
             (folder / "records.jsonl").write_text("{}\n")
             (folder / "provenance.json").write_text(json.dumps({"settings_hash": settings_hash(experiment)}) + "\n")
+            write_marker(experiment, folder)
     first = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert first.returncode == 0, first.stdout + first.stderr
-    assert "rule measure_trial:" not in first.stdout
+    assert "rule measure_run:" not in first.stdout
     spec.write_text(spec.read_text()
                     .replace("Round-trip time of messages under 512 bytes.", "RTTs of the smallest messages.")
                     .replace("mirrors: [Fig 1a]", "mirrors: [Fig 1a, Fig 1c]"))
     reworded = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert reworded.returncode == 0, reworded.stdout + reworded.stderr
-    assert "rule measure_trial:" not in reworded.stdout
+    assert "rule measure_run:" not in reworded.stdout
     spec.write_text(spec.read_text().replace("    trials: 2\n", "    trials: 3\n", 1))
     more = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
     assert more.returncode == 0, more.stdout + more.stderr

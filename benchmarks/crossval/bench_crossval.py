@@ -47,20 +47,24 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import write_readme  # noqa: E402
-from netrepro import phase  # noqa: E402
+from netrepro import phase, stacks  # noqa: E402
+from netrepro.backends import EMULATORS, emulation_backend  # noqa: E402
+from netrepro.experiment import Experiment, settings_hash  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict, with_direction  # noqa: E402
+from netrepro.paths import TOOLS_BIN  # noqa: E402
 from netrepro.provenance import binary_digests  # noqa: E402
-from netrepro.sim import mftp_command, run_netsim  # noqa: E402
-from netrepro.spec import Experiment, load_spec, settings_hash  # noqa: E402
-from netrepro.transfer import pair_seed  # noqa: E402
-from netrepro.transfer_sim import pair_command  # noqa: E402
+from netrepro.sim import run_netsim  # noqa: E402
+from netrepro.spec import load_spec  # noqa: E402
+from netrepro.tools import mftp  # noqa: E402
+from netrepro.tools.mftp import mftp_command  # noqa: E402
+from netrepro.tools.ttcp import pair_command, pair_seed, run_pair  # noqa: E402
+from netrepro.topology import H1, H2, LinkNetwork  # noqa: E402
 from netrepro.yamlsrc import load_document, validate  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 WORK = REPO / "benchmarks" / "work" / "crossval"
-TOOLS_BIN = REPO / "tools" / "bin"
 TOLERANCE_PCT = 5.0
-EMULATED = ("linkemu", "netem", "htb")
+EMULATED = tuple(EMULATORS)
 CASES = {
     "comer94": ("configs/comer94.yaml", ["table1"]),
     "liu95db": ("configs/liu95db.yaml", ["atm-8k", "atm-boundaries", "atm-nodelay"]),
@@ -182,27 +186,23 @@ def mftp_sim_runs() -> dict[str, Any]:
 
 def mftp_emulated_runs() -> dict[str, Any]:
     """Each repeat between two Mininet hosts on the Tahoe stack, over linkemu, with the tick
-    phases of the sim's repeat of the same number (netrepro.mftp_net); needs root. The
+    phases of the sim's repeat of the same number (netrepro.tools.mftp); needs root. The
     emulator's counters of the data direction (h2 to h1: reverse) cover all repeats."""
     from mininet.log import setLogLevel
-
-    from netrepro import mftp_net
-    from netrepro.backends import emulation_backend
-    from netrepro.topology import LinkNetwork
 
     setLogLevel("warning")
     link = mftp_link()
     runs = []
     with tempfile.TemporaryDirectory(prefix="crossval-mftp-") as tmp:
         root = Path(tmp)
-        source = mftp_net.write_source(root, MFTP.file_bytes, MFTP_FILE_SEED)
+        source = mftp.write_source(root, MFTP.file_bytes, MFTP_FILE_SEED)
         crc = f"{zlib.crc32(source.read_bytes()):08x}"
         net = LinkNetwork(link, emulation_backend("linkemu", "tahoe", seed=1), WORK / "logs")
         with net:
-            args = mftp_net.hosts_ready(net, "tahoe", host_model(), link)
+            args = mftp.hosts_ready(net, "tahoe", host_model(), link)
             for repeat in range(1, MFTP.repeats + 1):
                 try:
-                    (client_record,), (server_record,) = mftp_net.run_session(
+                    (client_record,), (server_record,) = mftp.run_session(
                         net, args, "tahoe", root, mftp_args(), root / "got.bin", repeat, MFTP_LIMIT_S)
                 except ValueError as exc:
                     raise RuntimeError(f"mftp repeat {repeat}: not one transfer record per end") from exc
@@ -274,8 +274,7 @@ def table1_experiment() -> Experiment:
 
 
 def table1_pairs(experiment: Experiment) -> list[tuple[int, int]]:
-    assert experiment.ttcp is not None
-    return [(s, r) for s in experiment.ttcp.send_buffers for r in experiment.ttcp.receive_buffers]
+    return [(s, r) for s in experiment.settings.send_buffers for r in experiment.settings.receive_buffers]
 
 
 def transmitter_mbit(records: list[dict[str, Any]]) -> list[float]:
@@ -339,11 +338,6 @@ def emulate_missing(experiment: Experiment, name: str, plan: dict[tuple[int, int
     """Emulates each pair of plan under its seeds, on one network, into WORK/name; saves after
     each pair, so a rerun measures only the pairs still missing. Every pair has as many seeds."""
     from mininet.log import setLogLevel
-
-    from netrepro import stacks
-    from netrepro.backends import emulation_backend
-    from netrepro.topology import LinkNetwork
-    from netrepro.transfer_net import H1, H2, run_pair
 
     setLogLevel("warning")
     seeds = len(next(iter(plan.values()), []))

@@ -1,7 +1,7 @@
 """The fault-injection suite of issue 32: every hostile case as the test that reproduces it, run
 together, emulated signal cases included (NETREPRO_ALL_FAULTS=1), and counted per kind of fault.
 Writes benchmarks/results/faults.json and .md, then benchmarks/README.md. Needs root and
-Mininet for the emulated cases; run under `flock /tmp/netrepro-netlab.lock` (make bench-faults).
+Mininet for the emulated cases (make bench-faults).
 
     .venv/bin/python benchmarks/faults/bench_faults.py
 """

@@ -37,7 +37,8 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import write_readme  # noqa: E402
 from netrepro.linkspec import link_from_dict  # noqa: E402
-from netrepro.sim import BINARY, run_netsim, ttcp_command  # noqa: E402
+from netrepro.sim import BINARY, run_netsim  # noqa: E402
+from netrepro.tools.ttcp import ttcp_command  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 LINK = REPO / "configs" / "links" / "atm-taxi-100.yaml"

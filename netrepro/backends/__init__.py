@@ -2,46 +2,24 @@
 while imposing a LinkParams; see LinkBackend."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any, Protocol
 
-from netrepro.linkspec import LinkParams
+from netrepro.backends.base import FRAME_TIME_OCTETS, BackendError, LinkBackend
+from netrepro.backends.htb import HtbBackend
+from netrepro.backends.linkemu import LinkemuBackend
+from netrepro.backends.netem import NetemBackend
 
-# The octets of a frame-time trailer (tools/common/frametime.h).
-FRAME_TIME_OCTETS = 12
+__all__ = ["EMULATORS", "FRAME_TIME_OCTETS", "BackendError", "LinkBackend", "emulation_backend", "get_backend",
+           "netem_available", "resolve_backend_name"]
 
-
-class BackendError(RuntimeError):
-    """A backend cannot emulate what was asked, or failed to start or stop."""
-
-
-class LinkBackend(Protocol):
-    """Emulates a link on the middle node between interface if_a (towards host a) and if_b.
-
-    The forward direction (a->b) is imposed on packets leaving if_b, the reverse on if_a.
-    `node` is a Mininet node (anything with .cmd() and .popen()).
-    """
-
-    name: str
-    # Octets a frame-time trailer may add to a frame past the link's MTU: the middle node's
-    # interfaces need that much more room (see FRAME_TIME_OCTETS); 0 for a backend without.
-    trailer_octets: int
-
-    def start(self, node: Any, if_a: str, if_b: str, link: LinkParams, log_dir: Path) -> None: ...
-
-    def settings(self) -> dict[str, Any]:
-        """What was applied (command lines, qdiscs), for provenance."""
-        ...
-
-    def stop(self) -> dict[str, Any]:
-        """Stops emulating and returns the counters gathered (packets sent, dropped and why)."""
-        ...
+# The link emulators by name; a spec's backend is one of these, `auto` or `sim` (virtual time,
+# netrepro.sim), as configs/schema/spec.schema.json lists them (tests/test_facts.py).
+EMULATORS: dict[str, type] = {"htb": HtbBackend, "linkemu": LinkemuBackend, "netem": NetemBackend}
 
 
 def netem_available(kernel_release: str | None = None) -> bool:
     """Whether this kernel has sch_netem, built in or as a module."""
-    import os
-
     release = kernel_release or os.uname().release
     if Path("/sys/module/sch_netem").exists():
         return True
@@ -66,21 +44,13 @@ def get_backend(name: str, *, frame_times: bool = False, seed: int = 1) -> LinkB
     name = resolve_backend_name(name)
     if frame_times and name != "linkemu":
         raise BackendError(f"backend {name} cannot read frame-time trailers; only linkemu can")
-    if name == "htb":
-        from netrepro.backends.htb import HtbBackend
-
-        return HtbBackend()
+    if name not in EMULATORS:
+        raise BackendError(f"unknown link backend {name!r}; choose auto, {', '.join(EMULATORS)}")
     if name == "linkemu":
-        from netrepro.backends.linkemu import LinkemuBackend
-
         return LinkemuBackend(seed=seed, frame_times=frame_times)
-    if name == "netem":
-        if not netem_available():
-            raise BackendError("backend netem needs sch_netem, which this kernel lacks; use linkemu or auto")
-        from netrepro.backends.netem import NetemBackend
-
-        return NetemBackend()
-    raise BackendError(f"unknown link backend {name!r}; choose auto, linkemu, netem or htb")
+    if name == "netem" and not netem_available():
+        raise BackendError("backend netem needs sch_netem, which this kernel lacks; use linkemu or auto")
+    return EMULATORS[name]()
 
 
 def emulation_backend(name: str, stack: str, seed: int) -> LinkBackend:
@@ -91,11 +61,3 @@ def emulation_backend(name: str, stack: str, seed: int) -> LinkBackend:
     return get_backend(name, frame_times=stack == "tahoe" and resolve_backend_name(name) == "linkemu",
                        seed=seed)
 
-
-def total_drops(counters: dict[str, Any]) -> int:
-    """Packets the emulated link dropped in both directions, from any backend's counters."""
-    if "qdisc" in counters:
-        return sum(int(q.get("drops") or 0) for q in counters["qdisc"].values())
-    if "forward" in counters:
-        return sum(int(counters[d]["dropped_packets"]) for d in ("forward", "reverse"))
-    raise BackendError(f"counters of an unknown shape: {sorted(counters)}")

@@ -3,10 +3,11 @@ line rate with a stab that charges framing, over a drop-tail FIFO. It emulates r
 only; it refuses delay, jitter and loss, which need linkemu or netem."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from netrepro.backends import BackendError
+from netrepro.backends.base import BackendError
 from netrepro.linkspec import AAL5_TRAILER, LLC_SNAP, Direction, LinkParams
 
 # The bridge hands HTB Ethernet frames whose length includes the 14-octet header.
@@ -98,8 +99,6 @@ def run_checked(node: Any, command: list[str]) -> str:
 
 def qdisc_counters(node: Any, iface: str) -> dict[str, Any]:
     """Packets sent and dropped by the FIFO under HTB, from `tc -s -j qdisc show`."""
-    import json
-
     output = run_checked(node, ["tc", "-s", "-j", "qdisc", "show", "dev", iface])
     for qdisc in json.loads(output):
         if qdisc.get("kind") in ("pfifo", "bfifo"):

@@ -13,17 +13,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from netrepro.backends import FRAME_TIME_OCTETS, BackendError
+from netrepro import limits
+from netrepro.backends.base import FRAME_TIME_OCTETS, BackendError
 from netrepro.linkspec import FRAMINGS, Direction, LinkParams
+from netrepro.paths import tool_binary
 from netrepro.safepath import open_for_write
 
-BINARY = Path(__file__).resolve().parents[2] / "tools" / "bin" / "linkemu"
+BINARY = tool_binary("linkemu")
 # Offloads that would hand the emulator frames larger than the MTU or merged by GRO.
 OFFLOADS = ("tso", "gso", "gro")
 READY_TIMEOUT_S = 5.0
 STOP_TIMEOUT_S = 10.0
 SNAPSHOT_TIMEOUT_S = 5.0
-MAX_MTU = 65535
 # SCHED_FIFO priority of the forwarding threads: on a shared 2-core machine it cut the 99th
 # percentile of added delay from about 1 ms late to 0.2 ms (benchmarks/link).
 PRIORITY = 10
@@ -57,8 +58,8 @@ def refuse_unsupported(link: LinkParams) -> None:
     """Raises BackendError for a link linkemu cannot emulate as specified."""
     if link.framing not in FRAMINGS:
         raise BackendError(f"link {link.name}: linkemu knows framings {', '.join(FRAMINGS)}, not {link.framing!r}")
-    if not 68 <= link.mtu <= MAX_MTU:
-        raise BackendError(f"link {link.name}: MTU {link.mtu} is outside 68..{MAX_MTU}")
+    if not limits.MTU.contains(link.mtu):
+        raise BackendError(f"link {link.name}: MTU {link.mtu}: {limits.MTU.describe()}")
     if link.medium == "shared":
         lossy = link.forward.jitter_s or link.forward.loss_pct or link.forward.cell_loss_ratio \
             or link.forward.bit_error_ratio or link.forward.queue_bytes

@@ -18,7 +18,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from netrepro.backends import BackendError
+from netrepro.backends.base import BackendError
 from netrepro.backends.htb import run_checked, stab_args
 from netrepro.linkspec import (
     AAL5_TRAILER, ATM_CELL, ATM_CELL_PAYLOAD, ETHERNET_MIN_PAYLOAD, ETHERNET_OVERHEAD, LLC_SNAP, Direction,

@@ -141,6 +141,36 @@ int nr_arg_common(const struct nr_common_flags *f, int code, const char *val, co
     return nr_arg_unknown(f->tool, arg, err, errlen);
 }
 
+int nr_args_stack(const struct nr_stack_opts *net, const char **stack, char *err, size_t errlen)
+{
+    *stack = net->name;
+    return nr_stack_check(net, err, errlen);
+}
+
+int nr_args_operands(int argc, char **argv, const char **host, const char *bind, const char *why,
+                     char *err, size_t errlen)
+{
+    if (host) {
+        if (optind != argc - 1)
+            return nr_arg_fail(err, errlen, "%s", why);
+        *host = argv[optind];
+        if (nr_arg_ipv4(NULL, *host, err, errlen))
+            return -1;
+    } else if (optind != argc) {
+        return nr_arg_fail(err, errlen, "%s: %s", argv[optind], why);
+    }
+    return bind ? nr_arg_ipv4("--bind", bind, err, errlen) : 0;
+}
+
+int nr_args_longer(const char *flag, int64_t ns, const char *than, int64_t than_ns, const char *why,
+                   char *err, size_t errlen)
+{
+    if (ns > than_ns)
+        return 0;
+    return nr_arg_fail(err, errlen, "%s must be longer than %s%s%s", flag, than, why ? ", " : "",
+                       why ? why : "");
+}
+
 int nr_args_status(int rc, const char *tool, const char *err, void (*usage)(FILE *))
 {
     if (rc == 1) {

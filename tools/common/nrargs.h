@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stackopt.h"
+
 /* As hi of nr_arg_size: no upper bound beyond what a long long holds. */
 #define NR_ARG_NO_MAX LLONG_MAX
 
@@ -87,6 +89,22 @@ struct nr_common_flags {
  * for a code the tool takes no shared flag for. Returns 0, or -1 with a message in err. */
 int nr_arg_common(const struct nr_common_flags *f, int code, const char *val, const char *arg,
                   char *err, size_t errlen);
+
+/* The end of every tool's command line, once its flags are read. */
+
+/* The stack's flags checked (nr_stack_check); *stack gets the stack's name. */
+int nr_args_stack(const struct nr_stack_opts *net, const char **stack, char *err, size_t errlen);
+
+/* The operands after the flags (argv[optind] on). With host non-NULL, exactly one, a dotted
+ * IPv4 address, put in *host; else none, and an operand given is named before the message.
+ * why says what to give instead, e.g. "-t needs exactly one HOST (the receiver's IPv4
+ * address)". bind, the --bind value where the tool takes one (else NULL), is checked last. */
+int nr_args_operands(int argc, char **argv, const char **host, const char *bind, const char *why,
+                     char *err, size_t errlen);
+
+/* "FLAG must be longer than THAN[, WHY]" unless ns > than_ns; why may be NULL. */
+int nr_args_longer(const char *flag, int64_t ns, const char *than, int64_t than_ns, const char *why,
+                   char *err, size_t errlen);
 
 /* What main does with a parser's result rc (0 run, 1 help, -1 error in err): for help, usage on
  * stdout and status 0; for an error, "tool: err" and usage on stderr and status 2. Returns that

@@ -7,11 +7,6 @@
 
 #include "units.h"
 
-/* The largest socket buffer the Tahoe stack allows (SunOS 4.1's sb_max). */
-#define SPACE_MAX 52428
-#define MTU_MIN 68
-#define MTU_MAX 65535
-
 void nr_stack_opts_init(struct nr_stack_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -98,16 +93,17 @@ int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, 
         o->host_model = val;
         return 0;
     case NR_OPT_MTU:
-        if (nr_parse_size(val, &v) || v < MTU_MIN || v > MTU_MAX)
-            return fail(err, errlen, "--mtu %s: give a size from 68B to 65535B, e.g. 9188B", val);
+        if (nr_parse_size(val, &v) || v < NR_MTU_MIN || v > NR_MTU_MAX)
+            return fail(err, errlen, "--mtu %s: give a size from %dB to %dB, e.g. 9188B", val,
+                        NR_MTU_MIN, NR_MTU_MAX);
         o->mtu = (int)v;
         return 0;
     case NR_OPT_SENDSPACE:
     case NR_OPT_RECVSPACE:
-        if (nr_parse_size(val, &v) || v < 1 || v > SPACE_MAX)
-            return fail(err, errlen, "--%s %s: give a size from 1B to 52428B (SunOS's sb_max), "
+        if (nr_parse_size(val, &v) || v < 1 || v > NR_SB_MAX)
+            return fail(err, errlen, "--%s %s: give a size from 1B to %dB (SunOS's sb_max), "
                         "e.g. 16K", code == NR_OPT_SENDSPACE ? "tcp-sendspace" : "tcp-recvspace",
-                        val);
+                        val, NR_SB_MAX);
         *(code == NR_OPT_SENDSPACE ? &o->tcp_sendspace : &o->tcp_recvspace) = (int)v;
         return 0;
     case NR_OPT_TICK_PHASE: {
@@ -177,8 +173,8 @@ void nr_stack_usage(FILE *f, int col)
         {"--host-model FILE", "tahoe: per-packet, per-byte and per-call CPU costs, e.g."},
         {"", "configs/hosts/sparcstation-ipc.yaml (required with tahoe)"},
         {"--mtu SIZE", "tahoe: interface MTU, e.g. 9188B (default: the interface's)"},
-        {"--tcp-sendspace SIZE", "tahoe: default TCP send buffer (default: the host model's"},
-        {"", "tcp_sendspace, else 16K on an MTU above 1500B as SunOS on ATM, else 4K)"},
+        {"--tcp-sendspace SIZE", "tahoe: default TCP send buffer (default: 16K on an MTU"},
+        {"", "above 1500B as SunOS on ATM, else 4K)"},
         {"--tcp-recvspace SIZE", "tahoe: default TCP receive buffer (default: as --tcp-sendspace)"},
         {"--tick-phase TIME", "tahoe: wait for the next instant TIME after a whole second of"},
         {"", "CLOCK_MONOTONIC, which all Mininet hosts share, and boot the stack then:"},

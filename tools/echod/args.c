@@ -1,7 +1,6 @@
 #include "args.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "nrargs.h"
@@ -35,15 +34,6 @@ void echod_usage(FILE *f)
         "  -h, --help          this text\n"
         "Runs until SIGTERM or SIGINT, then writes one JSON summary record on stdout.\n"
         "Exit status: 0 ok, 1 run failed, 2 bad arguments.\n");
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 enum { OPT_PORT = 256, OPT_BIND, OPT_PROTO, OPT_QUIET, OPT_GAP, OPT_SNDBUF, OPT_RCVBUF,
@@ -82,7 +72,7 @@ int echod_parse_args(int argc, char **argv, struct echod_args *a, char *err, siz
         case 'h': return 1;
         case OPT_PORT:
             if (nr_parse_count(optarg, 65535, &v) || v < 1)
-                return fail(err, errlen, "--port %s: give a port from 1 to 65535", optarg);
+                return nr_arg_fail(err, errlen, "--port %s: give a port from 1 to 65535", optarg);
             a->port = (int)v;
             break;
         case OPT_BIND:
@@ -91,7 +81,7 @@ int echod_parse_args(int argc, char **argv, struct echod_args *a, char *err, siz
         case OPT_PROTO:
             if (strcmp(optarg, "tcp") != 0 && strcmp(optarg, "udp") != 0 &&
                 strcmp(optarg, "both") != 0)
-                return fail(err, errlen, "--proto %s: give tcp, udp or both", optarg);
+                return nr_arg_fail(err, errlen, "--proto %s: give tcp, udp or both", optarg);
             a->tcp = strcmp(optarg, "udp") != 0;
             a->udp = strcmp(optarg, "tcp") != 0;
             break;
@@ -101,40 +91,37 @@ int echod_parse_args(int argc, char **argv, struct echod_args *a, char *err, siz
             break;
         case OPT_QUIET:
             if (nr_parse_time_ns(optarg, &t) || t < 1000000 || t > NR_ARG_MAX_WAIT_NS)
-                return fail(err, errlen, "--udp-quiet %s: give a time from 1ms to 3600s, e.g. "
-                            "500ms", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--udp-quiet %s: give a time from 1ms to 3600s, e.g. "
+                                   "500ms", optarg);
             a->udp_quiet_ns = t;
             break;
         case OPT_GAP:
             if (nr_parse_time_ns(optarg, &t) || t > 1000000000)
-                return fail(err, errlen, "--echo-gap %s: give a time up to 1s, e.g. 7ms", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--echo-gap %s: give a time up to 1s, e.g. 7ms", optarg);
             a->echo_gap_ns = t;
             break;
         case OPT_SNDBUF:
         case OPT_RCVBUF:
             if (nr_parse_size(optarg, &v) || v < 1 || v > (1 << 30))
-                return fail(err, errlen, "--%s %s: give a size from 1B to 1024M, e.g. 16K",
-                            c == OPT_SNDBUF ? "sndbuf" : "rcvbuf", optarg);
+                return nr_arg_fail(err, errlen, "--%s %s: give a size from 1B to 1024M, e.g. 16K",
+                                   c == OPT_SNDBUF ? "sndbuf" : "rcvbuf", optarg);
             *(c == OPT_SNDBUF ? &a->sndbuf : &a->rcvbuf) = (int)v;
             break;
         case OPT_MAXMSG:
             if (nr_parse_size(optarg, &v) || v < PW_MIN_MESSAGE || v > MAX_MAX_MESSAGE)
-                return fail(err, errlen, "--max-message %s: give a size from %dB to 64M, e.g. "
-                            "4M", optarg, PW_MIN_MESSAGE);
+                return nr_arg_fail(err, errlen,
+                                   "--max-message %s: give a size from %dB to 64M, e.g. "
+                                   "4M", optarg, PW_MIN_MESSAGE);
             a->max_message = (long)v;
             break;
         default:
-            return fail(err, errlen, "%s: unknown option or missing value; see echod --help",
-                        argv[optind - 1]);
+            return nr_arg_unknown("echod", argv[optind - 1], err, errlen);
         }
     }
-    if (optind != argc)
-        return fail(err, errlen, "%s: echod takes no operands; see echod --help", argv[optind]);
-    a->stack = a->net.name;
-    if (nr_stack_check(&a->net, err, errlen))
+    if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
-    struct nrio_addr probe;
-    if (nrio_parse_addr(a->bind_ip, (uint16_t)a->port, &probe))
-        return fail(err, errlen, "--bind %s: not a dotted IPv4 address", a->bind_ip);
-    return 0;
+    return nr_args_operands(argc, argv, NULL, a->bind_ip,
+                            "echod takes no operands; see echod --help", err, errlen);
 }

@@ -157,8 +157,7 @@ int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t 
                 return -1;
         }
     }
-    a->stack = a->net.name;
-    if (nr_stack_check(&a->net, err, errlen))
+    if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
     if (a->api == IPC_TLI)
         return 0; /* the caller reports it as not reproducible, whatever else was given */
@@ -169,24 +168,17 @@ int ipc_parse_args(int argc, char **argv, struct ipc_args *a, char *err, size_t 
                            "sockets: give --stack kernel");
     if (a->api == IPC_RPC)
         a->proto = NRIO_TCP;
-    if (a->server) {
-        if (optind != argc)
-            return nr_arg_fail(err, errlen,
-                               "--server takes no HOST; use --bind for the local address");
-    } else {
-        if (optind != argc - 1)
-            return nr_arg_fail(err, errlen,
-                               "give exactly one HOST (the server's IPv4 address), or --server");
-        a->host = argv[optind];
-    }
-    if (nr_arg_ipv4(NULL, a->server ? a->bind_ip : a->host, err, errlen))
+    if (a->server ? nr_args_operands(argc, argv, NULL, a->bind_ip,
+                                     "--server takes no HOST; use --bind for the local address",
+                                     err, errlen)
+                  : nr_args_operands(argc, argv, &a->host, NULL,
+                                     "give exactly one HOST (the server's IPv4 address), or "
+                                     "--server", err, errlen))
         return -1;
     if (a->api == IPC_SOCKETS && a->proto == NRIO_UDP && a->buf)
         return nr_arg_fail(err, errlen,
                            "--buf applies to TCP and RPC; UDP uses --segment and --unack");
-    if (a->timeout_ns <= a->pause_ns)
-        return nr_arg_fail(err, errlen, "--timeout must be longer than --pause");
-    if (a->timeout_ns <= a->rto_ns)
-        return nr_arg_fail(err, errlen, "--timeout must be longer than --rto");
-    return 0;
+    if (nr_args_longer("--timeout", a->timeout_ns, "--pause", a->pause_ns, NULL, err, errlen))
+        return -1;
+    return nr_args_longer("--timeout", a->timeout_ns, "--rto", a->rto_ns, NULL, err, errlen);
 }

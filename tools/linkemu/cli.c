@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "nrargs.h"
+
 void le_usage(FILE *out)
 {
     fputs("usage: linkemu --if-a IF --if-b IF --rate RATE [options]\n"
@@ -89,6 +91,7 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
     *opts = (struct le_opts){.seed = 1, .spin_ns = 150000, .sock_buf = 16 << 20};
     double number;
     uint64_t size;
+    char message[256];
     int opt;
     optind = 0; /* getopt keeps state across calls; 0 resets it fully (glibc) */
     opterr = 0;
@@ -147,20 +150,18 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
             le_usage(out);
             return 1;
         case '?':
-            if (optopt)
-                fprintf(err, "linkemu: option '%s' is missing its value or takes none; see --help\n",
-                        argv[optind - 1]);
-            else
-                fprintf(err, "linkemu: unknown option '%s'; see --help\n", argv[optind - 1]);
+            nr_arg_unknown("linkemu", argv[optind - 1], message, sizeof message);
+            fprintf(err, "linkemu: %s\n", message);
             return -1;
         default:
             if (le_link_opt(&link, opt, optarg, "linkemu", err) < 0)
                 return -1;
         }
     }
-    if (optind < argc) {
-        fprintf(err, "linkemu: unexpected argument '%s'; every setting is a --flag, see --help\n",
-                argv[optind]);
+    if (nr_args_operands(argc, argv, NULL, NULL,
+                         "linkemu takes no operands: every setting is a --flag; see linkemu --help",
+                         message, sizeof message)) {
+        fprintf(err, "linkemu: %s\n", message);
         return -1;
     }
     if (!opts->if_a || !opts->if_b) {

@@ -36,7 +36,7 @@ void mftp_usage(FILE *f)
         "  --window SIZE       per-connection window at both ends. kernel: TCP_WINDOW_CLAMP\n"
         "                      with buffers twice as large, set back whenever the kernel\n"
         "                      moves it; tahoe: SO_SNDBUF and SO_RCVBUF of SIZE, as SunOS\n"
-        "                      set a window, at most its sb_max (52428B unless raised). The\n"
+        "                      set a window, at most its sb_max (%dB unless raised). The\n"
         "                      record gives window_start, window_end, window_max and\n"
         "                      window_reasserts (default 0: the stack's default)\n"
         "  --block SIZE        block size when sending (default %d)\n"
@@ -54,7 +54,8 @@ void mftp_usage(FILE *f)
         "  -h, --help          this text\n"
         "Without -n or --target-rate, N is 1 in block mode. Writes one JSON record per transfer\n"
         "on stdout. Exit status: 0 ok, 1 failed, 2 bad arguments.\n",
-        DEFAULT_PORT, MFTP_MAX_CONNS, MFTP_MAX_CONNS, DEFAULT_BLOCK, DEFAULT_RTT_SAMPLES);
+        DEFAULT_PORT, MFTP_MAX_CONNS, MFTP_MAX_CONNS, NR_SB_MAX, DEFAULT_BLOCK,
+        DEFAULT_RTT_SAMPLES);
 }
 
 int mftp_parse_rate(const char *s, double *bps)
@@ -167,8 +168,7 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
                 return -1;
         }
     }
-    a->stack = a->net.name;
-    if (nr_stack_check(&a->net, err, errlen))
+    if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
     /* nrio offers no raw socket, so only the kernel stack can send an ICMP echo. */
     if (a->rtt_method == MFTP_RTT_ICMP && a->rtt_samples > 0 &&
@@ -176,10 +176,8 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         return nr_arg_fail(err, errlen, "--rtt-method icmp needs the kernel stack's raw socket; "
                            "on --stack %s give --rtt-method tcp (auto uses it there), or "
                            "--rtt-samples 0 to skip the RTT", a->net.name);
-    if (optind != argc - 1)
-        return nr_arg_fail(err, errlen, "give exactly one HOST (the server's IPv4 address)");
-    a->host = argv[optind];
-    if (nr_arg_ipv4(NULL, a->host, err, errlen))
+    if (nr_args_operands(argc, argv, &a->host, NULL,
+                         "give exactly one HOST (the server's IPv4 address)", err, errlen))
         return -1;
     if (!a->get == !a->put)
         return nr_arg_fail(err, errlen, "give one of --get NAME (retrieve) or --put FILE (send)");
@@ -191,7 +189,5 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
     if (a->target_bps > 0 && !a->connections && a->rtt_samples == 0)
         return nr_arg_fail(err, errlen,
                            "--target-rate needs an RTT: --rtt-samples must be at least 1");
-    if (a->timeout_ns <= a->pause_ns)
-        return nr_arg_fail(err, errlen, "--timeout must be longer than --pause");
-    return 0;
+    return nr_args_longer("--timeout", a->timeout_ns, "--pause", a->pause_ns, NULL, err, errlen);
 }

@@ -4,25 +4,22 @@
 
 #include "args.h"
 #include "client.h"
-#include "nrargs.h"
-#include "nrio.h"
+#include "nrmain.h"
 #include "tahoe/if_packet.h"
+
+static int parse(int argc, char **argv, void *a, char *err, size_t errlen)
+{
+    return mftp_parse_args(argc, argv, a, err, errlen);
+}
+
+static int run(nrio *io, void *a)
+{
+    return mftp_run(io, a, stdout);
+}
 
 int main(int argc, char **argv)
 {
-    struct mftp_args a;
-    char err[256];
-    int rc = nr_args_status(mftp_parse_args(argc, argv, &a, err, sizeof err), "mftp", err,
-                            mftp_usage);
-    if (rc >= 0)
-        return rc;
-    char what[256], hint[256];
-    nrio *io = nr_stack_new(&a.net, what, sizeof what, hint, sizeof hint);
-    if (!io) {
-        fprintf(stderr, "mftp: %s; %s\n", what, hint);
-        return 1;
-    }
-    rc = mftp_run(io, &a, stdout);
-    nrio_destroy(io);
-    return rc;
+    static const struct nr_tool tool = {"mftp", parse, mftp_usage, run, nr_stack_new};
+    struct mftp_args a = {0};
+    return nr_tool_main(&tool, &a, &a.net, argc, argv);
 }

@@ -23,7 +23,7 @@ void mftpd_usage(FILE *f)
         "  --window SIZE     per-connection window of data connections; a client's MCON may\n"
         "                    set its own. kernel: TCP_WINDOW_CLAMP with buffers twice as\n"
         "                    large; tahoe: SO_SNDBUF and SO_RCVBUF of SIZE, as SunOS set a\n"
-        "                    window, at most its sb_max (52428B unless raised) (default 0:\n"
+        "                    window, at most its sb_max (%dB unless raised) (default 0:\n"
         "                    the stack's default)\n"
         "  --block SIZE      block size when sending in block mode (default %d)\n"
         "  --sessions N      exit after N logged-in sessions (default 0: serve forever)\n"
@@ -33,7 +33,7 @@ void mftpd_usage(FILE *f)
         "  -h, --help        this text\n"
         "Writes one JSON record per transfer on stdout, and one line, \"mftpd: serving ...\",\n"
         "on stderr once it listens. Exit status: 0 ok, 1 failed, 2 bad arguments.\n",
-        DEFAULT_PORT, DEFAULT_BLOCK);
+        DEFAULT_PORT, NR_SB_MAX, DEFAULT_BLOCK);
 }
 
 enum { OPT_ROOT = 256, OPT_SESSIONS, OPT_IDLE };
@@ -93,10 +93,8 @@ int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, siz
                 return -1;
         }
     }
-    a->stack = a->net.name;
-    if (nr_stack_check(&a->net, err, errlen))
+    if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
-    if (optind != argc)
-        return nr_arg_fail(err, errlen, "%s: mftpd takes no operands", argv[optind]);
-    return nr_arg_ipv4("--bind", a->bind_ip, err, errlen);
+    return nr_args_operands(argc, argv, NULL, a->bind_ip,
+                            "mftpd takes no operands; see mftpd --help", err, errlen);
 }

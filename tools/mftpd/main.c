@@ -3,26 +3,23 @@
 #include <stdio.h>
 
 #include "args.h"
-#include "nrargs.h"
-#include "nrio.h"
+#include "nrmain.h"
 #include "server.h"
 #include "tahoe/if_packet.h"
 
+static int parse(int argc, char **argv, void *a, char *err, size_t errlen)
+{
+    return mftpd_parse_args(argc, argv, a, err, errlen);
+}
+
+static int run(nrio *io, void *a)
+{
+    return mftpd_run(io, a, stdout, stderr);
+}
+
 int main(int argc, char **argv)
 {
-    struct mftpd_args a;
-    char err[256];
-    int rc = nr_args_status(mftpd_parse_args(argc, argv, &a, err, sizeof err), "mftpd", err,
-                            mftpd_usage);
-    if (rc >= 0)
-        return rc;
-    char what[256], hint[256];
-    nrio *io = nr_stack_new(&a.net, what, sizeof what, hint, sizeof hint);
-    if (!io) {
-        fprintf(stderr, "mftpd: %s; %s\n", what, hint);
-        return 1;
-    }
-    rc = mftpd_run(io, &a, stdout, stderr);
-    nrio_destroy(io);
-    return rc;
+    static const struct nr_tool tool = {"mftpd", parse, mftpd_usage, run, nr_stack_new};
+    struct mftpd_args a = {0};
+    return nr_tool_main(&tool, &a, &a.net, argc, argv);
 }

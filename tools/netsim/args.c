@@ -97,7 +97,7 @@ void ns_usage(FILE *out)
         "                             choice by MTU, 16K above MTU 1500, else 4.3BSD's 4K)\n"
         "  --window-scale             both hosts offer RFC 1323 window scaling in their SYNs,\n"
         "                             as SunOS's TCP-LFN option did (default off, as Tahoe)\n"
-        "  --sb-max SIZE              both hosts' largest socket buffer (default 52428B,\n"
+        "  --sb-max SIZE              both hosts' largest socket buffer (default %dB,\n"
         "                             SunOS 4.1's sb_max); windows above 64K need it raised\n"
         "                             and --window-scale\n"
         "  --spin-ps N                CPU time of one busy-loop iteration, in picoseconds: of\n"
@@ -128,7 +128,7 @@ void ns_usage(FILE *out)
         "Units: rates bit|Kbit|Mbit|Gbit (powers of 1000), times ns|us|ms|s, sizes B|K|M\n"
         "(K = 1024 octets). Exit status: 0 ok, 1 an application or the simulation failed,\n"
         "2 bad arguments.\n",
-        DEFAULT_SPIN_PS);
+        NR_SB_MAX, DEFAULT_SPIN_PS);
 }
 
 enum {

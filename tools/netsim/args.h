@@ -38,7 +38,7 @@ struct ns_args {
     int64_t spin_ps;
     int tcp_space;             /* both hosts' default TCP buffers; 0: by the MTU */
     bool window_scale;         /* both hosts offer RFC 1323 window scaling */
-    int sb_max;                /* both hosts' largest socket buffer; 0: SunOS's 52428 */
+    int sb_max;                /* both hosts' largest socket buffer; 0: NR_SB_MAX */
     bool no_wall;
     bool shared_medium;        /* --medium shared: one half-duplex wire for both hosts */
     bool trace;                /* a record per TCP segment sent */

@@ -1,7 +1,6 @@
 #include "args.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "nrargs.h"
@@ -91,15 +90,6 @@ void pingx_usage(FILE *f)
         "why), 2 bad arguments.\n");
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* A time from min to NR_ARG_MAX_WAIT_NS (an hour). */
 static int time_arg(const char *s, int64_t min, int64_t *out)
 {
@@ -163,84 +153,92 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
                 if (strcmp(optarg, mode_names[a->mode]) == 0)
                     break;
             if (a->mode == nmode)
-                return fail(err, errlen, "--mode %s: give tcp-per-message, tcp, tcp-nodelay, "
-                            "udp or udp-cooled", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--mode %s: give tcp-per-message, tcp, tcp-nodelay, "
+                                   "udp or udp-cooled", optarg);
             break;
         case OPT_SIZES:
             if (nr_parse_size_list(optarg, sizes, PX_MAX_SIZES, &a->nsizes))
                 /* The reason first: a long list would cut it off the message. */
-                return fail(err, errlen, "--sizes: give up to %d sizes with units, separated by "
-                            "commas, e.g. 512B,12K-1,100K; got %s", PX_MAX_SIZES, optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--sizes: give up to %d sizes with units, separated by "
+                                   "commas, e.g. 512B,12K-1,100K; got %s", PX_MAX_SIZES, optarg);
             for (int i = 0; i < a->nsizes; i++) {
                 if (sizes[i] < PW_MIN_MESSAGE || sizes[i] > PX_MAX_MESSAGE)
-                    return fail(err, errlen, "--sizes: %lldB is out of range: a message holds "
-                                "an %d-octet header, so give sizes from %dB to 4M",
-                                sizes[i], PW_HDR_LEN, PW_MIN_MESSAGE);
+                    return nr_arg_fail(err, errlen,
+                                       "--sizes: %lldB is out of range: a message holds "
+                                       "an %d-octet header, so give sizes from %dB to 4M",
+                                       sizes[i], PW_HDR_LEN, PW_MIN_MESSAGE);
                 a->sizes[i] = (long)sizes[i];
             }
             break;
         case OPT_COUNT:
             if (nr_parse_count(optarg, 1000000, &v) || v < 1)
-                return fail(err, errlen, "--count %s: give 1 to 1000000 echoes per size",
-                            optarg);
+                return nr_arg_fail(err, errlen, "--count %s: give 1 to 1000000 echoes per size",
+                                   optarg);
             a->count = (long)v;
             break;
         case OPT_ORDER:
             if (strcmp(optarg, "sequential") != 0 && strcmp(optarg, "shuffled") != 0)
-                return fail(err, errlen, "--order %s: give sequential or shuffled", optarg);
+                return nr_arg_fail(err, errlen, "--order %s: give sequential or shuffled", optarg);
             a->shuffled = strcmp(optarg, "shuffled") == 0;
             break;
         case OPT_SEED:
             if (nr_parse_count(optarg, INT64_MAX, &v))
-                return fail(err, errlen, "--seed %s: give a non-negative integer", optarg);
+                return nr_arg_fail(err, errlen, "--seed %s: give a non-negative integer", optarg);
             a->seed = (uint64_t)v;
             break;
         case OPT_INTERVAL:
             if (time_arg(optarg, 0, &a->interval_ns))
-                return fail(err, errlen, "--interval %s: give a time up to 3600s, e.g. 1s or 200ms", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--interval %s: give a time up to 3600s, e.g. 1s or 200ms",
+                                   optarg);
             break;
         case OPT_PACING:
             if (strcmp(optarg, "grid") != 0 && strcmp(optarg, "alarm") != 0)
-                return fail(err, errlen, "--pacing %s: give grid or alarm", optarg);
+                return nr_arg_fail(err, errlen, "--pacing %s: give grid or alarm", optarg);
             a->pacing = strcmp(optarg, "alarm") == 0 ? PX_PACING_ALARM : PX_PACING_GRID;
             break;
         case OPT_TIMEOUT:
             if (time_arg(optarg, 1000000, &a->timeout_ns))
-                return fail(err, errlen, "--timeout %s: give a time from 1ms to 3600s, e.g. 5s",
-                            optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--timeout %s: give a time from 1ms to 3600s, e.g. 5s",
+                                   optarg);
             break;
         case OPT_SILENT:
             if (nr_parse_count(optarg, 1000000, &v) || v < 1)
-                return fail(err, errlen, "--max-silent %s: give a count of at least 1", optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--max-silent %s: give a count of at least 1", optarg);
             a->max_silent = (long)v;
             break;
         case OPT_QUIET:
             if (time_arg(optarg, 1000000, &a->udp_quiet_ns))
-                return fail(err, errlen, "--udp-quiet %s: give a time from 1ms to 3600s, "
-                            "e.g. 500ms", optarg);
+                return nr_arg_fail(err, errlen, "--udp-quiet %s: give a time from 1ms to 3600s, "
+                                   "e.g. 500ms", optarg);
             break;
         case OPT_DATAGRAM:
             if (nr_parse_size(optarg, &v) || v < PW_MIN_DGRAM || v > PW_MAX_DGRAM)
-                return fail(err, errlen, "--datagram %s: give a size from %dB to 65507B, "
-                            "e.g. 8K", optarg, PW_MIN_DGRAM);
+                return nr_arg_fail(err, errlen, "--datagram %s: give a size from %dB to 65507B, "
+                                   "e.g. 8K", optarg, PW_MIN_DGRAM);
             a->datagram = (long)v;
             break;
         case OPT_GAP:
             if (time_arg(optarg, 1, &a->cool_gap_ns))
-                return fail(err, errlen, "--cool-gap %s: give a time from 1ns to 3600s, e.g. 2ms",
-                            optarg);
+                return nr_arg_fail(err, errlen,
+                                   "--cool-gap %s: give a time from 1ns to 3600s, e.g. 2ms",
+                                   optarg);
             break;
         case OPT_ITER:
             if (nr_parse_count(optarg, 1000000000000LL, &v) || v < 1)
-                return fail(err, errlen, "--cool-iterations %s: give a positive number of "
-                            "iterations, e.g. 2000", optarg);
+                return nr_arg_fail(err, errlen, "--cool-iterations %s: give a positive number of "
+                                   "iterations, e.g. 2000", optarg);
             a->cool_iterations = (long)v;
             break;
         case OPT_SNDBUF:
         case OPT_RCVBUF:
             if (nr_parse_size(optarg, &v) || v < 1 || v > (1 << 30))
-                return fail(err, errlen, "--%s %s: give a size from 1B to 1024M, e.g. 16K",
-                            c == OPT_SNDBUF ? "sndbuf" : "rcvbuf", optarg);
+                return nr_arg_fail(err, errlen, "--%s %s: give a size from 1B to 1024M, e.g. 16K",
+                                   c == OPT_SNDBUF ? "sndbuf" : "rcvbuf", optarg);
             *(c == OPT_SNDBUF ? &a->sndbuf : &a->rcvbuf) = (int)v;
             break;
         case OPT_HOST:
@@ -248,7 +246,7 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             break;
         case OPT_PORT:
             if (nr_parse_count(optarg, 65535, &v) || v < 1)
-                return fail(err, errlen, "--port %s: give a port from 1 to 65535", optarg);
+                return nr_arg_fail(err, errlen, "--port %s: give a port from 1 to 65535", optarg);
             a->port = (int)v;
             break;
         case OPT_PRINT:
@@ -259,36 +257,34 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
                 return -1;
             break;
         default:
-            return fail(err, errlen, "%s: unknown option or missing value; see pingx --help",
-                        argv[optind - 1]);
+            return nr_arg_unknown("pingx", argv[optind - 1], err, errlen);
         }
     }
-    if (optind != argc)
-        return fail(err, errlen, "%s: pingx takes no operands; see pingx --help", argv[optind]);
-    a->stack = a->net.name;
-    if (nr_stack_check(&a->net, err, errlen))
+    if (nr_args_stack(&a->net, &a->stack, err, errlen) ||
+        nr_args_operands(argc, argv, NULL, NULL, "pingx takes no operands; see pingx --help", err,
+                         errlen))
         return -1;
     if (a->mode < 0)
-        return fail(err, errlen, "give --mode: tcp-per-message, tcp, tcp-nodelay, udp or "
-                    "udp-cooled");
+        return nr_arg_fail(err, errlen, "give --mode: tcp-per-message, tcp, tcp-nodelay, udp or "
+                           "udp-cooled");
     if (a->nsizes == 0)
-        return fail(err, errlen, "give --sizes, e.g. --sizes 512B,12K-1,100K");
-    struct nrio_addr probe;
-    if (nrio_parse_addr(a->host, (uint16_t)a->port, &probe))
-        return fail(err, errlen, "--host %s: not a dotted IPv4 address", a->host);
+        return nr_arg_fail(err, errlen, "give --sizes, e.g. --sizes 512B,12K-1,100K");
+    if (nr_arg_ipv4("--host", a->host, err, errlen))
+        return -1;
     int cooled = a->cool_gap_ns >= 0 || a->cool_iterations >= 0;
     if (a->mode == PX_UDP_COOLED && (a->cool_gap_ns >= 0) == (a->cool_iterations >= 0))
-        return fail(err, errlen, "udp-cooled needs exactly one of --cool-gap (a time) and "
-                    "--cool-iterations (busy-loop iterations)");
+        return nr_arg_fail(err, errlen, "udp-cooled needs exactly one of --cool-gap (a time) and "
+                           "--cool-iterations (busy-loop iterations)");
     if (a->mode != PX_UDP_COOLED && cooled)
-        return fail(err, errlen, "--cool-gap and --cool-iterations apply to --mode udp-cooled "
-                    "only");
+        return nr_arg_fail(err, errlen,
+                           "--cool-gap and --cool-iterations apply to --mode udp-cooled "
+                           "only");
     if (pingx_is_udp(a->mode)) {
         for (int i = 0; i < a->nsizes; i++)
             if (pw_udp_count(a->sizes[i], a->datagram) < 0)
-                return fail(err, errlen, "--sizes %ldB with --datagram %ldB needs more than "
-                            "%d datagrams; give a larger --datagram", a->sizes[i], a->datagram,
-                            PW_MAX_COUNT);
+                return nr_arg_fail(err, errlen, "--sizes %ldB with --datagram %ldB needs more than "
+                                   "%d datagrams; give a larger --datagram",
+                                   a->sizes[i], a->datagram, PW_MAX_COUNT);
     }
     return 0;
 }

@@ -95,7 +95,7 @@ struct tahoe_config {
     int mtu;           /* interface MTU; MSS = MTU - 40 */
     int64_t boot_ns;   /* fixes the phase of the 200 ms and 500 ms ticks */
     struct tahoe_hostcost cost;
-    int sb_max;        /* largest socket buffer (SunOS 4.1: 52428) */
+    int sb_max;        /* largest socket buffer (SunOS 4.1's: NR_SB_MAX, common/stackopt.h) */
     int tcp_sendspace; /* default TCP buffers; a new connection's cwnd starts at sendspace */
     int tcp_recvspace;
     int udp_sendspace; /* largest UDP datagram a socket may send by default */
@@ -111,7 +111,7 @@ struct tahoe_config {
     void *debug_ctx;
 };
 
-/* Fills cfg with Tahoe defaults: MTU 1500, 4096-octet TCP buffers, sb_max 52428, zero costs. */
+/* Fills cfg with Tahoe defaults: MTU 1500, 4.3BSD's TCP buffers, SunOS's sb_max, zero costs. */
 void tahoe_config_defaults(struct tahoe_config *cfg);
 /* Reads per_packet_ns, per_byte_ps and per_call_ns, the optional memory passes copy_write_passes
  * and dma_passes, the optional paging keys ram_bytes, resident_bytes, page_size, page_in_ns and

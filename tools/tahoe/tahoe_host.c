@@ -12,17 +12,18 @@
 #include "in_pcb.h"
 #include "ip.h"
 #include "socketvar.h"
+#include "stackopt.h"
 #include "tahoe_var.h"
 #include "units.h"
 
 void tahoe_config_defaults(struct tahoe_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->mtu = 1500;
-    cfg->sb_max = 52428;
+    cfg->mtu = NR_ETHER_MTU;
+    cfg->sb_max = NR_SB_MAX;
     /* 4.3BSD tcp_sendspace / tcp_recvspace; SunOS raised them to 16K on the ATM interface. */
-    cfg->tcp_sendspace = 4096;
-    cfg->tcp_recvspace = 4096;
+    cfg->tcp_sendspace = NR_TCPSPACE_BSD;
+    cfg->tcp_recvspace = NR_TCPSPACE_BSD;
     /* ASSUMPTION: the papers do not give SunOS's UDP buffers. 9216 lets an 8 KB datagram
      * (liu95db) and a 9000-octet one (milliner) through; 41600 is 4.3BSD-Reno's receive space. */
     cfg->udp_sendspace = 9216;
@@ -33,7 +34,7 @@ void tahoe_config_defaults(struct tahoe_config *cfg)
 
 struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
 {
-    if (!cfg->if_output || cfg->mtu < 68 || cfg->mtu > IP_MAXPACKET)
+    if (!cfg->if_output || cfg->mtu < NR_MTU_MIN || cfg->mtu > NR_MTU_MAX)
         return NULL;
     struct tahoe_stack *st = calloc(1, sizeof *st);
     if (!st)

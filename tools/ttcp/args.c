@@ -157,21 +157,16 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
                 return -1;
         }
     }
-    a->stack = a->net.name;
-    if (nr_stack_check(&a->net, err, errlen))
+    if (nr_args_stack(&a->net, &a->stack, err, errlen))
         return -1;
     if (a->transmit == -1)
         return nr_arg_fail(err, errlen, "give -t (transmit) or -r (receive)");
-    if (a->transmit) {
-        if (optind != argc - 1)
-            return nr_arg_fail(err, errlen,
-                               "-t needs exactly one HOST (the receiver's IPv4 address)");
-        a->host = argv[optind];
-    } else if (optind != argc) {
-        return nr_arg_fail(err, errlen,
-                           "-r takes no HOST; use --bind to choose the local address");
-    }
-    if (nr_arg_ipv4(NULL, a->transmit ? a->host : a->bind_ip, err, errlen))
+    if (a->transmit ? nr_args_operands(argc, argv, &a->host, NULL,
+                                       "-t needs exactly one HOST (the receiver's IPv4 address)",
+                                       err, errlen)
+                    : nr_args_operands(argc, argv, NULL, a->bind_ip,
+                                       "-r takes no HOST; use --bind to choose the local address",
+                                       err, errlen))
         return -1;
     if (a->proto == NRIO_UDP && a->write_size < TTCP_MIN_UDP_WRITE)
         return nr_arg_fail(err, errlen,
@@ -187,9 +182,10 @@ int ttcp_parse_args(int argc, char **argv, struct ttcp_args *a, char *err, size_
         return nr_arg_fail(err, errlen, "--cool-gap and --cool-spin exclude each other: pick one");
     if (a->proto == NRIO_UDP && a->nodelay)
         return nr_arg_fail(err, errlen, "-D (TCP_NODELAY) applies to TCP only; drop -u or -D");
-    if (a->timeout_ns <= a->pause_ns + a->pause_spread_ns)
-        return nr_arg_fail(err, errlen, "--timeout must be longer than --pause plus "
-                           "--pause-spread, or the pause between transfers ends the run");
+    if (nr_args_longer("--timeout", a->timeout_ns, "--pause plus --pause-spread",
+                       a->pause_ns + a->pause_spread_ns,
+                       "or the pause between transfers ends the run", err, errlen))
+        return -1;
     a->bytes = bytes > 0 ? bytes : writes * a->write_size;
     return 0;
 }

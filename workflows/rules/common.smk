@@ -1,5 +1,4 @@
 # Shared state and get_* helpers: the spec named by --configfile, loaded and validated once.
-import hashlib
 import sys
 from pathlib import Path
 
@@ -7,9 +6,12 @@ sys.path.insert(0, workflow.basedir)
 
 from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import forward_stop_signals, run_logged  # noqa: E402
-from netrepro.runsettings import SETTINGS_FILE, other_backend_runs, write_settings  # noqa: E402
+from netrepro.runsettings import marker, other_backend_runs  # noqa: E402
+from netrepro.reportinputs import report_reads  # noqa: E402
 from netrepro.safepath import links_under  # noqa: E402
-from netrepro.spec import SpecError, load_spec, settings_hash  # noqa: E402
+from netrepro.experiment import settings_hash  # noqa: E402
+from netrepro.spec import PROFILES, SpecError, load_spec  # noqa: E402
+from netrepro.tools import tool  # noqa: E402
 
 
 def get_spec_path():
@@ -67,22 +69,14 @@ RUN_BACKENDS = sorted({resolve_backend_name(e.backend) for e in SPEC.experiments
 wildcard_constraints:
     paper=PAPER,
     experiment="|".join(SPEC.experiments),
-    profile="quick|paper|smoke",
+    profile="|".join(PROFILES),
     backend="|".join(RUN_BACKENDS),
-    trial=r"[1-9][0-9]*",
-    send=r"[1-9][0-9]*",
-    point=r"[1-9][0-9]*",
+    run=r"trial-[1-9][0-9]*(/point-[1-9][0-9]*)?(/send-[1-9][0-9]*)?",
+    settings="[0-9a-f]{64}",
 
 
 def get_python():
     return sys.executable
-
-
-def get_experiment_hash(wildcards):
-    """Changes when anything the experiment's trials depend on changes in the spec or its host
-    model, and not when the checkout moves."""
-    experiment = SPEC.experiments[wildcards.experiment]
-    return hashlib.sha256((settings_hash(experiment) + experiment.backend).encode()).hexdigest()[:16]
 
 
 def get_experiment_words(wildcards):
@@ -111,23 +105,21 @@ def get_trial_dirs(wildcards):
     if experiment.sweep is not None:
         points = range(1, len(experiment.sweep.points()) + 1)
         trials = [f"{trial}/point-{k}" for trial in trials for k in points]
-    if experiment.ttcp is None:
+    parts = tool(experiment.tool).parts(experiment.settings)
+    if parts is None:
         return trials
-    return [f"{trial}/send-{send}" for trial in trials for send in experiment.ttcp.send_buffers]
+    return [f"{trial}/send-{send}" for trial in trials for send in parts]
 
 
-def get_settings_path(experiment, profile=PROFILE):
-    return f"results/{PAPER}/{experiment}/runs/{profile}/{SETTINGS_FILE}"
-
-
-def get_settings(wildcards):
-    """Every measure job's input: rewritten when the experiment's settings change (netrepro.runsettings),
-    so a changed spec reruns its runs even after `make clean` deleted Snakemake's records."""
-    return get_settings_path(wildcards.experiment, wildcards.profile)
-
-
-for _experiment in SPEC.experiments.values():
-    write_settings(Path(get_settings_path(_experiment.id)), _experiment)
+def get_measure_tools(wildcards):
+    """The programs a run of the experiment's tool runs on the job's backend (and linkemu, where
+    it emulates the link), ancient: a rebuild reruns no finished run (its provenance names the
+    build that measured it)."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    names = tool(experiment.tool).binaries(wildcards.backend)
+    if wildcards.backend == "linkemu":
+        names = (*names, "linkemu")
+    return {name: ancient(get_tools_path(f"bin/{name}")) for name in names}
 
 
 def get_other_backend_runs(wildcards):
@@ -140,16 +132,22 @@ def get_run_folders(wildcards):
     return [*get_trial_dirs(wildcards), *get_other_backend_runs(wildcards)]
 
 
+def get_measure_folders(wildcards):
+    """The folder each measure job writes: a run's, or for a sweep of a tool whose trial is one
+    job, each trial's (one job measures all its points)."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    if experiment.sweep is not None and tool(experiment.tool).parts(experiment.settings) is None:
+        base = get_run_dir(wildcards.experiment)
+        return [f"{base}/trial-{n}" for n in range(1, experiment.trials + 1)]
+    return get_trial_dirs(wildcards)
+
+
 def get_trial_provenance(wildcards):
-    """What aggregating waits for: each run's provenance, or for a pingx or mftp sweep each
-    trial's points.json (one job measures all points of a trial); and the provenance of other
-    backends' runs it joins."""
+    """What aggregating waits for: each measure job's settings file (netrepro.runsettings), and
+    the provenance of other backends' runs it joins."""
     experiment = SPEC.experiments[wildcards.experiment]
     others = [f"{d}/provenance.json" for d in get_other_backend_runs(wildcards)]
-    if experiment.sweep is not None and experiment.ttcp is None:
-        base = get_run_dir(wildcards.experiment)
-        return [f"{base}/trial-{n}/points.json" for n in range(1, experiment.trials + 1)] + others
-    return [f"{d}/provenance.json" for d in get_trial_dirs(wildcards)] + others
+    return [str(marker(experiment, Path(d))) for d in get_measure_folders(wildcards)] + others
 
 
 def get_netlab(wildcards):
@@ -162,7 +160,8 @@ def get_experiment_results(wildcards):
 
 
 def get_experiment_traces(wildcards):
-    return [f"results/{PAPER}/{exp}/trace.csv" for exp, e in SPEC.experiments.items() if e.trace]
+    return [f"results/{PAPER}/{exp}/trace.csv" for exp, e in SPEC.experiments.items()
+            if tool(e.tool).traced(e.settings)]
 
 
 def get_report_targets():
@@ -174,15 +173,21 @@ def get_tools_path(name):
 
 
 
+def get_backend_override():
+    return ["--backend", config["backend"]] if "backend" in config else []
+
+
 def get_measure_argv(wildcards, output):
-    backend = ["--backend", config["backend"]] if "backend" in config else []
-    send = ["--send-buffer", wildcards.send] if "send" in wildcards.keys() else []
-    point = ["--point", wildcards.get("point", "all")] if SPEC.experiments[wildcards.experiment].sweep else []
-    out = output.points if "points" in output.keys() else output.records
+    """measure.py's arguments for the run folder the job's output lies in: its trial, its sweep
+    point (`all` for a trial measured in one job) and its send buffer."""
+    parts = dict(part.split("-") for part in wildcards.run.split("/"))
+    send = ["--send-buffer", parts["send"]] if "send" in parts else []
+    point = ["--point", parts.get("point", "all")] if SPEC.experiments[wildcards.experiment].sweep else []
     return [
         get_python(), "-m", "netrepro.measure", "--spec", str(get_spec_path()),
-        "--experiment", wildcards.experiment, "--trial", wildcards.trial,
-        "--profile", wildcards.profile, "--out", str(Path(out).parent), *backend, *send, *point,
+        "--experiment", wildcards.experiment, "--trial", parts["trial"],
+        "--profile", wildcards.profile, "--out", str(Path(output.settings).parent), *get_backend_override(),
+        *send, *point,
     ]
 
 
@@ -221,13 +226,15 @@ def get_report_helpers():
 
 
 def get_report_reference():
-    """The published figures a report reads (any paper's: a host model's training set may name
-    another's table), its style, and the host models, whose `fitted` blocks decide which claims
+    """Every file the report reads besides results: the specs its source names (report_reads),
+    the published figures of every paper (a host model's training set may name another paper's
+    table), the style sheets, and the host models, whose `fitted` blocks decide which claims
     read fitted."""
     base = Path(workflow.basedir)
     reports = base / "reports"
-    return sorted(str(p) for p in [*reports.glob("reference/*.csv"), *reports.glob("*.css"),
-                                   *(base / "configs" / "hosts").glob("*.yaml")])
+    return sorted({str(p) for p in [*report_reads(base, Path(get_report_source())),
+                                    *reports.glob("reference/*.csv"), *reports.glob("*.css"),
+                                    *(base / "configs" / "hosts").glob("*.yaml")]})
 
 
 def get_render_argv():

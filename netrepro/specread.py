@@ -1,0 +1,93 @@
+"""Reading one experiment's settings out of a spec, for the spec's loader (netrepro.spec) and
+each tool's own settings (netrepro.tools): key paths that point at the line holding a value,
+values parsed with their units, and files named in configs/."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from netrepro import limits
+from netrepro.paths import CONFIG_DIR
+from netrepro.yamlsrc import Document, load_document, validate
+
+
+class Where:
+    """Key paths of one experiment's settings: under the experiment where it sets the key
+    itself, else under defaults, so that an error points at the line holding the value."""
+
+    def __init__(self, exp_id: str, own: Mapping[str, Any]) -> None:
+        self.exp_id = exp_id
+        self.own = own
+
+    def __iter__(self) -> Any:
+        return iter(("experiments", self.exp_id))
+
+    def __add__(self, keys: tuple) -> tuple:
+        node: Any = self.own
+        for key in keys:
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                node = node[key]
+            else:
+                return ("defaults", *keys)
+        return ("experiments", self.exp_id, *keys)
+
+
+def load_named(kind: str, name: str, schema: str, referrer: Document, key_path: tuple) -> Document:
+    """configs/<kind>/<name>.yaml (a link, host or message set), validated; an unknown name is
+    referrer's error at key_path, listing the known ones."""
+    path = CONFIG_DIR / kind / f"{name}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in (CONFIG_DIR / kind).glob("*.yaml"))
+        raise referrer.error(key_path, f"no {kind[:-1]} named '{name}' in configs/{kind}/; known: {', '.join(known)}")
+    document = load_document(path)
+    validate(document, schema)
+    if kind == "hosts":
+        limits.check_host(document)
+    return document
+
+
+def require(document: Document, key_path: tuple, settings: Mapping[str, Any], keys: tuple[str, ...]) -> None:
+    missing = [key for key in keys if key not in settings]
+    if missing:
+        raise document.error(key_path, f"missing {', '.join(missing)} (give it here or under defaults)")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One experiment's settings as its tool reads them: merged with the spec's defaults, its
+    profile merged with the experiment's own, and where each value was written."""
+
+    document: Document
+    where: Where
+    settings: Mapping[str, Any]
+    profile: Mapping[str, Any]
+    profile_name: str
+    stack: str
+    backend: str
+
+    def key(self, *keys: Any) -> tuple:
+        """The key path of a setting (under the experiment, else under defaults)."""
+        return self.where + keys
+
+    def profile_key(self, key: str) -> tuple:
+        """A profile's key: under the experiment's own profile where it sets it, else the spec's."""
+        if key in self.where.own.get("profiles", {}).get(self.profile_name, {}):
+            return ("experiments", self.where.exp_id, "profiles", self.profile_name, key)
+        return ("profiles", self.profile_name, key)
+
+    def parse(self, key_path: tuple, parser: Callable[[Any], Any], text: Any) -> Any:
+        """text parsed, or the spec's error at key_path."""
+        return limits.value(self.document, key_path, parser, text)
+
+    def require(self, *keys: str) -> None:
+        require(self.document, tuple(self.where), self.settings, keys)
+
+    def require_profile(self, *keys: str) -> None:
+        require(self.document, ("profiles",), self.profile, keys)
+
+    def host_model(self, name: str, key_path: tuple) -> Path:
+        """The file of the host model called name, which the spec names at key_path."""
+        return load_named("hosts", name, "host.schema.json", self.document, key_path).path

@@ -1,0 +1,418 @@
+"""pingx, the extended ping (liu95db, liu95cool): echoes of each message size in each mode
+(TCP, UDP, UDP cooled) off echod, one row per echo. A trial runs every mode, in a shuffled
+order: in virtual time one netsim run per mode, each with its own echod; emulated one Mininet
+network, echod on h2 (a second one for udp-cooled) and pingx on h1."""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from netrepro import limits, phase, sim, stacks
+from netrepro.announce import wait_announced
+from netrepro.backends import emulation_backend
+from netrepro.cleanup import finish, kill_group
+from netrepro.deadlines import MARGIN, SLACK_S
+from netrepro.errors import RunError
+from netrepro.experiment import Experiment, Spec
+from netrepro.jsonlines import parse
+from netrepro.linkcheck import check_link
+from netrepro.paths import tool_binary
+from netrepro.provenance import now_iso, read_sysctls, tool_version
+from netrepro.seeds import link_seed
+from netrepro.specread import Source, load_named
+from netrepro.topology import H1, H2, H2_IP, LinkNetwork
+from netrepro.trial import base_provenance, emulation_binaries, link_summary, run_seed, tool_digests, write_run
+from netrepro.units import parse_size, parse_time
+from netrepro.yamlsrc import Document, load_document
+
+NAME = "pingx"
+# Spec keys only pingx reads: an experiment of another tool that sets one is refused.
+OWN_KEYS = ("print_each", "pacing")
+SWEEP_AXES: tuple[str, ...] = ()
+ECHO_PORT = 7007
+# udp-cooled messages go to a second echod that paces its echo by the same gap, so the round
+# trip is cooled both ways, as when both hosts ran the paper's cooled sender.
+COOLED_ECHO_PORT = 7008
+# CPU time of one busy-loop iteration in netsim for a host model without spin_ps: its
+# --spin-ps default (tools/netsim/args.c), an ASSUMPTION of one cycle of a 25 MHz CPU.
+NETSIM_SPIN_PS = 40000
+# How long echod may take to print its summary once told to stop.
+ECHOD_STOP_S = 30.0
+# The message set of an experiment that lists its messages in the spec itself.
+INLINE_MESSAGES = "inline"
+# pingx raises a large message's echo timeout to a round trip at 1 Mbit/s (tools/pingx/args.c).
+PINGX_TIMEOUT_PER_OCTET_S = 16e-6
+# An upper bound of one busy-loop iteration of udp-cooled's --cool-iterations on any host.
+COOL_ITERATION_S = 1e-6
+
+
+@dataclass(frozen=True)
+class Message:
+    name: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What pingx and echod do: the modes, the messages, and the profile's echoes."""
+
+    modes: tuple[str, ...]
+    message_set: str
+    messages: tuple[Message, ...]
+    datagram: int
+    cooling_gap_s: float | None
+    cooling_iterations: int | None
+    send_buffer: int | None
+    receive_buffer: int | None
+    timeout_s: float
+    echoes: int
+    interval_s: float
+    # pingx --print-each: a printed line per returned datagram or message (liu95db Fig 1).
+    print_each: bool = False
+    # pingx --pacing: "grid" or "alarm" (liu95db's alarm(1) set again in its handler).
+    pacing: str = "grid"
+
+
+def _messages(document: Document, key_path: tuple, items: list[Any]) -> tuple[Message, ...]:
+    """Messages listed at key_path of document: a message set's file, or inline in a spec."""
+    messages = []
+    for index, item in enumerate(items):
+        text = item if isinstance(item, str) else item["size"]
+        size = limits.value(document, (*key_path, index), parse_size, text)
+        limits.MESSAGE.check(document, (*key_path, index), size)
+        messages.append(Message(name=item["name"] if isinstance(item, dict) else "", size=size))
+    limits.MESSAGE_SIZES.check(document, key_path, len({message.size for message in messages}))
+    return tuple(messages)
+
+
+def parse_settings(source: Source) -> Settings:
+    source.require("modes", "messages")
+    source.require_profile("echoes", "interval")
+    document, settings = source.document, source.settings
+    if isinstance(settings["messages"], list):
+        messages = _messages(document, source.key("messages"), settings["messages"])
+    else:
+        msg_doc = load_named("msgsets", settings["messages"], "msgset.schema.json", document, source.key("messages"))
+        messages = _messages(msg_doc, ("messages",), msg_doc.data["messages"])
+    datagram = source.parse(source.key("datagram"), parse_size, settings.get("datagram", "8K"))
+    limits.DATAGRAM.check(document, source.key("datagram"), datagram)
+    modes = tuple(settings["modes"])
+    if any(mode.startswith("udp") for mode in modes) and messages:
+        largest = max(message.size for message in messages)
+        count = -(-largest // datagram)
+        if not limits.DATAGRAMS.contains(count):
+            raise document.error(source.key("datagram"), f"a {largest}B message in {datagram}B datagrams is "
+                                 f"{count} datagrams: {limits.DATAGRAMS.describe()}; give a larger datagram")
+    cooling = settings.get("cooling", {})
+    if "udp-cooled" in modes and not cooling:
+        raise document.error(source.key("modes"), "mode udp-cooled needs `cooling` (a gap or iterations)")
+    if "udp-cooled" in modes and source.stack == "tahoe" and source.backend != "sim":
+        raise document.error(source.key("modes"), "emulated, mode udp-cooled needs a second echod on "
+                             "host h2, and a second Tahoe stack on the same interface would answer the "
+                             "first one's packets; run it with backend sim, or on a Linux stack")
+    interval_ns = source.parse(source.profile_key("interval"), limits.ns, source.profile.get("interval", "1s"))
+    limits.INTERVAL_NS.check(document, source.profile_key("interval"), interval_ns)
+    buffers = settings.get("socket_buffers", {})
+    return Settings(
+        modes=modes,
+        message_set=INLINE_MESSAGES if isinstance(settings["messages"], list) else settings["messages"],
+        messages=messages,
+        datagram=datagram,
+        cooling_gap_s=source.parse(source.key("cooling"), parse_time, cooling["gap"]) if "gap" in cooling else None,
+        cooling_iterations=cooling.get("iterations"),
+        send_buffer=source.parse(tuple(source.where), parse_size, buffers["send"]) if "send" in buffers else None,
+        receive_buffer=source.parse(tuple(source.where), parse_size, buffers["receive"])
+        if "receive" in buffers else None,
+        timeout_s=source.parse(source.key("timeout"), parse_time, settings.get("timeout", "5s")),
+        echoes=int(source.profile.get("echoes", 1)),
+        interval_s=interval_ns / limits.NS,
+        print_each=bool(settings.get("print_each", False)),
+        pacing=str(settings.get("pacing", "grid")),
+    )
+
+
+def sim_only(settings: Mapping[str, Any]) -> list[str]:
+    """pingx has no settings that exist only on netsim's stacks."""
+    return []
+
+
+def binaries(backend: str) -> tuple[str, ...]:
+    """The programs a trial runs on backend."""
+    return ("netsim",) if backend == "sim" else ("pingx", "echod")
+
+
+def parts(settings: Settings) -> tuple[int, ...] | None:
+    """A pingx trial is one job."""
+    return None
+
+
+def traced(settings: Settings) -> bool:
+    return False
+
+
+def fixed_columns(settings: Settings) -> dict[str, Any]:
+    """The columns that are the same on every row of an experiment."""
+    return {"send_buffer": settings.send_buffer, "recv_buffer": settings.receive_buffer,
+            "message_set": settings.message_set}
+
+
+def message_s(experiment: Experiment, size: int) -> float:
+    """The longest one echo of size octets may take: its interval, its sending (cooled gaps
+    between datagrams) and the longest wait for its echo."""
+    settings: Settings = experiment.settings
+    datagrams = math.ceil(size / settings.datagram) + 1
+    if settings.cooling_gap_s is not None:
+        gap = settings.cooling_gap_s
+    else:
+        gap = (settings.cooling_iterations or 0) * COOL_ITERATION_S
+    wait = max(settings.timeout_s, size * PINGX_TIMEOUT_PER_OCTET_S)
+    return settings.interval_s + 2 * datagrams * gap + wait
+
+
+def limit_s(experiment: Experiment) -> float:
+    """The wall-clock limit of one pingx run (one mode, every size, every echo)."""
+    settings: Settings = experiment.settings
+    total = sum(message_s(experiment, m.size) for m in settings.messages) * settings.echoes
+    return MARGIN * total + SLACK_S
+
+
+def mode_order(experiment: Experiment, trial: int) -> list[str]:
+    """Modes in a per-trial shuffled order, so no mode always runs first on a fresh link."""
+    modes = list(experiment.settings.modes)
+    random.Random(f"{experiment.seed}:{experiment.draws_id}:{trial}").shuffle(modes)
+    return modes
+
+
+def buffer_args(experiment: Experiment) -> list[str]:
+    argv = []
+    settings: Settings = experiment.settings
+    buffers = limits.socket_buffer(experiment.stack)
+    if settings.send_buffer:
+        argv += ["--sndbuf", buffers.arg(settings.send_buffer)]
+    if settings.receive_buffer:
+        argv += ["--rcvbuf", buffers.arg(settings.receive_buffer)]
+    return argv
+
+
+def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[str, ...] = ()) -> list[str]:
+    settings: Settings = experiment.settings
+    sizes = ",".join(f"{size}B" for size in sorted({m.size for m in settings.messages}))
+    port = COOLED_ECHO_PORT if mode == "udp-cooled" else ECHO_PORT
+    argv = [
+        str(tool_binary("pingx")), "--host", H2_IP, "--port", str(port), "--mode", mode,
+        "--sizes", sizes, "--count", limits.ECHOES.arg(settings.echoes),
+        "--interval", limits.INTERVAL_NS.arg(settings.interval_s * 1e9),
+        "--datagram", f"{settings.datagram}B",
+        "--timeout", limits.TIMEOUT_NS.arg(settings.timeout_s * 1e9),
+        "--order", "shuffled", "--seed", str(experiment.seed * 1000 + trial),
+    ]
+    if mode == "udp-cooled":
+        if settings.cooling_gap_s is not None:
+            argv += ["--cool-gap", limits.COOL_GAP_NS.arg(settings.cooling_gap_s * 1e9)]
+        else:
+            argv += ["--cool-iterations", limits.COOL_ITERATIONS.arg(settings.cooling_iterations)]
+    if settings.print_each:
+        argv.append("--print-each")
+    if settings.pacing != "grid":
+        argv += ["--pacing", settings.pacing]
+    argv += buffer_args(experiment)
+    return argv + list(stack_args)
+
+
+def host_spin_ps(host_model: Path | None) -> int:
+    """One busy-loop iteration on host_model as netsim charges it: the model's spin_ps, else
+    netsim's default."""
+    if host_model is None:
+        return NETSIM_SPIN_PS
+    return int(load_document(host_model).data.get("spin_ps", NETSIM_SPIN_PS))
+
+
+def echod_argv(experiment: Experiment, cooled: bool) -> list[str]:
+    settings: Settings = experiment.settings
+    argv = [str(tool_binary("echod")), "--proto", "both", *buffer_args(experiment)]
+    if not cooled:
+        return argv + ["--port", str(ECHO_PORT)]
+    if settings.cooling_gap_s is not None:
+        gap_ns = round(settings.cooling_gap_s * 1e9)
+    elif experiment.backend == "sim":
+        # The echo host's loop takes as long as pingx's on the same host model in netsim.
+        gap_ns = round(settings.cooling_iterations * host_spin_ps(experiment.host_model) / 1000)
+    else:
+        raise RunError("udp-cooled by busy-loop iterations has no echo gap in time; give cooling.gap")
+    return argv + ["--port", str(COOLED_ECHO_PORT), "--echo-gap", limits.COOL_GAP_NS.arg(gap_ns)]
+
+
+def netsim_command(experiment: Experiment, seed: int, pingx_args: list[str], echod_args: list[str],
+                   boot_b: int | None = None, binary: Path = sim.BINARY) -> list[str]:
+    """The netsim argument list for pingx on host a echoing off echod on host b, both hosts
+    with the experiment's host model. The tools' own arguments carry no stack flags: netsim
+    gives the stacks."""
+    return [str(binary), "--app", "pingx", *sim.link_args(experiment.link), *sim.both_hosts(experiment.host_model),
+            *sim.boot_b_args(boot_b), "--seed", str(seed), "--no-wall", "--", *pingx_args, "--", *echod_args]
+
+
+def check_pingx(records: list[dict[str, Any]], mode: str, status: int,
+                errors: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """pingx's meta record and message records; raises when it failed."""
+    failures = [r for r in records if r.get("record") == "error"]
+    if status != 0 or failures:
+        detail = failures[0] if failures else errors.strip()[-500:]
+        raise RunError(f"pingx --mode {mode} failed (exit {status}): {detail}")
+    meta = next((r for r in records if r.get("record") == "meta"), {})
+    return meta, [r for r in records if r.get("record") == "message"]
+
+
+def message_rows(experiment: Experiment, mode: str, trial: int, run_id: str,
+                 records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    names = {m.size: m.name for m in experiment.settings.messages}
+    rows = []
+    for record in records:
+        rtt_ns = record.get("rtt_ns")
+        gap_ns = record.get("cool_gap_ns")
+        rows.append({
+            "run_id": run_id,
+            "trial": trial,
+            "mode": mode,
+            "message_bytes": record["size"],
+            "message_name": names.get(record["size"], ""),
+            "echo": record["seq"] + 1,
+            "rtt_ms": rtt_ns / 1e6 if rtt_ns is not None else None,
+            "datagrams": record.get("datagrams", 0),
+            "datagrams_returned": record.get("datagrams_returned", 0),
+            "datagrams_misordered": record.get("datagrams_misordered", 0),
+            "complete": bool(record["complete"]),
+            "cool_gap_us": gap_ns / 1e3 if gap_ns is not None else None,
+            "t_start_ns": record.get("t_start_ns"),
+        })
+    return rows
+
+
+def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None) -> None:
+    """One trial, every mode; writes records.jsonl (a row per echo), then provenance.json."""
+    if experiment.backend == "sim":
+        run_sim(spec, experiment, trial, out)
+    else:
+        run_emulated(spec, experiment, trial, out)
+
+
+def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
+    """A pingx trial in virtual time: one netsim run per mode, each with its own echod."""
+    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
+    started = now_iso()
+    rows: list[dict[str, Any]] = []
+    modes: dict[str, Any] = {}
+    order = mode_order(experiment, trial)
+    for mode in order:
+        seed = run_seed(experiment, trial, mode)
+        command = netsim_command(experiment, seed, pingx_argv(experiment, mode, trial)[1:],
+                                 echod_argv(experiment, cooled=mode == "udp-cooled")[1:],
+                                 boot_b=phase.boot_b_ns(seed))
+        try:
+            result = sim.run_netsim(command, limit_s(experiment))
+        except sim.SimError as exc:
+            raise RunError(f"pingx --mode {mode} in virtual time: {exc}") from exc
+        meta, records = check_pingx(result.records, mode, 0, "")
+        rows += message_rows(experiment, mode, trial, run_id, records)
+        summary = next((r for r in result.records if r.get("record") == "summary"), {})
+        modes[mode] = {"seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "command": command,
+                       "tool_settings": meta, "echod_summary": summary, "sim": result.sim}
+    write_run(out, rows, {
+        **base_provenance(spec, experiment, run_id, started),
+        "backend": "sim",
+        "modes": modes,
+        "tools": tool_digests([tool_binary("netsim")]),
+        "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}" for row in rows],
+        "mode_order": order,
+    })
+
+
+def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
+             stack_args: tuple[str, ...]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Runs pingx in one mode, its Tahoe ticks at the phase the mode's seed gives netsim
+    against echod's (netrepro.phase); returns its meta record and its message records."""
+    phase_a = phase.host_a_args(experiment.stack, run_seed(experiment, trial, mode))
+    argv = pingx_argv(experiment, mode, trial, (*stack_args, *phase_a))
+    process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
+    output, errors = finish(process, limit_s(experiment), f"pingx --mode {mode}")
+    return check_pingx(parse(output, "pingx"), mode, process.returncode, errors)
+
+
+def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...]) -> dict[str, Any]:
+    servers = {"plain": echod_argv(experiment, cooled=False)}
+    if "udp-cooled" in experiment.settings.modes:
+        servers["cooled"] = echod_argv(experiment, cooled=True)
+    processes = {}
+    phase_b = phase.host_b_args(experiment.stack)
+    try:
+        for name, argv in servers.items():
+            processes[name] = net.h2.popen([*argv, *stack_args, *phase_b], stdout=-1, stderr=-1, text=True)
+            wait_announced(processes[name], "echod: serving", f"echod ({name})")
+    except BaseException:
+        for process in processes.values():
+            kill_group(process)
+        raise
+    return processes
+
+
+def stop_echod(process: Any) -> dict[str, Any]:
+    if process.poll() is None:
+        process.terminate()
+    output, errors = finish(process, ECHOD_STOP_S, "echod")
+    records = parse(output, "echod")
+    if not records:
+        raise RunError(f"echod ended without its summary (exit {process.returncode}): {errors.strip()[-300:]}")
+    return records[-1]
+
+
+def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
+    """A pingx trial on Mininet: echod on h2, pingx on h1 in each mode, over the emulated link."""
+    settings: Settings = experiment.settings
+    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
+    started = now_iso()
+    seed_of_link = link_seed(experiment.seed, experiment.draws_id, trial)
+    backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)
+    rows: list[dict[str, Any]] = []
+    metas: dict[str, Any] = {}
+    order = mode_order(experiment, trial)
+    with LinkNetwork(experiment.link, backend, out / "logs") as net:
+        link_check = check_link(net, experiment.link, H2_IP)
+        tool_args = stacks.setup_hosts(
+            [(net.h1, *H1), (net.h2, *H2)], experiment.stack,
+            experiment.host_model, experiment.link.mtu, buffers=(settings.send_buffer or stacks.RETRO_DEFAULT_BUFFER,
+                                                                 settings.receive_buffer or stacks.RETRO_DEFAULT_BUFFER),
+            frame_times=net.frame_times)
+        sysctls = read_sysctls(net.h1)
+        echods = start_echods(net, experiment, tuple(tool_args["h2"]))
+        try:
+            for mode in order:
+                metas[mode], records = run_mode(net, experiment, mode, trial, tuple(tool_args["h1"]))
+                rows += message_rows(experiment, mode, trial, run_id, records)
+        except BaseException:
+            # Their summaries no longer matter; ending them must not hide why the run failed.
+            for process in echods.values():
+                kill_group(process)
+            raise
+        echod_summary = {name: stop_echod(process) for name, process in echods.items()}
+    write_run(out, rows, {
+        **base_provenance(spec, experiment, run_id, started),
+        "sysctls": sysctls,
+        "offloads": net.at_stop["offloads"],
+        "cpu_idle": net.at_stop["cpu_idle"],
+        "link": {**link_summary(experiment), "backend_settings": net.at_stop["backend_settings"],
+                 "seed": seed_of_link},
+        "link_check": link_check.as_dict(),
+        "link_counters": net.counters,
+        "backend": backend.name,
+        "tools": tool_digests(emulation_binaries(backend.name, ["pingx", "echod"]),
+                              iperf3=tool_version(["iperf3", "--version"])),
+        "tool_settings": metas,
+        "tool_args": tool_args,
+        "echod_summary": echod_summary,
+        "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}"
+                      for row in sorted(rows, key=lambda r: r["t_start_ns"] or 0)],
+        "mode_order": order,
+        "boot_b_ns": {mode: phase.boot_b_ns(run_seed(experiment, trial, mode)) for mode in order},
+    })

@@ -1,0 +1,132 @@
+"""Each fact is stated once and read from there; where two languages must each state it (a C
+constant and its Python twin, a README's list for a reader), this checks they agree."""
+import ast
+import operator
+import re
+from pathlib import Path
+
+import pytest
+
+from netrepro import limits, phase, sim, stacks
+from netrepro.backends import EMULATORS, FRAME_TIME_OCTETS
+from netrepro.paths import REPO
+from netrepro.spec import BACKENDS, PROFILES
+from netrepro.tools import pingx, ttcp
+from netrepro.units import parse_time
+from netrepro.yamlsrc import load_schema
+
+PACKAGE = REPO / "netrepro"
+
+
+def c_defines(path: Path) -> dict[str, str]:
+    """Every object-like #define of a C source: name -> its text, comments dropped."""
+    text = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)
+    return dict(re.findall(r"^#define ([A-Z_][A-Z0-9_]*)[ \t]+(.+?)[ \t]*$", text, re.M))
+
+
+def c_value(path: Path, name: str) -> int | str:
+    """The value #define name has in path: a string literal, or an integer expression of
+    literals and the file's other defines (1LL << 40, (1 * PR_SLOWHZ))."""
+    defines = c_defines(path)
+    assert name in defines, f"{path} defines no {name}"
+    text = defines[name]
+    if text.startswith('"'):
+        return ast.literal_eval(text)
+    expression = re.sub(r"\b([0-9]+)(?:[uU]?[lL]{0,2}|[lL]{1,2}[uU])\b", r"\1", text)
+    for other in set(re.findall(r"\b[A-Z_][A-Z0-9_]*\b", expression)):
+        expression = re.sub(rf"\b{other}\b", f"({c_value(path, other)})", expression)
+    return arithmetic(ast.parse(expression, mode="eval").body, f"{path} {name}: {text}")
+
+
+OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+             ast.Div: operator.floordiv, ast.LShift: operator.lshift}
+
+
+def arithmetic(node: ast.AST, what: str) -> int:
+    """An integer expression's value: literals, + - * / and <<, as C computes them on positives."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    assert isinstance(node, ast.BinOp) and type(node.op) in OPERATORS, f"not integer arithmetic: {what}"
+    return OPERATORS[type(node.op)](arithmetic(node.left, what), arithmetic(node.right, what))
+
+
+def readme_choices(key: str) -> set[str]:
+    match = re.search(rf"`{key}=([a-z]+(?:\|[a-z]+)+)`", (REPO / "README.md").read_text())
+    assert match, f"README.md gives no `{key}=...` choices"
+    return set(match[1].split("|"))
+
+
+def test_the_backends_are_the_schemas_and_every_emulator_is_one():
+    schema = load_schema("spec.schema.json")["$defs"]["settings"]["properties"]["backend"]["enum"]
+    assert BACKENDS == tuple(schema)
+    assert set(BACKENDS) == {"auto", "sim", *EMULATORS}
+    assert readme_choices("backend") == set(BACKENDS)
+
+
+def test_the_profiles_are_the_schemas():
+    assert PROFILES == tuple(load_schema("spec.schema.json")["properties"]["profiles"]["properties"])
+    assert readme_choices("profile") == set(PROFILES)
+
+
+# Facts the C tools and Python must each state: (C file, its #define, the Python value).
+C_TWINS = [
+    ("common/stackopt.h", "NR_SB_MAX", limits.TAHOE_SB_MAX),
+    ("common/stackopt.h", "NR_MTU_MIN", limits.MTU.low),
+    ("common/stackopt.h", "NR_MTU_MAX", limits.MTU.high),
+    ("common/stackopt.h", "NR_TCPSPACE_ATM", stacks.RETRO_DEFAULT_BUFFER),
+    ("common/stackopt.h", "NR_TICK_CYCLE_NS", phase.TICK_CYCLE_NS),
+    ("common/nrargs.h", "NR_ARG_MAX_WAIT_NS", limits.MAX_WAIT_NS),
+    ("common/frametime.h", "NR_FRAMETIME_LEN", FRAME_TIME_OCTETS),
+    ("netsim/args.c", "DEFAULT_SPIN_PS", pingx.NETSIM_SPIN_PS),
+    ("netsim/args.h", "NS_ADDR_B", sim.ADDR_B),
+    ("pingx/plan.h", "PX_TIMEOUT_NS_PER_OCTET", round(pingx.PINGX_TIMEOUT_PER_OCTET_S * 10**9)),
+    ("ttcp/args.c", "DEFAULT_WRITE_SIZE", ttcp.DEFAULT_WRITE_SIZE),
+]
+
+
+@pytest.mark.parametrize(("source", "name", "python"), C_TWINS, ids=[name for _, name, _ in C_TWINS])
+def test_c_constants_agree_with_python(source, name, python):
+    assert c_value(REPO / "tools" / source, name) == python
+
+
+def test_linux_retro_takes_the_tahoe_stacks_shortest_retransmission_timeout():
+    timer = REPO / "tools" / "tahoe" / "tcp_timer.h"
+    assert c_value(timer, "TCPTV_MIN") / c_value(timer, "PR_SLOWHZ") == parse_time(stacks.BSD_RTO_MIN)
+
+
+def test_the_c_sources_state_sb_max_once():
+    """SunOS's sb_max as a number in C code (not in a comment or a test) only in stackopt.h."""
+    found = []
+    for path in sorted((REPO / "tools").glob("*/*.[ch]")):
+        if path.name.startswith("test_"):
+            continue
+        code = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)
+        found += [path.relative_to(REPO).as_posix() for line in code.splitlines() if "52428" in line]
+    assert found == ["tools/common/stackopt.h"]
+
+
+def test_the_reader_of_c_defines_evaluates_what_it_is_given(tmp_path):
+    header = tmp_path / "x.h"
+    header.write_text('#define A 2 /* two */\n#define B (1LL << 40)\n#define C (A * 3 + B)\n#define S "10.0.0.2"\n')
+    assert [c_value(header, name) for name in "ABCS"] == [2, 1 << 40, 6 + (1 << 40), "10.0.0.2"]
+
+
+def modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_only_paths_says_where_the_tools_are():
+    for path in modules():
+        if path.name == "paths.py":
+            continue
+        parts = {node.value for node in ast.walk(ast.parse(path.read_text()))
+                 if isinstance(node, ast.Constant) and node.value in ("bin", "tools/bin")}
+        assert not parts, f"{path} builds the tools' path; take it from netrepro.paths"
+
+
+def test_only_jsonlines_reads_json_lines():
+    for path in modules():
+        if path.name == "jsonlines.py":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            assert not ("json.loads" in line and "splitlines" in line), f"{path}:{number}: use netrepro.jsonlines"
