@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from netrepro import limits, phase, stacks
+from netrepro import hostmodel, limits, phase, stacks
 from netrepro.announce import wait_announced
 from netrepro.atomic import write_text
 from netrepro.cleanup import Stopped, finish, kill_group, remove_temp_files, signals_raise
@@ -28,7 +28,6 @@ from netrepro.safepath import refuse_links
 from netrepro.seeds import derive_seed, link_seed
 from netrepro.spec import Experiment, Spec, SpecError, load_spec, settings_hash
 from netrepro.sweep import at_point, column_values
-from netrepro.yamlsrc import load_document
 from netrepro.provenance import (REPO, binary_digest, binary_digests, executor, machine, now_iso, read_sysctls,
                                  tool_version)
 
@@ -170,7 +169,7 @@ def host_spin_ps(host_model: Path | None) -> int:
     netsim's default."""
     if host_model is None:
         return NETSIM_SPIN_PS
-    return int(load_document(host_model).data.get("spin_ps", NETSIM_SPIN_PS))
+    return int(hostmodel.values(host_model).get("spin_ps", NETSIM_SPIN_PS))
 
 
 def echod_argv(experiment: Experiment, cooled: bool) -> list[str]:
@@ -336,7 +335,7 @@ def base_provenance(spec: Spec, experiment: Experiment, run_id: str, started: st
         "backend_asked": experiment.backend,
         "backend_note": experiment.backend_note,
         "host": experiment.host,
-        "host_model": host_model.read_text(encoding="utf-8") if host_model else None,
+        "host_model": hostmodel.text(host_model) if host_model else None,
         "link": link_summary(experiment),
         "seed": experiment.seed,
         "started_at": started,

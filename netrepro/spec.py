@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from netrepro import hostmodel
 from netrepro.limits import check_link, check_settings
 from netrepro.linkspec import LinkParams, link_from_dict
 from netrepro.ipc_plan import IpcPlan
@@ -121,9 +122,13 @@ def settings_hash(experiment: Experiment) -> str:
 
 def _settings_view(value: Any) -> Any:
     """value with each file it names (a host model) replaced by the file's name and the digest
-    of its contents: an edited host model reruns what used it, a moved checkout reruns nothing."""
+    of its contents and of the models it extends: an edited host model reruns what used it, a
+    moved checkout reruns nothing."""
     if isinstance(value, Path):
-        return f"{value.name}:{hashlib.sha256(value.read_bytes()).hexdigest()}" if value.is_file() else value.name
+        if not value.is_file():
+            return value.name
+        contents = hostmodel.digest(value) if value.parent.name == "hosts" else hashlib.sha256(value.read_bytes()).hexdigest()
+        return f"{value.name}:{contents}"
     if is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__, tuple((f.name, _settings_view(getattr(value, f.name))) for f in fields(value)))
     if isinstance(value, (tuple, list)):
@@ -282,7 +287,14 @@ def _host_model(document: Document, where: _Where, settings: Mapping[str, Any]) 
         if settings["stack"] == "tahoe":
             raise document.error(where + ("stack",), "stack tahoe needs `host`, a model in configs/hosts/")
         return None
-    return _load_named("hosts", settings["host"], "host.schema.json", document, where + ("host",)).path
+    return _host_file(settings["host"], document, where + ("host",))
+
+
+def _host_file(name: str, referrer: Document, key_path: tuple) -> Path:
+    """The host model named name, checked with every model it extends."""
+    path = _load_named("hosts", name, "host.schema.json", referrer, key_path).path
+    hostmodel.chain(path)
+    return path
 
 
 def _sizes(document: Document, where: _Where, keys: tuple, texts: list[str], stack: str) -> tuple[int, ...]:
@@ -418,7 +430,7 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         pacing=str(settings.get("pacing", "grid")),
         mftp=parse_plan(document, where, settings) if tool == "mftp" else None,
         ipcbench=parse_ipc_plan(document, where, settings,
-                                lambda name, key: _load_named("hosts", name, "host.schema.json", document, key).path,
+                                lambda name, key: _host_file(name, document, key),
                                 profile.get("sizes"))
         if tool == "ipcbench" else None,
         sweep=parse_sweep(document, where + ("sweep",), settings["sweep"], tool) if "sweep" in settings else None,

@@ -30,7 +30,7 @@ struct nr_stack_opts {
     int prefix;             /* netmask length */
     const char *host_model; /* tahoe: a host model file (configs/hosts) */
     int mtu;                /* 0: the interface's MTU */
-    int tcp_sendspace;      /* 0: the host model's, else the MTU's default (see usage) */
+    int tcp_sendspace;      /* 0: the MTU's default (see usage) */
     int tcp_recvspace;
     int64_t tick_phase_ns;  /* tahoe: ticks this long after each whole second; -1: random */
     struct nr_arp_entry arp[NR_STACK_ARP_MAX]; /* tahoe: --arp entries */
@@ -64,7 +64,7 @@ enum { NR_OPT_STACK = 1000, NR_OPT_IF, NR_OPT_ADDR, NR_OPT_HOST_MODEL, NR_OPT_MT
     case NR_OPT_RECVSPACE: case NR_OPT_TICK_PHASE: case NR_OPT_ARP:       \
     case NR_OPT_FRAME_TIMES: case NR_OPT_SEGMENT_LOG
 
-/* The Tahoe stack's defaults when neither a flag nor the host model gives them: 4.3BSD's 4K,
+/* The Tahoe stack's defaults when no flag gives them: 4.3BSD's 4K,
  * and SunOS 4.1's 16K on an interface whose MTU exceeds Ethernet's (the ATM interface). */
 #define NR_TCPSPACE_BSD 4096
 #define NR_TCPSPACE_ATM 16384
@@ -80,7 +80,7 @@ int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, 
 int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen);
 /* The usage lines of the stack flags, the help text starting at column col. */
 void nr_stack_usage(FILE *f, int col);
-/* The default TCP buffer for an interface MTU when the host model names none. */
+/* The default TCP buffer for an interface MTU when no flag gives one. */
 int nr_stack_default_space(int mtu);
 /* --tick-phase: the first instant at or after now_ns (CLOCK_MONOTONIC) that lies phase_ns after
  * a whole second; the stack waits for it and boots then. */

@@ -252,11 +252,10 @@ static int host_init(struct ns_sim *s, int idx, FILE *err)
      * it is up when the run starts, with its ticks in another phase than a's. */
     cfg.boot_ns = idx == 0 ? 0 : -s->boot_b_ns;
     if (a->host_model[idx]) {
-        int rc = tahoe_hostcost_load(a->host_model[idx], &cfg.cost);
-        if (rc < 0) {
-            fprintf(err, "netsim: reading the host model %s failed: %s; give a file with "
-                         "per_packet_ns, per_byte_ps and per_call_ns (configs/hosts/)\n",
-                    a->host_model[idx], strerror(-rc));
+        char what[512];
+        if (tahoe_hostcost_read(a->host_model[idx], &cfg.cost, what, sizeof what) < 0) {
+            fprintf(err, "netsim: reading the host model failed: %s; give a file from "
+                         "configs/hosts/ (configs/schema/host.schema.json)\n", what);
             return -1;
         }
     }

@@ -510,36 +510,6 @@ static int64_t spin_ps_here(void)
     return ps > 0 ? ps : 1;
 }
 
-/* Optional keys of a host model, sizes with units (tcp_sendspace: 16K); 0 when absent. */
-static int host_model_space(const char *path, const char *key, int *out, char *what,
-                            size_t whatlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(what, whatlen, "opening the host model %s failed: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[512];
-    size_t klen = strlen(key);
-    *out = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, key, klen) != 0 || line[klen] != ':')
-            continue;
-        char val[64];
-        long long v;
-        if (sscanf(line + klen + 1, " %63[0-9A-Za-z+-]", val) != 1 || nr_parse_size(val, &v) ||
-            v < 1 || v > 52428) {
-            snprintf(what, whatlen, "%s: %s is not a size from 1B to 52428B with a unit, e.g. "
-                     "16K", path, key);
-            fclose(f);
-            return -1;
-        }
-        *out = (int)v;
-    }
-    fclose(f);
-    return 0;
-}
-
 #define FAIL(...)                                                                  \
     do {                                                                           \
         snprintf(what, whatlen, __VA_ARGS__);                                      \
@@ -635,21 +605,16 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
 
     struct tahoe_config cfg;
     tahoe_config_defaults(&cfg);
-    int rc = tahoe_hostcost_load(o->host_model, &cfg.cost);
+    char model_err[512];
+    int rc = tahoe_hostcost_read(o->host_model, &cfg.cost, model_err, sizeof model_err);
     if (rc < 0) {
-        snprintf(hint, hintlen, "give a file from configs/hosts/ with per_packet_ns, "
-                 "per_byte_ps and per_call_ns");
-        FAIL("reading the host model %s failed: %s", o->host_model, strerror(-rc));
+        snprintf(hint, hintlen, "give a file from configs/hosts/ that "
+                 "configs/schema/host.schema.json accepts");
+        FAIL("reading the host model failed: %s", model_err);
     }
     if (d->frame_times)
         d->settle_ns = cfg.cost.per_packet_ns / 2 < SETTLE_MAX_NS ? cfg.cost.per_packet_ns / 2
                                                                   : SETTLE_MAX_NS;
-    int send_model, recv_model;
-    if (host_model_space(o->host_model, "tcp_sendspace", &send_model, what, whatlen) ||
-        host_model_space(o->host_model, "tcp_recvspace", &recv_model, what, whatlen)) {
-        snprintf(hint, hintlen, "fix the host model, or give --tcp-sendspace/--tcp-recvspace");
-        goto fail;
-    }
 
     d->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
     if (d->fd < 0) {
@@ -725,8 +690,8 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
         }
     }
     int space = nr_stack_default_space(cfg.mtu);
-    cfg.tcp_sendspace = o->tcp_sendspace ? o->tcp_sendspace : send_model ? send_model : space;
-    cfg.tcp_recvspace = o->tcp_recvspace ? o->tcp_recvspace : recv_model ? recv_model : space;
+    cfg.tcp_sendspace = o->tcp_sendspace ? o->tcp_sendspace : space;
+    cfg.tcp_recvspace = o->tcp_recvspace ? o->tcp_recvspace : space;
     cfg.addr = o->addr;
     cfg.netmask = o->netmask;
     /* Calibrated before the boot instant: the loop takes milliseconds, which would otherwise

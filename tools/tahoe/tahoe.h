@@ -27,9 +27,11 @@ struct udpstat;
 struct icmpstat;
 struct tcpcb;
 
-/* Processing costs of one host model, the same for every run on that host. */
+/* Processing costs of one host model, the same for every run on that host. Every field that
+ * a model leaves out is 0, and 0 means the mechanism is absent: a model with none of the
+ * mechanism keys below runs the stack exactly as one with the first five costs alone. */
 struct tahoe_hostcost {
-    int64_t per_packet_ns; /* protocol, driver and interrupt work per IP packet in or out */
+    int64_t per_packet_ns; /* protocol and interrupt work per IP packet in or out */
     int64_t per_byte_ps;   /* one pass of the memory over one octet (a checksum, a copy's loads) */
     /* Further passes, per_byte_ps each; 0 when the model does not say. */
     int64_t copy_write_passes; /* a copy's stores (user <-> kernel), on top of its read pass */
@@ -48,6 +50,30 @@ struct tahoe_hostcost {
     /* The kernel's clock interrupts a second (hz); the application's alarms fire only on them.
      * 0: the model does not say, and alarms fire at the instant asked for. */
     int64_t clock_hz;
+    /* 1: interrupt-level work (input, timers) runs before the process's, which it delays;
+     * 0: one queue of work in order of arrival. */
+    int64_t intr_preempts;
+    /* The receive path: a process that slept waiting for data is woken from interrupt level
+     * (wakeup_ns there), runs after a scheduling delay (an exponential draw of mean
+     * sched_delay_mean_ns) and pays ctx_switch_ns at process level before it runs. */
+    int64_t wakeup_ns;
+    int64_t ctx_switch_ns;
+    int64_t sched_delay_mean_ns;
+    /* A hardware interrupt waits a uniform draw in 0..intr_jitter_max_ns (spl sections). */
+    int64_t intr_jitter_max_ns;
+    /* The driver's work per frame, by the interface the stack attaches (tahoe_config.iface). */
+    int64_t le_tx_ns, le_rx_ns;   /* the LANCE Ethernet driver */
+    int64_t atm_tx_ns, atm_rx_ns; /* the ATM adapter's driver, per PDU */
+    int64_t atm_per_buffer_ns;    /* per host buffer of atm_buffer_bytes a PDU occupies */
+    int64_t atm_buffer_bytes;
+    int64_t atm_rx_per_byte_ps;   /* a receive-only pass over each octet (programmed I/O) */
+    /* The I/O bus: every frame in or out is moved at this rate, one at a time; 0: no limit. */
+    int64_t sbus_dma_bytes_per_s;
+    /* Socket buffers: the UDP defaults (0: tahoe_config's), and the octets a datagram's source
+     * address takes in a receive buffer beside its data (SunOS: a 16-octet sockaddr). */
+    int64_t udp_sendspace_bytes;
+    int64_t udp_recvspace_bytes;
+    int64_t sb_addr_bytes;
 };
 
 /* Hands a packet to the interface. at_ns is when the host CPU has finished with it (never before
@@ -102,6 +128,11 @@ struct tahoe_config {
     int udp_recvspace;
     int window_scale;  /* 1: offer RFC 1323 window scaling (off in Tahoe) */
     int udp_cksum;     /* 1: send UDP checksums */
+    int iface;         /* TAHOE_IF_*: which driver's costs the host model charges */
+    /* The interrupt and scheduling jitter's random stream (common/rng.h): the run's seed and
+     * a stream of this host's own, so that every backend running the host draws alike. */
+    uint64_t jitter_seed;
+    uint64_t jitter_stream;
     uint32_t iss;      /* first initial send sequence number */
     tahoe_if_output_fn if_output;
     void *ctx;
@@ -111,13 +142,19 @@ struct tahoe_config {
     void *debug_ctx;
 };
 
+/* The interface the stack attaches, which decides the driver costs a host model charges. */
+enum { TAHOE_IF_ETHER = 0, TAHOE_IF_ATM = 1 };
+
 /* Fills cfg with Tahoe defaults: MTU 1500, 4096-octet TCP buffers, sb_max 52428, zero costs. */
 void tahoe_config_defaults(struct tahoe_config *cfg);
-/* Reads per_packet_ns, per_byte_ps and per_call_ns, the optional memory passes copy_write_passes
- * and dma_passes, the optional paging keys ram_bytes, resident_bytes, page_size, page_in_ns and
- * page_out_ns, the optional application costs spin_ps and print_ns, and the optional clock_hz
- * from a host model file (configs/hosts). */
+/* Reads a host model file (configs/hosts, schema configs/schema/host.schema.json): its keys,
+ * after those of the model it `extends` (a file beside it, named without .yaml). Returns 0, or
+ * a negative errno with what was wrong (file, line, key) in err. */
+int tahoe_hostcost_read(const char *path, struct tahoe_hostcost *out, char *err, size_t errlen);
+/* tahoe_hostcost_read without the message. */
 int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out);
+/* The i-th key a host model file may hold, NULL past the last: the schema lists the same. */
+const char *tahoe_hostcost_key(size_t i);
 
 struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg);
 void tahoe_free(struct tahoe_stack *st);

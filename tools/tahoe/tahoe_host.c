@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,58 +202,204 @@ const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st) { return &st->ip
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st) { return &st->udpstat; }
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st) { return &st->icmpstat; }
 
-/* Host model files are YAML with integer keys; comments and other keys are ignored. */
-int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
+/* Host model files: the YAML subset configs/hosts/ uses, one `key: value` a line at the left
+ * margin, comments, and the indented block of `fitted` (which records how values were chosen
+ * and changes none). Every other key is refused, so the schema and this reader cannot drift
+ * apart unseen (test_hostcost checks that they name the same keys). */
+#define HOSTKEY(k, lo, hi) {#k, offsetof(struct tahoe_hostcost, k), lo, hi}
+static const struct hostkey {
+    const char *name;
+    size_t off;
+    int64_t min, max;
+} hostkeys[] = {
+    HOSTKEY(per_packet_ns, 0, INT64_MAX), HOSTKEY(per_byte_ps, 0, INT64_MAX),
+    HOSTKEY(per_call_ns, 0, INT64_MAX), HOSTKEY(copy_write_passes, 0, 8),
+    HOSTKEY(dma_passes, 0, 8), HOSTKEY(ram_bytes, 0, INT64_MAX),
+    HOSTKEY(resident_bytes, 0, INT64_MAX), HOSTKEY(page_size, 512, INT64_MAX),
+    HOSTKEY(page_in_ns, 0, INT64_MAX), HOSTKEY(page_out_ns, 0, INT64_MAX),
+    HOSTKEY(spin_ps, 1, INT64_MAX), HOSTKEY(print_ns, 0, INT64_MAX),
+    HOSTKEY(clock_hz, 1, 1000000000), HOSTKEY(intr_preempts, 0, 1),
+    HOSTKEY(wakeup_ns, 0, INT64_MAX), HOSTKEY(ctx_switch_ns, 0, INT64_MAX),
+    HOSTKEY(sched_delay_mean_ns, 0, INT64_MAX), HOSTKEY(intr_jitter_max_ns, 0, INT64_MAX),
+    HOSTKEY(le_tx_ns, 0, INT64_MAX), HOSTKEY(le_rx_ns, 0, INT64_MAX),
+    HOSTKEY(atm_tx_ns, 0, INT64_MAX), HOSTKEY(atm_rx_ns, 0, INT64_MAX),
+    HOSTKEY(atm_per_buffer_ns, 0, INT64_MAX), HOSTKEY(atm_buffer_bytes, 0, 65535),
+    HOSTKEY(atm_rx_per_byte_ps, 0, INT64_MAX), HOSTKEY(sbus_dma_bytes_per_s, 0, INT64_MAX),
+    HOSTKEY(udp_sendspace_bytes, 0, 65535), HOSTKEY(udp_recvspace_bytes, 0, 262144),
+    HOSTKEY(sb_addr_bytes, 0, 128),
+};
+#define NHOSTKEYS (sizeof hostkeys / sizeof hostkeys[0])
+
+/* The keys that are not costs: the model's name, the model it extends, how it was fitted. */
+static const char *const meta_keys[] = {"name", "extends", "fitted"};
+#define NMETAKEYS (sizeof meta_keys / sizeof meta_keys[0])
+
+const char *tahoe_hostcost_key(size_t i)
 {
+    if (i < NMETAKEYS)
+        return meta_keys[i];
+    return i - NMETAKEYS < NHOSTKEYS ? hostkeys[i - NMETAKEYS].name : NULL;
+}
+
+/* A model may extend one that extends another; a loop of them is an error, not a hang. */
+#define EXTENDS_DEPTH_MAX 8
+
+/* The three costs every model gives, itself or through the model it extends. */
+static const char *const required_keys[] = {"per_packet_ns", "per_byte_ps", "per_call_ns"};
+
+static const struct hostkey *hostkey_find(const char *name)
+{
+    for (size_t i = 0; i < NHOSTKEYS; i++)
+        if (strcmp(hostkeys[i].name, name) == 0)
+            return &hostkeys[i];
+    return NULL;
+}
+
+/* Strips a comment (a # at the start or after a blank) and trailing blanks. */
+static void strip_line(char *line)
+{
+    for (char *p = line; *p; p++)
+        if (*p == '#' && (p == line || p[-1] == ' ' || p[-1] == '\t')) {
+            *p = '\0';
+            break;
+        }
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' ||
+                 line[n - 1] == '\t'))
+        line[--n] = '\0';
+}
+
+/* Reads path's keys into c; set[i] records which of hostkeys the chain gave. */
+static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost *c,
+                              int set[NHOSTKEYS], char *err, size_t errlen)
+{
+    if (depth > EXTENDS_DEPTH_MAX) {
+        snprintf(err, errlen, "%s: more than %d models extend one another (a loop?)", path,
+                 EXTENDS_DEPTH_MAX);
+        return -ELOOP;
+    }
     FILE *f = fopen(path, "r");
-    if (!f)
-        return -errno;
-    struct tahoe_hostcost c = {.per_packet_ns = -1, .per_byte_ps = -1, .per_call_ns = -1};
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        return -e;
+    }
+    struct tahoe_hostcost own;
+    memset(&own, 0, sizeof own);
+    int own_set[NHOSTKEYS] = {0};
+    char base[512] = "";
     char line[512];
+    int lineno = 0, in_block = 0, rc = 0;
     while (fgets(line, sizeof line, f)) {
-        char key[64];
-        long long v;
-        if (sscanf(line, " %63[a-z_]: %lld", key, &v) != 2)
+        lineno++;
+        strip_line(line);
+        if (!line[0])
             continue;
-        if (strcmp(key, "per_packet_ns") == 0)
-            c.per_packet_ns = v;
-        else if (strcmp(key, "per_byte_ps") == 0)
-            c.per_byte_ps = v;
-        else if (strcmp(key, "per_call_ns") == 0)
-            c.per_call_ns = v;
-        else if (strcmp(key, "copy_write_passes") == 0)
-            c.copy_write_passes = v;
-        else if (strcmp(key, "dma_passes") == 0)
-            c.dma_passes = v;
-        else if (strcmp(key, "ram_bytes") == 0)
-            c.ram_bytes = v;
-        else if (strcmp(key, "resident_bytes") == 0)
-            c.resident_bytes = v;
-        else if (strcmp(key, "page_size") == 0)
-            c.page_size = v;
-        else if (strcmp(key, "page_in_ns") == 0)
-            c.page_in_ns = v;
-        else if (strcmp(key, "page_out_ns") == 0)
-            c.page_out_ns = v;
-        else if (strcmp(key, "spin_ps") == 0)
-            c.spin_ps = v;
-        else if (strcmp(key, "print_ns") == 0)
-            c.print_ns = v;
-        else if (strcmp(key, "clock_hz") == 0)
-            c.clock_hz = v;
+        if (line[0] == ' ' || line[0] == '\t' || line[0] == '-') {
+            if (in_block)
+                continue;
+            snprintf(err, errlen, "%s:%d: an indented line outside `fitted`", path, lineno);
+            rc = -EINVAL;
+            break;
+        }
+        in_block = 0;
+        char *colon = strchr(line, ':');
+        if (!colon) {
+            snprintf(err, errlen, "%s:%d: not a `key: value` line", path, lineno);
+            rc = -EINVAL;
+            break;
+        }
+        *colon = '\0';
+        const char *key = line, *val = colon + 1;
+        while (*val == ' ' || *val == '\t')
+            val++;
+        if (strcmp(key, "name") == 0)
+            continue;
+        if (strcmp(key, "fitted") == 0) {
+            in_block = 1;
+            continue;
+        }
+        if (strcmp(key, "extends") == 0) {
+            if (!*val || strchr(val, '/') || strlen(val) > 200) {
+                snprintf(err, errlen, "%s:%d: extends: give the name of a model in the same "
+                         "folder, without .yaml", path, lineno);
+                rc = -EINVAL;
+                break;
+            }
+            snprintf(base, sizeof base, "%s", val);
+            continue;
+        }
+        const struct hostkey *k = hostkey_find(key);
+        if (!k) {
+            snprintf(err, errlen, "%s:%d: %s is not a host model key (configs/schema/"
+                     "host.schema.json)", path, lineno, key);
+            rc = -EINVAL;
+            break;
+        }
+        char *end;
+        errno = 0;
+        long long v = strtoll(val, &end, 10);
+        if (end == val || *end || errno || v < k->min || v > k->max) {
+            snprintf(err, errlen, "%s:%d: %s: '%s' is not a whole number from %lld to %lld",
+                     path, lineno, key, val, (long long)k->min, (long long)k->max);
+            rc = -EINVAL;
+            break;
+        }
+        memcpy((char *)&own + k->off, &(int64_t){v}, sizeof(int64_t));
+        own_set[k - hostkeys] = 1;
     }
     fclose(f);
-    if (c.per_packet_ns < 0 || c.per_byte_ps < 0 || c.per_call_ns < 0 || c.spin_ps < 0 ||
-        c.print_ns < 0 || c.copy_write_passes < 0 || c.dma_passes < 0)
-        return -EINVAL;
+    if (rc < 0)
+        return rc;
+    if (base[0]) {
+        char bpath[1024];
+        const char *slash = strrchr(path, '/');
+        int dirlen = slash ? (int)(slash - path + 1) : 0;
+        snprintf(bpath, sizeof bpath, "%.*s%s.yaml", dirlen, path, base);
+        rc = hostcost_read_file(bpath, depth + 1, c, set, err, errlen);
+        if (rc < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < NHOSTKEYS; i++)
+        if (own_set[i]) {
+            memcpy((char *)c + hostkeys[i].off, (char *)&own + hostkeys[i].off, sizeof(int64_t));
+            set[i] = 1;
+        }
+    return 0;
+}
+
+int tahoe_hostcost_read(const char *path, struct tahoe_hostcost *out, char *err, size_t errlen)
+{
+    struct tahoe_hostcost c;
+    memset(&c, 0, sizeof c);
+    int set[NHOSTKEYS] = {0};
+    int rc = hostcost_read_file(path, 0, &c, set, err, errlen);
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; i < sizeof required_keys / sizeof required_keys[0]; i++)
+        if (!set[hostkey_find(required_keys[i]) - hostkeys]) {
+            snprintf(err, errlen, "%s: %s is missing (give it, or extend a model that does)",
+                     path, required_keys[i]);
+            return -EINVAL;
+        }
     /* A tick must be a whole number of nanoseconds, so the ticks stay on one grid. */
-    if (c.clock_hz < 0 || (c.clock_hz > 0 && 1000000000LL % c.clock_hz != 0))
+    if (c.clock_hz > 0 && 1000000000LL % c.clock_hz != 0) {
+        snprintf(err, errlen, "%s: clock_hz %lld does not divide 1000000000", path,
+                 (long long)c.clock_hz);
         return -EINVAL;
+    }
     /* Paging needs all of its keys, and memory left for the process. */
-    if (c.ram_bytes && (c.page_size <= 0 || c.resident_bytes < 0 ||
-                        c.resident_bytes + c.page_size > c.ram_bytes || c.page_in_ns < 0 ||
-                        c.page_out_ns < 0))
+    if (c.ram_bytes && (c.page_size <= 0 || c.resident_bytes + c.page_size > c.ram_bytes)) {
+        snprintf(err, errlen, "%s: ram_bytes needs page_size, and resident_bytes at least a "
+                 "page below it", path);
         return -EINVAL;
+    }
     *out = c;
     return 0;
+}
+
+int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
+{
+    char err[256];
+    return tahoe_hostcost_read(path, out, err, sizeof err);
 }
