@@ -130,6 +130,21 @@ static void emit_vm(struct nr_json *j, const char *prefix, const struct vmstat *
 #undef VM
 }
 
+/* The host's CPU beside the protocols: the receive path's wakeups, interrupt time, the bus. */
+static void emit_cpu(struct nr_json *j, const char *prefix, const struct tahoe_cpustat *c)
+{
+    char k[64];
+#define CPU(field)                              \
+    key(k, sizeof k, prefix, "cpu_" #field);    \
+    nr_json_int(j, k, (int64_t)c->field)
+    CPU(wakeups);
+    CPU(ctx_switches);
+    CPU(sched_delay_ns);
+    CPU(intr_ns);
+    CPU(bus_ns);
+#undef CPU
+}
+
 void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
 {
     struct nr_json j;
@@ -160,6 +175,7 @@ void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
         emit_tcpstat(&j, i == 0 ? "a" : "b", tahoe_tcpstat(st));
         emit_udp_ip(&j, i == 0 ? "a" : "b", st);
         emit_vm(&j, i == 0 ? "a" : "b", nrio_tahoe_vmstat(s->host[i].io));
+        emit_cpu(&j, i == 0 ? "a" : "b", tahoe_cpustat(st));
     }
     int rc = nr_json_emit(&j, out);
     if (rc < 0)

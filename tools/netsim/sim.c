@@ -19,9 +19,11 @@
 #include "ttcp/ttcp.h"
 
 /* linkemu draws forward and reverse with streams 0 and 1; host b's boot phase uses its own;
- * the shared medium's two stations draw their backoffs from the next two. */
+ * the shared medium's two stations draw their backoffs from the next two; each host's
+ * interrupt and scheduling jitter from its own after those (host a, then b). */
 #define STREAM_BOOT 2
 #define STREAM_MEDIUM 3
+#define STREAM_JITTER 5
 
 static int64_t host_now(void *ctx)
 {
@@ -239,6 +241,12 @@ static int host_init(struct ns_sim *s, int idx, FILE *err)
     cfg.addr = addr.ip;
     cfg.mtu = (int)a->mtu;
     cfg.window_scale = a->window_scale;
+    /* The driver the host model charges is the one of the link's framing. */
+    cfg.iface = a->framing == LE_FRAMING_AAL5_LLC_SNAP || a->framing == LE_FRAMING_AAL5_VC_MUX
+                    ? TAHOE_IF_ATM
+                    : TAHOE_IF_ETHER;
+    cfg.jitter_seed = a->seed;
+    cfg.jitter_stream = STREAM_JITTER + (uint64_t)idx;
     if (a->sb_max)
         cfg.sb_max = a->sb_max;
     cfg.tcp_sendspace = cfg.tcp_recvspace = a->tcp_space ? a->tcp_space

@@ -35,6 +35,11 @@ struct ntio {
     int64_t print_ns;   /* the host model's cost of one printed line */
     int64_t tick_ns;    /* the host's clock interrupt period; 0: alarms fire when asked */
     int64_t boot_ns;    /* a clock interrupt came at boot, as did the stack's first tick */
+    /* The receive path: asleep, the process waits for a socket or a timer with nothing to do;
+     * woken, it may run from runnable_at and first pays the context switch (switch_due). */
+    int asleep;
+    int switch_due;
+    int64_t runnable_at;
 };
 
 #define NT(io) ((struct ntio *)(io))
@@ -306,6 +311,32 @@ static int earliest_timer(const struct ntio *t)
     return best;
 }
 
+/* What a ready socket offers its watcher (NRIO_*), 0 when nothing. */
+static int ready_events(struct ntio *t, int s)
+{
+    struct ntwatch w = t->watch[s];
+    if (!w.events)
+        return 0;
+    int ev = tahoe_poll(t->st, s);
+    if (ev < 0)
+        return 0;
+    int got = (ev & TAHOE_POLLIN ? NRIO_IN : 0) | (ev & TAHOE_POLLOUT ? NRIO_OUT : 0) |
+              (ev & TAHOE_POLLERR ? NRIO_ERR | NRIO_OUT : 0);
+    return got & (w.events | NRIO_ERR);
+}
+
+/* Whether a timer is due or a socket ready: what would wake a sleeping process. */
+static int has_work(struct ntio *t, int64_t now)
+{
+    int i = earliest_timer(t);
+    if (i >= 0 && t->timers[i].at <= now)
+        return 1;
+    for (int s = 0; s < t->nwatch; s++)
+        if (ready_events(t, s))
+            return 1;
+    return 0;
+}
+
 /* One due timer or one ready socket gets its callback; returns 1 if something ran. */
 static int dispatch_one(struct ntio *t, int64_t now)
 {
@@ -318,21 +349,34 @@ static int dispatch_one(struct ntio *t, int64_t now)
     }
     int ran = 0;
     for (int s = 0; s < t->nwatch && !t->stopped; s++) {
-        struct ntwatch w = t->watch[s];
-        if (!w.events)
-            continue;
-        int ev = tahoe_poll(t->st, s);
-        if (ev < 0)
-            continue;
-        int got = (ev & TAHOE_POLLIN ? NRIO_IN : 0) | (ev & TAHOE_POLLOUT ? NRIO_OUT : 0) |
-                  (ev & TAHOE_POLLERR ? NRIO_ERR | NRIO_OUT : 0);
-        got &= w.events | NRIO_ERR;
+        int got = ready_events(t, s);
         if (got) {
-            w.fn(w.arg, s, got);
+            t->watch[s].fn(t->watch[s].arg, s, got);
             ran = 1;
         }
     }
     return ran;
+}
+
+/* The process may run now: not asleep, the CPU free of earlier work, and, when it slept, woken
+ * (after the wakeup's interrupt work and its scheduling delay) and switched to. Returns 0 when
+ * it may, else the time to wait for. */
+static int64_t blocked_until(struct ntio *t, int64_t now, int64_t busy)
+{
+    if (t->asleep && has_work(t, now)) {
+        t->asleep = 0;
+        t->runnable_at = tahoe_wakeup(t->st);
+        t->switch_due = 1;
+        busy = tahoe_cpu_free_ns(t->st);
+    }
+    if (t->runnable_at > now)
+        return t->runnable_at > busy ? t->runnable_at : busy;
+    if (t->switch_due && busy <= now) {
+        t->switch_due = 0;
+        tahoe_switch_to(t->st);
+        busy = tahoe_cpu_free_ns(t->st);
+    }
+    return busy > now ? busy : 0;
 }
 
 static int nt_run(nrio *io)
@@ -343,21 +387,27 @@ static int nt_run(nrio *io)
         int64_t now = t->env.now_ns(t->env.ctx);
         tahoe_clock(t->st, now);
         int64_t busy = tahoe_cpu_free_ns(t->st);
+        int64_t until = t->asleep || t->switch_due || t->runnable_at > now
+                            ? blocked_until(t, now, busy)
+                            : (busy > now ? busy : 0);
         /* The application runs only while the CPU is not busy with earlier work. */
-        if (busy <= now && dispatch_one(t, now))
+        if (!until && dispatch_one(t, now))
             continue;
         if (t->stopped)
             break;
+        /* Nothing to do: the process sleeps until a socket or a timer wakes it. */
+        if (!until)
+            t->asleep = 1;
         int64_t next = tahoe_next_deadline(t->st);
         int i = earliest_timer(t);
         if (i >= 0 && t->timers[i].at < next)
             next = t->timers[i].at;
-        if (busy > now && busy < next)
-            next = busy;
+        if (until > now && until < next)
+            next = until;
         /* Only a timer can be due already, and then the CPU is busy: nothing runs before it
          * is free. */
         if (next <= now)
-            next = busy > now ? busy : now;
+            next = until > now ? until : now;
         int err = t->env.wait(t->env.ctx, next);
         if (err < 0)
             return err;
@@ -431,6 +481,7 @@ nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env
     t->print_ns = c->print_ns;
     t->tick_ns = c->clock_hz > 0 ? 1000000000LL / c->clock_hz : 0;
     t->boot_ns = cfg->boot_ns;
+    t->runnable_at = INT64_MIN;
     vm_init(&t->vm, c->ram_bytes ? (long)((c->ram_bytes - c->resident_bytes) / c->page_size) : 0,
             (long)c->page_size, c->page_in_ns, c->page_out_ns);
     return &t->base;

@@ -76,6 +76,16 @@ struct tahoe_hostcost {
     int64_t sb_addr_bytes;
 };
 
+/* What the host's CPU did beside the protocols: the receive path's wakeups and the time at
+ * interrupt level, and the I/O bus. */
+struct tahoe_cpustat {
+    uint64_t wakeups;       /* a process that slept on a socket or a timer was woken */
+    uint64_t ctx_switches;  /* ... and switched to */
+    int64_t sched_delay_ns; /* the scheduling delays those wakeups drew, summed */
+    int64_t intr_ns;        /* CPU time charged at interrupt level */
+    int64_t bus_ns;         /* time the I/O bus spent on DMA */
+};
+
 /* Hands a packet to the interface. at_ns is when the host CPU has finished with it (never before
  * the current clock). Returns 0, or a negative errno (-ENOBUFS: interface queue full). */
 typedef int (*tahoe_if_output_fn)(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns);
@@ -170,6 +180,11 @@ int64_t tahoe_now_ns(const struct tahoe_stack *st);
 int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st);
 /* Charges ns of application work (a busy loop, say) to the host CPU. */
 void tahoe_cpu_charge(struct tahoe_stack *st, int64_t ns);
+/* The process slept and what it waited for has come: charges the wakeup at interrupt level and
+ * draws the scheduling delay (host model: wakeup_ns, sched_delay_mean_ns). Returns the time
+ * from which the process may run; it then pays the context switch (tahoe_switch_to). */
+int64_t tahoe_wakeup(struct tahoe_stack *st);
+void tahoe_switch_to(struct tahoe_stack *st);
 
 enum { TAHOE_SOCK_STREAM = 1, TAHOE_SOCK_DGRAM = 2, TAHOE_SOCK_ICMP = 3 };
 enum {
@@ -221,6 +236,7 @@ const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st);
 const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st);
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st);
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st);
+const struct tahoe_cpustat *tahoe_cpustat(const struct tahoe_stack *st);
 /* The control block of a TCP socket (for inspection), or NULL. */
 const struct tcpcb *tahoe_tcpcb(struct tahoe_stack *st, int s);
 

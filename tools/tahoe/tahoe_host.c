@@ -1,6 +1,7 @@
 /* The stack object, its clock, the CPU cost model and host model files. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -35,8 +36,15 @@ struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
     if (!st)
         return NULL;
     st->cfg = *cfg;
+    if (cfg->cost.udp_sendspace_bytes)
+        st->cfg.udp_sendspace = (int)cfg->cost.udp_sendspace_bytes;
+    if (cfg->cost.udp_recvspace_bytes)
+        st->cfg.udp_recvspace = (int)cfg->cost.udp_recvspace_bytes;
     st->now = cfg->boot_ns;
     st->cpu_free = cfg->boot_ns;
+    st->intr_free = cfg->boot_ns;
+    st->bus_free = cfg->boot_ns;
+    nr_rng_seed(&st->jitter, cfg->jitter_seed, cfg->jitter_stream);
     st->next_fast = cfg->boot_ns + FASTTICK_NS;
     st->next_slow = cfg->boot_ns + SLOWTICK_NS;
     st->tcp_iss = cfg->iss;
@@ -68,11 +76,31 @@ void tahoe_free(struct tahoe_stack *st)
     free(st);
 }
 
+/* Interrupt-level work with intr_preempts: it starts when earlier interrupt-level work ends,
+ * and process-level work under way or queued waits while it runs (SunOS 4's spl levels: the
+ * driver's interrupt and ipintr run before the process, kern_synch.c / if_le.c). Outputs the
+ * process handed over before the interrupt keep their times: the delay lands on its later work. */
+static int64_t charge_intr(struct tahoe_stack *st, int64_t ns)
+{
+    int64_t start = st->intr_free > st->now ? st->intr_free : st->now;
+    st->intr_free = start + ns;
+    if (st->cpu_free > start)
+        st->cpu_free += ns;
+    else
+        st->cpu_free = st->intr_free;
+    st->cpustat.intr_ns += ns;
+    return st->intr_free;
+}
+
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
 {
+    if (st->in_intr && st->cfg.cost.intr_preempts)
+        return charge_intr(st, ns);
     if (st->cpu_free < st->now)
         st->cpu_free = st->now;
     st->cpu_free += ns;
+    if (st->in_intr)
+        st->cpustat.intr_ns += ns;
     return st->cpu_free;
 }
 
@@ -86,9 +114,48 @@ int64_t tahoe_copycost(const struct tahoe_stack *st, size_t nbytes)
     return (1 + st->cfg.cost.copy_write_passes) * tahoe_bytecost(st, nbytes);
 }
 
-int64_t tahoe_packetcost(const struct tahoe_stack *st, size_t len)
+static int64_t packetcost(const struct tahoe_stack *st, size_t len)
 {
     return st->cfg.cost.per_packet_ns + (1 + st->cfg.cost.dma_passes) * tahoe_bytecost(st, len);
+}
+
+/* The ATM driver maps a PDU into host buffers of atm_buffer_bytes, each its own DVMA work. */
+static int64_t atm_buffers_cost(const struct tahoe_hostcost *c, size_t len)
+{
+    if (c->atm_buffer_bytes <= 0)
+        return 0;
+    int64_t nbuf = ((int64_t)len + c->atm_buffer_bytes - 1) / c->atm_buffer_bytes;
+    return nbuf * c->atm_per_buffer_ns;
+}
+
+int64_t tahoe_outcost(const struct tahoe_stack *st, size_t len)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    int64_t driver = st->cfg.iface == TAHOE_IF_ATM ? c->atm_tx_ns + atm_buffers_cost(c, len)
+                                                   : c->le_tx_ns;
+    return packetcost(st, len) + driver;
+}
+
+int64_t tahoe_incost(const struct tahoe_stack *st, size_t len)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    int64_t driver = st->cfg.iface == TAHOE_IF_ATM
+                         ? c->atm_rx_ns + atm_buffers_cost(c, len) +
+                               (int64_t)len * c->atm_rx_per_byte_ps / 1000
+                         : c->le_rx_ns;
+    return packetcost(st, len) + driver;
+}
+
+int64_t tahoe_bus(struct tahoe_stack *st, int64_t at_ns, size_t len)
+{
+    int64_t rate = st->cfg.cost.sbus_dma_bytes_per_s;
+    if (rate <= 0)
+        return at_ns;
+    int64_t dma = (int64_t)((double)len * 1e9 / (double)rate);
+    int64_t start = st->bus_free > at_ns ? st->bus_free : at_ns;
+    st->bus_free = start + dma;
+    st->cpustat.bus_ns += dma;
+    return st->bus_free;
 }
 
 int64_t tahoe_now_ns(const struct tahoe_stack *st) { return st->now; }
@@ -98,6 +165,40 @@ int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st)
     return st->cpu_free > st->now ? st->cpu_free : st->now;
 }
 
+/* An exponential draw of the given mean, from the host's jitter stream; none when mean is 0,
+ * so that a model without jitter draws nothing. */
+static int64_t draw_exp(struct tahoe_stack *st, int64_t mean)
+{
+    if (mean <= 0)
+        return 0;
+    return (int64_t)(-(double)mean * log(1.0 - nr_rng_unit(&st->jitter)));
+}
+
+static int64_t draw_uniform(struct tahoe_stack *st, int64_t max)
+{
+    if (max <= 0)
+        return 0;
+    return (int64_t)(nr_rng_unit(&st->jitter) * (double)(max + 1));
+}
+
+int64_t tahoe_wakeup(struct tahoe_stack *st)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    st->in_intr = 1;
+    int64_t woken = tahoe_charge(st, c->wakeup_ns);
+    st->in_intr = 0;
+    int64_t delay = draw_exp(st, c->sched_delay_mean_ns);
+    st->cpustat.wakeups++;
+    st->cpustat.sched_delay_ns += delay;
+    return woken + delay;
+}
+
+void tahoe_switch_to(struct tahoe_stack *st)
+{
+    st->cpustat.ctx_switches++;
+    tahoe_charge(st, st->cfg.cost.ctx_switch_ns);
+}
+
 /* Processes one received packet: the CPU takes it when free (and not before it arrived). */
 static void process_input(struct tahoe_stack *st, struct inpkt *p)
 {
@@ -105,16 +206,25 @@ static void process_input(struct tahoe_stack *st, struct inpkt *p)
     if (!st->inq)
         st->inq_tail = NULL;
     st->inq_len--;
-    tahoe_charge(st, tahoe_packetcost(st, p->len));
+    st->in_intr = 1;
+    tahoe_charge(st, tahoe_incost(st, p->len));
     ip_input_process(st, p->data, p->len);
+    st->in_intr = 0;
     free(p);
+}
+
+/* When interrupt-level work can start: after earlier interrupt work, or after all work. */
+static int64_t intr_level_free(const struct tahoe_stack *st)
+{
+    return st->cfg.cost.intr_preempts ? st->intr_free : st->cpu_free;
 }
 
 static int64_t input_ready_time(const struct tahoe_stack *st)
 {
     if (!st->inq)
         return INT64_MAX;
-    return st->inq->arrival_ns > st->cpu_free ? st->inq->arrival_ns : st->cpu_free;
+    int64_t free_at = intr_level_free(st);
+    return st->inq->arrival_ns > free_at ? st->inq->arrival_ns : free_at;
 }
 
 void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
@@ -132,6 +242,7 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
             continue;
         }
         /* Both ticks come from the one hardware clock; at a common instant fast runs first. */
+        st->in_intr = 1; /* softclock */
         if (st->next_fast == t) {
             st->next_fast += FASTTICK_NS;
             tcp_fasttimo(st);
@@ -141,6 +252,7 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
             ip_slowtimo(st);
             tcp_slowtimo(st);
         }
+        st->in_intr = 0;
     }
     if (now_ns > st->now)
         st->now = now_ns;
@@ -158,7 +270,8 @@ void tahoe_ip_input(struct tahoe_stack *st, const uint8_t *pkt, size_t len)
         return;
     }
     p->next = NULL;
-    p->arrival_ns = st->now;
+    /* The frame's DMA over the bus, then its interrupt, which may be held off a while. */
+    p->arrival_ns = tahoe_bus(st, st->now, len) + draw_uniform(st, st->cfg.cost.intr_jitter_max_ns);
     p->len = len;
     memcpy(p->data, pkt, len);
     if (st->inq_tail)
@@ -168,7 +281,7 @@ void tahoe_ip_input(struct tahoe_stack *st, const uint8_t *pkt, size_t len)
     st->inq_tail = p;
     st->inq_len++;
     /* An idle CPU takes the packet at once; a busy one leaves it for tahoe_clock. */
-    if (st->inq == p && st->cpu_free <= st->now)
+    if (st->inq == p && intr_level_free(st) <= st->now && p->arrival_ns <= st->now)
         process_input(st, p);
 }
 
@@ -201,6 +314,7 @@ const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st) { return &st->
 const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st) { return &st->ipstat; }
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st) { return &st->udpstat; }
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st) { return &st->icmpstat; }
+const struct tahoe_cpustat *tahoe_cpustat(const struct tahoe_stack *st) { return &st->cpustat; }
 
 /* Host model files: the YAML subset configs/hosts/ uses, one `key: value` a line at the left
  * margin, comments, and the indented block of `fitted` (which records how values were chosen

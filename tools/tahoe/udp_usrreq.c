@@ -35,7 +35,8 @@ void udp_input(struct tahoe_stack *st, const uint8_t *ip, size_t hlen, size_t le
         return;
     }
     struct tahoe_addr from = { src, sport };
-    if (!sbappendaddr(&inp->inp_socket->so_rcv, &from, uh + UDP_HDRLEN, ulen - UDP_HDRLEN))
+    if (!sbappendaddr(&inp->inp_socket->so_rcv, &from, uh + UDP_HDRLEN, ulen - UDP_HDRLEN,
+                      (size_t)st->cfg.cost.sb_addr_bytes))
         st->udpstat.udps_fullsock++;
 }
 
