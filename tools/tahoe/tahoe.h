@@ -67,6 +67,10 @@ struct tahoe_hostcost {
     int64_t atm_per_buffer_ns;    /* per host buffer of atm_buffer_bytes a PDU occupies */
     int64_t atm_buffer_bytes;
     int64_t atm_rx_per_byte_ps;   /* a receive-only pass over each octet (programmed I/O) */
+    /* Solaris 2.x STREAMS: each packet passes streams_tx_hops / streams_rx_hops module
+     * boundaries (putnext with its mblk work) of streams_hop_ns each. */
+    int64_t streams_hop_ns;
+    int64_t streams_tx_hops, streams_rx_hops;
     /* The I/O bus: every frame in or out is moved at this rate, one at a time; 0: no limit. */
     int64_t sbus_dma_bytes_per_s;
     /* Socket buffers: the UDP defaults (0: tahoe_config's), and the octets a datagram's source

@@ -119,6 +119,11 @@ static int64_t packetcost(const struct tahoe_stack *st, size_t len)
     return st->cfg.cost.per_packet_ns + (1 + st->cfg.cost.dma_passes) * tahoe_bytecost(st, len);
 }
 
+static int64_t streams_cost(const struct tahoe_hostcost *c, int64_t hops)
+{
+    return hops * c->streams_hop_ns;
+}
+
 /* The ATM driver maps a PDU into host buffers of atm_buffer_bytes, each its own DVMA work. */
 static int64_t atm_buffers_cost(const struct tahoe_hostcost *c, size_t len)
 {
@@ -133,7 +138,7 @@ int64_t tahoe_outcost(const struct tahoe_stack *st, size_t len)
     const struct tahoe_hostcost *c = &st->cfg.cost;
     int64_t driver = st->cfg.iface == TAHOE_IF_ATM ? c->atm_tx_ns + atm_buffers_cost(c, len)
                                                    : c->le_tx_ns;
-    return packetcost(st, len) + driver;
+    return packetcost(st, len) + driver + streams_cost(c, c->streams_tx_hops);
 }
 
 int64_t tahoe_incost(const struct tahoe_stack *st, size_t len)
@@ -143,7 +148,7 @@ int64_t tahoe_incost(const struct tahoe_stack *st, size_t len)
                          ? c->atm_rx_ns + atm_buffers_cost(c, len) +
                                (int64_t)len * c->atm_rx_per_byte_ps / 1000
                          : c->le_rx_ns;
-    return packetcost(st, len) + driver;
+    return packetcost(st, len) + driver + streams_cost(c, c->streams_rx_hops);
 }
 
 int64_t tahoe_bus(struct tahoe_stack *st, int64_t at_ns, size_t len)
@@ -338,7 +343,9 @@ static const struct hostkey {
     HOSTKEY(le_tx_ns, 0, INT64_MAX), HOSTKEY(le_rx_ns, 0, INT64_MAX),
     HOSTKEY(atm_tx_ns, 0, INT64_MAX), HOSTKEY(atm_rx_ns, 0, INT64_MAX),
     HOSTKEY(atm_per_buffer_ns, 0, INT64_MAX), HOSTKEY(atm_buffer_bytes, 0, 65535),
-    HOSTKEY(atm_rx_per_byte_ps, 0, INT64_MAX), HOSTKEY(sbus_dma_bytes_per_s, 0, INT64_MAX),
+    HOSTKEY(atm_rx_per_byte_ps, 0, INT64_MAX), HOSTKEY(streams_hop_ns, 0, INT64_MAX),
+    HOSTKEY(streams_tx_hops, 0, 16), HOSTKEY(streams_rx_hops, 0, 16),
+    HOSTKEY(sbus_dma_bytes_per_s, 0, INT64_MAX),
     HOSTKEY(udp_sendspace_bytes, 0, 65535), HOSTKEY(udp_recvspace_bytes, 0, 262144),
     HOSTKEY(sb_addr_bytes, 0, 128),
 };

@@ -206,8 +206,8 @@ static void test_interrupt_level_runs_before_the_process(void)
     }
 }
 
-/* The driver's cost follows the interface: LANCE per frame, ATM per PDU and per buffer; the
- * bus spaces frames by their DMA. */
+/* The driver's cost follows the interface: LANCE per frame, ATM per PDU and per buffer;
+ * STREAMS hops come on top; the bus spaces frames by their DMA. */
 static void test_driver_costs_follow_the_interface_and_the_bus_spaces_frames(void)
 {
     for (int atm = 0; atm < 2; atm++) {
@@ -218,7 +218,8 @@ static void test_driver_costs_follow_the_interface_and_the_bus_spaces_frames(voi
         cfg.iface = atm ? TAHOE_IF_ATM : TAHOE_IF_ETHER;
         cfg.cost = (struct tahoe_hostcost){.per_packet_ns = 100 * US, .le_tx_ns = 7 * US,
                                            .atm_tx_ns = 30 * US, .atm_per_buffer_ns = 5 * US,
-                                           .atm_buffer_bytes = 512,
+                                           .atm_buffer_bytes = 512, .streams_hop_ns = 3 * US,
+                                           .streams_tx_hops = 2,
                                            .sbus_dma_bytes_per_s = 1000000};
         struct tahoe_stack *h = tn_host(&net, 0, &cfg);
         net.h[1] = NULL; /* capture */
@@ -228,8 +229,9 @@ static void test_driver_costs_follow_the_interface_and_the_bus_spaces_frames(voi
         NRT_EQ_INT(tahoe_sendto(h, s, data, sizeof data, &to), (long)sizeof data);
         NRT_EQ_INT(tahoe_sendto(h, s, data, sizeof data, &to), (long)sizeof data);
         NRT_EQ_INT((long)net.nlog, 2);
-        /* 1000 octets: 2 buffers of 512; the CPU's work, then 1 ms of DMA at 1 MB/s. */
-        int64_t driver = atm ? (30 + 2 * 5) * US : 7 * US;
+        /* 1000 octets: 2 buffers of 512, two STREAMS hops; the CPU's work, then 1 ms of DMA
+         * at 1 MB/s. */
+        int64_t driver = (atm ? (30 + 2 * 5) * US : 7 * US) + 2 * 3 * US;
         NRT_EQ_INT(net.log[0].at_ns, 100 * US + driver + 1 * TN_MS);
         NRT_EQ_INT(net.log[1].at_ns - net.log[0].at_ns, 1 * TN_MS);
         NRT_EQ_INT(tahoe_cpustat(h)->bus_ns, 2 * TN_MS);
