@@ -31,11 +31,15 @@ def chain(path: Path) -> list[Document]:
 
 
 def values(path: Path) -> dict[str, Any]:
-    """The model's keys, those of the models it extends filled in under its own."""
+    """The model's keys, those of the models it extends filled in under its own. `fitted` is
+    the model's own: a variant that extends a fitted model was not fitted by that."""
+    documents = chain(path)
     merged: dict[str, Any] = {}
-    for document in reversed(chain(path)):
-        merged.update(document.data)
+    for document in reversed(documents):
+        merged.update({key: value for key, value in document.data.items() if key != "fitted"})
     merged.pop("extends", None)
+    if "fitted" in documents[0].data:
+        merged["fitted"] = documents[0].data["fitted"]
     return merged
 
 
