@@ -280,6 +280,27 @@ def mode_seed(experiment: Experiment, trial: int, mode: str) -> int:
     return derive_seed(experiment.seed, experiment.draws_id, trial, mode)
 
 
+# Where a mode's netsim run lost UDP datagrams, by place (the Tahoe stacks' and the link's own
+# counters): host a runs pingx, host b echod. The same totals stand on each of the run's rows.
+PINGX_DROPS = {
+    "run_drops_send_queue": ("a_ips_odropped", "b_ips_odropped"),
+    "run_drops_link": ("forward_drop_queue", "forward_drop_loss", "forward_drop_cell_loss",
+                       "forward_drop_bit_error", "forward_drop_oversize", "reverse_drop_queue",
+                       "reverse_drop_loss", "reverse_drop_cell_loss", "reverse_drop_bit_error",
+                       "reverse_drop_oversize"),
+    "run_drops_echo_ipq": ("b_ips_qdrop", "b_ips_fragdropped", "b_ips_fragtimeout"),
+    "run_drops_echo_socket": ("b_udps_fullsock",),
+    "run_drops_client_ipq": ("a_ips_qdrop", "a_ips_fragdropped", "a_ips_fragtimeout"),
+    "run_drops_client_socket": ("a_udps_fullsock",),
+}
+
+
+def pingx_drops(sim: dict[str, Any]) -> dict[str, int | None]:
+    """The run's drops by place; None for a place whose counters the record lacks."""
+    return {column: sum(int(sim[k]) for k in keys) if all(k in sim for k in keys) else None
+            for column, keys in PINGX_DROPS.items()}
+
+
 def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
     """A pingx trial in virtual time: one netsim run per mode, each with its own echod."""
     from netrepro.sim import SimError, pingx_command, run_netsim
@@ -300,7 +321,8 @@ def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> 
         except SimError as exc:
             raise RunError(f"pingx --mode {mode} in virtual time: {exc}") from exc
         meta, records = check_pingx(result.records, mode, 0, "")
-        rows += message_rows(experiment, mode, trial, run_id, records)
+        drops = pingx_drops(result.sim)
+        rows += [{**row, **drops} for row in message_rows(experiment, mode, trial, run_id, records)]
         summary = next((r for r in result.records if r.get("record") == "summary"), {})
         modes[mode] = {"seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "command": command,
                        "tool_settings": meta, "echod_summary": summary, "sim": result.sim}

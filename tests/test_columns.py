@@ -40,7 +40,7 @@ def edited(change) -> dict:
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["tools"]["ttcp"]["columns"][9].update(type="float"), "ttcp: column nodelay: type 'float'"),
     (lambda d: d["tools"]["mftp"]["columns"].append(d["tools"]["mftp"]["columns"][0]), "paper listed twice"),
-    (lambda d: d["tools"]["pingx"]["columns"].pop(), "pingx: the last column is cool_gap_us, not run_id"),
+    (lambda d: d["tools"]["pingx"]["columns"].pop(), "pingx: the last column is run_drops_client_socket, not run_id"),
     (lambda d: d["sweep"]["columns"][-1].update(type="integer"), "mftp: column window is double, the sweep's"),
     (lambda d: d["tools"]["ipcbench"]["columns"][1].update(description=" "), "column experiment has no description"),
     (lambda d: d["tools"].pop("ipcbench"), "expected ipcbench, mftp, pingx, ttcp"),
@@ -79,7 +79,9 @@ def pingx_trial():
                          host="sparcstation-ipc", send_buffer=16384, receive_buffer=24576)
     records = [{"size": 60379, "seq": 0, "rtt_ns": 2_500_000, "datagrams": 8, "datagrams_returned": 8,
                 "complete": True, "cool_gap_ns": 7_000_000, "t_start_ns": 5}]
-    return [(experiment, measure.message_rows(experiment, "udp-cooled", 1, "r", records), {})]
+    sim = {key: 1 for keys in measure.PINGX_DROPS.values() for key in keys}
+    drops = measure.pingx_drops(sim)
+    return [(experiment, [{**row, **drops} for row in measure.message_rows(experiment, "udp-cooled", 1, "r", records)], {})]
 
 
 def ttcp_trial():
