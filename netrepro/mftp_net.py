@@ -60,7 +60,7 @@ def run_session(net: Any, tool_args: dict[str, list[str]], stack: str, root: Pat
     from netrepro.topology import H2_IP
 
     timeout = mftp_args[mftp_args.index("--timeout") + 1] if "--timeout" in mftp_args else "120s"
-    server = net.h2.popen([str(TOOLS_BIN / "mftpd"), *tool_args["h2"], *phase.host_b_args(stack),
+    server = net.h2.popen([str(TOOLS_BIN / "mftpd"), *tool_args["h2"], *phase.host_b_args(stack, seed),
                            "-p", str(MFTP_PORT), "--root", str(root), "--sessions", "1", "--timeout", timeout],
                           stdout=-1, stderr=-1, text=True)
     try:

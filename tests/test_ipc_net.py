@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from netrepro import ipc_net, memcg, phase, stacks
+from netrepro import hostmodel, ipc_net, memcg, phase, stacks
 from netrepro.ipc_plan import ipcbench_args, run_trial
 from netrepro.spec import load_spec
-from netrepro.yamlsrc import load_document
 from tests.conftest import needs_root_and_mininet
 from tests.test_ipc_plan import BASE
 
@@ -23,7 +22,7 @@ TINY = BASE.replace("backend: sim", "backend: linkemu") + (
 
 
 def memory_of(model: Path) -> int:
-    data = load_document(model).data
+    data = hostmodel.values(model)
     return data["ram_bytes"] - data["resident_bytes"]
 
 
