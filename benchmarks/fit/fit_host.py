@@ -161,7 +161,7 @@ def main() -> None:
             errors = []
             with ThreadPoolExecutor(args.jobs) as pool:
                 measured = list(pool.map(lambda cell: measure(cell, host, args.transfers), cells))
-            at = {"+".join(n): v for (n, _), v in zip(grid, point)}
+            at = {"+".join(n): v for (n, _), v in zip(grid, point)} | {"transfers": args.transfers}
             for cell, bps in zip(cells, measured):
                 errors.append(abs(math.log(bps / cell[3])))
                 rows.append({**at, "figure": f"{cell[0]} {cell[1]}/{cell[2]}", "measured": round(bps / 1e6, 4),
