@@ -47,6 +47,16 @@ SECTIONS = (
             "Consecutive emulated smoke trials, then the named network namespaces, links, processes "
             "and temporary files compared with before.",
             "cleanliness.md"),
+    Section("Line coverage of the Tahoe stack's TCP", "make coverage", "about 15 seconds",
+            "gcov over tools/tahoe's tcp_input.c, tcp_output.c, tcp_timer.c and tcp_subr.c while "
+            "the conformance scripts (docs/conformance.md), then every C suite that drives the stack "
+            "in virtual time, run; each line none executes is listed with why.",
+            "coverage.md"),
+    Section("Fault injection", "make bench-faults", "root, about 3 minutes",
+            "Every hostile case of issue 32 as the test that reproduces it: specs that lie, values no "
+            "tool takes, links where root writes, signals to Snakemake half way through a trial "
+            "(emulated too), full disks and tool inputs, counted per kind of fault.",
+            "faults.md"),
 )
 
 

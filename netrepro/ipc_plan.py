@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from netrepro import limits
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
 from netrepro.units import UnitError, parse_size, parse_time
@@ -27,12 +28,8 @@ if TYPE_CHECKING:
 MODES = ("tcp", "udp", "rpc")
 # The stacks whose sockets are the kernel's, which libtirpc (mode rpc) drives (netrepro/stacks.py).
 KERNEL_STACKS = ("linux", "linux-retro")
-# ipcbench's limits (tools/ipcbench/args.c, ack.h): a segment holds its 20-octet header.
-MIN_SEGMENT = 21
-MAX_SEGMENT = 65507
-MAX_UNACK = 255
-MAX_MESSAGE = 1 << 31
-SB_MAX = 52428
+# The most sizes a range may hold: each is a run of every curve, a trial of 1000 takes days.
+MAX_SIZES = 1000
 RANGE = re.compile(r"^\s*(\S+)\s*\.\.\s*(\S+)\s+step\s+(\S+)\s*$")
 # Emulated runs: each host's major page faults and peak memory, in the kernel (netrepro.memcg).
 KERNEL_COLUMNS = ("a_kernel_majfaults", "b_kernel_majfaults", "a_peak_bytes", "b_peak_bytes")
@@ -73,7 +70,7 @@ def _get(document: Document, key_path: tuple, parser: Any, text: Any) -> Any:
         raise document.error(key_path, str(exc)) from exc
 
 
-def parse_sizes(document: Document, key_path: tuple, value: Any, low: int, high: int) -> tuple[int, ...]:
+def parse_sizes(document: Document, key_path: tuple, value: Any, limit: limits.Limit) -> tuple[int, ...]:
     """A list of sizes, or a range written `1M..24M step 1M` (both ends included)."""
     if isinstance(value, str):
         match = RANGE.match(value)
@@ -82,12 +79,14 @@ def parse_sizes(document: Document, key_path: tuple, value: Any, low: int, high:
         first, last, step = (_get(document, key_path, parse_size, t) for t in match.groups())
         if step < 1 or last < first:
             raise document.error(key_path, f"{value!r}: the range must rise by a positive step")
+        limit.check(document, key_path, last)
+        if (last - first) // step >= MAX_SIZES:
+            raise document.error(key_path, f"{value!r} holds more than {MAX_SIZES} sizes, each one run per curve")
         sizes = tuple(range(first, last + 1, step))
     else:
         sizes = tuple(_get(document, (*key_path, i), parse_size, t) for i, t in enumerate(value))
     for size in sizes:
-        if not low <= size <= high:
-            raise document.error(key_path, f"{size} octets is outside {low}B..{high}B")
+        limit.check(document, key_path, size)
     return sizes
 
 
@@ -111,20 +110,26 @@ def parse_plan(document: Document, where: Any, settings: Mapping[str, Any], host
     if "sizes" not in plan:
         raise document.error(where + key, "missing sizes (a list, or a range like `1M..24M step 1M`)")
     unacks = tuple(plan.get("unack", [1]))
-    if any(not 1 <= k <= MAX_UNACK for k in unacks):
-        raise document.error(where + (*key, "unack"), f"unack counts segments per acknowledgement: 1..{MAX_UNACK}")
+    for index, unack in enumerate(unacks):
+        limits.UNACK.check(document, where + (*key, "unack", index), unack)
     segments = parse_sizes(document, where + (*key, "segments"), plan.get("segments", ["9000B"]),
-                           MIN_SEGMENT, MAX_SEGMENT) if mode == "udp" else ()
-    buffers = parse_sizes(document, where + (*key, "buffers"), plan.get("buffers", ["4096B"]), 1,
-                          SB_MAX) if mode != "udp" else ()
+                           limits.SEGMENT) if mode == "udp" else ()
+    buffers = parse_sizes(document, where + (*key, "buffers"), plan.get("buffers", ["4096B"]),
+                          limits.IPC_BUFFER) if mode != "udp" else ()
     host_b = plan.get("host_b")
     if profile_sizes is not None:
         # The experiment's own profiles, else the spec's (the profile's name is not known here).
         own = where + ("profiles",)
-        sizes = parse_sizes(document, own if own[0] == "experiments" else ("profiles",), profile_sizes, 1,
-                            MAX_MESSAGE)
+        sizes = parse_sizes(document, own if own[0] == "experiments" else ("profiles",), profile_sizes,
+                            limits.IPC_MESSAGE)
     else:
-        sizes = parse_sizes(document, where + (*key, "sizes"), plan["sizes"], 1, MAX_MESSAGE)
+        sizes = parse_sizes(document, where + (*key, "sizes"), plan["sizes"], limits.IPC_MESSAGE)
+    pause = _get(document, where + (*key, "pause"), limits.ns, plan.get("pause", "1s"))
+    limits.PAUSE_NS.check(document, where + (*key, "pause"), pause)
+    timeout = _get(document, where + (*key, "timeout"), limits.ns, plan.get("timeout", "600s"))
+    limits.TRANSFER_TIMEOUT_NS.check(document, where + (*key, "timeout"), timeout)
+    if timeout <= pause:
+        raise document.error(where + (*key, "timeout"), "must be longer than pause (ipcbench --timeout)")
     swaps = [_get(document, where + (*key, name), parse_size, plan[name]) if name in plan else None
              for name in ("swap", "swap_b")]
     return IpcPlan(
@@ -132,8 +137,8 @@ def parse_plan(document: Document, where: Any, settings: Mapping[str, Any], host
         sizes=sizes, swap_a=swaps[0], swap_b=swaps[1] if "swap_b" in plan else swaps[0],
         host_b=host_b,
         host_b_model=host_model(host_b, where + (*key, "host_b")) if host_b else None,
-        pause_s=_get(document, where + (*key, "pause"), parse_time, plan.get("pause", "1s")),
-        timeout_s=_get(document, where + (*key, "timeout"), parse_time, plan.get("timeout", "600s")),
+        pause_s=pause / limits.NS,
+        timeout_s=timeout / limits.NS,
     )
 
 
@@ -172,6 +177,7 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]], sim: M
         "repeat": r["index"] + 1, "mode": "rpc" if r.get("api") == "rpc" else r["proto"], **curve,
         "message_bytes": r["size"],
         "elapsed_s": r["elapsed_ns"] / 1e9, "throughput_mbit": r["throughput_bps"] / 1e6,
+        "timing_end": r.get("timing_end"),
         "echo_s": r["echo_ns"] / 1e9 if "echo_ns" in r else None, "echo_equal": r.get("echo_equal"), "completed": True,
         "segments": r.get("segments"), "acks": r.get("acks"), "retransmissions": r.get("retransmissions"),
         "a_pageins": sim.get("a_v_pgin"), "a_pageouts": sim.get("a_v_pgout"),

@@ -80,7 +80,7 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[
     argv = [
         str(TOOLS_BIN / "pingx"), "--host", "10.0.0.2", "--port", str(port), "--mode", mode,
         "--sizes", sizes, "--count", limits.ECHOES.arg(experiment.echoes),
-        "--interval", f"{round(experiment.interval_s * 1e6)}us",
+        "--interval", limits.INTERVAL_NS.arg(experiment.interval_s * 1e9),
         "--datagram", f"{experiment.datagram}B",
         "--timeout", limits.TIMEOUT_NS.arg(experiment.timeout_s * 1e9),
         "--order", "shuffled", "--seed", str(experiment.seed * 1000 + trial),
@@ -100,10 +100,11 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[
 
 def buffer_args(experiment: Experiment) -> list[str]:
     argv = []
+    buffers = limits.socket_buffer(experiment.stack)
     if experiment.send_buffer:
-        argv += ["--sndbuf", limits.SOCKET_BUFFER.arg(experiment.send_buffer)]
+        argv += ["--sndbuf", buffers.arg(experiment.send_buffer)]
     if experiment.receive_buffer:
-        argv += ["--rcvbuf", limits.SOCKET_BUFFER.arg(experiment.receive_buffer)]
+        argv += ["--rcvbuf", buffers.arg(experiment.receive_buffer)]
     return argv
 
 
@@ -497,6 +498,11 @@ def run_job(argv: list[str] | None = None) -> int:
         return 2
     except RuntimeError as exc:
         print(f"netrepro: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # a disk gone full or read-only where no writer caught it
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"netrepro: {where}{exc.strerror or exc}; free some space or make the folder writable, "
+              "and run again", file=sys.stderr)
         return 1
     return 0
 

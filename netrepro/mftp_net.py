@@ -13,6 +13,7 @@ from netrepro.announce import wait_announced
 from netrepro.cleanup import finish, kill_group
 from netrepro.errors import RunError
 from netrepro.linkspec import LinkParams
+from netrepro.safepath import open_for_write
 
 TOOLS_BIN = Path(__file__).resolve().parent.parent / "tools" / "bin"
 MFTP_PORT = 2121
@@ -24,9 +25,9 @@ SERVER_STOP_S = 60.0
 
 def write_source(root: Path, size: int, seed: int) -> Path:
     """root/src.bin: size octets drawn from seed, the same on every rerun of the seed."""
-    root.mkdir(parents=True, exist_ok=True)
     source = root / "src.bin"
-    source.write_bytes(random.Random(seed).randbytes(size))
+    with open_for_write(source, binary=True) as out:
+        out.write(random.Random(seed).randbytes(size))
     return source
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from netrepro import recovery
+from netrepro import limits, recovery
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
 from netrepro.units import UnitError, parse_rate, parse_size, parse_time
@@ -22,10 +22,8 @@ if TYPE_CHECKING:
     from netrepro.sim import SimResult
     from netrepro.spec import Experiment, Spec
 
-# SunOS 4.1's sb_max, and the largest window a TCP header holds without RFC 1323 scaling.
-SB_MAX = 52428
+# The largest window a TCP header holds without RFC 1323 scaling.
 TCP_MAXWIN = 65535
-MAX_CONNECTIONS = 16
 
 
 @dataclass(frozen=True)
@@ -60,10 +58,15 @@ def parse_plan(document: Document, where: Any, settings: Mapping[str, Any]) -> M
     if connections == "auto" and target is None:
         raise document.error(where + (*key, "connections"), "connections auto picks N from "
                              "Tm = N*W/D: give target_rate (Tm) too")
+    if connections != "auto":
+        limits.CONNECTIONS.check(document, where + (*key, "connections"), connections)
     window = _get(document, where + (*key, "window"), parse_size, plan.get("window", "24K"))
+    limits.MFTP_WINDOW.check(document, where + (*key, "window"), window)
     scale = bool(plan.get("window_scale", False))
     sb_max = _get(document, where + (*key, "sb_max"), parse_size, plan["sb_max"]) if "sb_max" in plan else None
-    limit = sb_max or SB_MAX
+    if sb_max is not None:
+        limits.SB_MAX.check(document, where + (*key, "sb_max"), sb_max)
+    limit = sb_max or limits.TAHOE_SB_MAX
     if window > limit:
         raise document.error(where + (*key, "window"), f"a window of {window} octets needs socket "
                              f"buffers above sb_max ({limit}B): raise mftp.sb_max")
@@ -73,16 +76,24 @@ def parse_plan(document: Document, where: Any, settings: Mapping[str, Any]) -> M
     block_mode = plan.get("mode", "block") == "block"
     if not block_mode and connections not in (1, "auto"):
         raise document.error(where + (*key, "mode"), "stream mode is plain FTP: one connection")
+    block = _get(document, where + (*key, "block"), parse_size, plan.get("block", "32K"))
+    limits.MFTP_BLOCK.check(document, where + (*key, "block"), block)
+    pause = _get(document, where + (*key, "pause"), limits.ns, plan.get("pause", "1s"))
+    limits.PAUSE_NS.check(document, where + (*key, "pause"), pause)
+    timeout = _get(document, where + (*key, "timeout"), limits.ns, plan.get("timeout", "120s"))
+    limits.TRANSFER_TIMEOUT_NS.check(document, where + (*key, "timeout"), timeout)
+    if timeout <= pause:
+        raise document.error(where + (*key, "timeout"), "must be longer than pause (mftp --timeout)")
     return MftpPlan(
         connections=None if connections == "auto" else int(connections),
         target_rate_bps=_get(document, where + (*key, "target_rate"), parse_rate, target) if target else None,
         window=window,
-        block=_get(document, where + (*key, "block"), parse_size, plan.get("block", "32K")),
+        block=block,
         block_mode=block_mode,
         window_scale=scale,
         sb_max=sb_max,
-        pause_s=_get(document, where + (*key, "pause"), parse_time, plan.get("pause", "1s")),
-        timeout_s=_get(document, where + (*key, "timeout"), parse_time, plan.get("timeout", "120s")),
+        pause_s=pause / limits.NS,
+        timeout_s=timeout / limits.NS,
         cwnd_trace=bool(plan.get("cwnd_trace", False)),
     )
 

@@ -18,6 +18,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+TCPT_REXMT = 0  # the retransmission timer's number in a tcp_debug record's req (tcp_timer.h)
+
 
 @dataclass(frozen=True)
 class Episode:
@@ -85,7 +87,9 @@ def episodes(records: list[dict[str, Any]], host: str = "b") -> list[Episode]:
         open_at: int | None = None
         maxseg = trail[0]["maxseg"]
         for previous, record in zip(trail, trail[1:]):
-            if record["cwnd"] < previous["cwnd"]:
+            # A timeout is a loss even when cwnd was already down to one segment.
+            timeout = record["act"] == "user" and record["req"] == TCPT_REXMT
+            if record["cwnd"] < previous["cwnd"] or timeout:
                 if open_at is not None:
                     found.append(Episode(key, open_at, None, window, maxseg, rtts.get(key)))
                 open_at, maxseg = record["at_ns"], record["maxseg"]

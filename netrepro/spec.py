@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from netrepro import hostmodel
-from netrepro.limits import check_link, check_settings
+from netrepro import hostmodel, limits
+from netrepro.limits import check_host, check_link, check_settings
 from netrepro.linkspec import LinkParams, link_from_dict
 from netrepro.ipc_plan import IpcPlan
 from netrepro.ipc_plan import parse_plan as parse_ipc_plan
@@ -28,13 +28,8 @@ BACKENDS = ("auto", "htb", "linkemu", "netem", "sim")
 EMULATED_BACKENDS = ("auto", "htb", "linkemu", "netem")
 # Keys that `snakemake --config key=value` may set on top of a spec file.
 OVERRIDE_KEYS = ("profile", "backend")
-# pingx frames each message inside its own octets; smaller messages cannot carry the frame.
-MIN_MESSAGE = 16
-MAX_MESSAGE = 4 << 20
 # The message set of an experiment that lists its messages in the spec itself.
 INLINE_MESSAGES = "inline"
-# SunOS 4.1's sb_max: the largest socket buffer the Tahoe stack grants.
-TAHOE_SB_MAX = 52428
 
 
 @dataclass(frozen=True)
@@ -115,8 +110,10 @@ class Experiment:
 def settings_hash(experiment: Experiment) -> str:
     """What an experiment measures, whichever backend runs it: runs with the same hash used the
     same settings, so their results may stand side by side. Unlike the spec file's hash it stays
-    put when another experiment or a comment in the file changes."""
-    neutral = replace(experiment, backend="", backend_note="")
+    put when another experiment or a comment in the file changes, and when the experiment's own
+    words (description, mirrors) or its number of trials do: no trial measures them, so a
+    reworded experiment reruns nothing, and one more trial runs only that trial."""
+    neutral = replace(experiment, backend="", backend_note="", description="", mirrors=(), trials=0)
     return hashlib.sha256(repr(_settings_view(neutral)).encode()).hexdigest()
 
 
@@ -200,6 +197,8 @@ def _load_named(kind: str, name: str, schema: str, referrer: Document, key_path:
         raise referrer.error(key_path, f"no {kind[:-1]} named '{name}' in configs/{kind}/; known: {', '.join(known)}")
     document = load_document(path)
     validate(document, schema)
+    if kind == "hosts":
+        check_host(document)
     return document
 
 
@@ -209,10 +208,9 @@ def _messages(document: Document, key_path: tuple, items: list[Any]) -> tuple[Me
     for index, item in enumerate(items):
         text = item if isinstance(item, str) else item["size"]
         size = _parse(document, (*key_path, index), parse_size, text)
-        if not MIN_MESSAGE <= size <= MAX_MESSAGE:
-            raise document.error((*key_path, index),
-                                 f"{text} is outside the sizes pingx sends ({MIN_MESSAGE}B to 4M)")
+        limits.MESSAGE.check(document, (*key_path, index), size)
         messages.append(Message(name=item["name"] if isinstance(item, dict) else "", size=size))
+    limits.MESSAGE_SIZES.check(document, key_path, len({message.size for message in messages}))
     return tuple(messages)
 
 
@@ -301,10 +299,7 @@ def _sizes(document: Document, where: _Where, keys: tuple, texts: list[str], sta
     sizes = []
     for index, text in enumerate(texts):
         size = _parse(document, where + (*keys, index), parse_size, text)
-        limit = TAHOE_SB_MAX if stack == "tahoe" else 1 << 30
-        if not 1 <= size <= limit:
-            raise document.error(where + (*keys, index),
-                                 f"{text} is outside 1B..{limit}B, the buffers stack {stack} allows")
+        limits.socket_buffer(stack).check(document, where + (*keys, index), size)
         sizes.append(size)
     return tuple(sizes)
 
@@ -313,13 +308,21 @@ def _ttcp_plan(document: Document, where: _Where, settings: Mapping[str, Any]) -
     plan = settings["ttcp"]
     _require(document, where + ("ttcp",), plan, ("send_buffers", "receive_buffers"))
     write_size = _parse(document, where + ("ttcp", "write_size"), parse_size, plan.get("write_size", "8K"))
-    if not 1 <= write_size <= MAX_MESSAGE:
-        raise document.error(where + ("ttcp", "write_size"), "a write must be 1B to 4M")
     protocols = tuple(plan.get("protocols", ["tcp"]))
-    if "udp" in protocols and not 64 <= write_size <= 65507:
-        raise document.error(where + ("ttcp", "write_size"), "a UDP write is one datagram: 64B to 65507B")
+    (limits.UDP_WRITE if "udp" in protocols else limits.WRITE).check(document, where + ("ttcp", "write_size"),
+                                                                      write_size)
     if "cool_iterations" in plan and "udp" not in protocols:
         raise document.error(where + ("ttcp", "cool_iterations"), "cooling applies to UDP: add udp to protocols")
+    for index, spins in enumerate(plan.get("cool_iterations", [])):
+        limits.COOL_SPIN.check(document, where + ("ttcp", "cool_iterations", index), spins)
+    waits = {}
+    for key, limit, default in (("pause", limits.PAUSE_NS, "1s"), ("pause_spread", limits.PAUSE_SPREAD_NS, "0s"),
+                                ("timeout", limits.TRANSFER_TIMEOUT_NS, "30s")):
+        waits[key] = _parse(document, where + ("ttcp", key), limits.ns, plan.get(key, default))
+        limit.check(document, where + ("ttcp", key), waits[key])
+    if waits["timeout"] <= waits["pause"] + waits["pause_spread"]:
+        raise document.error(where + ("ttcp", "timeout"), "must be longer than pause plus pause_spread, "
+                             "or the pause between transfers ends the run (ttcp --timeout)")
     return TtcpPlan(
         send_buffers=_sizes(document, where, ("ttcp", "send_buffers"), plan["send_buffers"], settings["stack"]),
         receive_buffers=_sizes(document, where, ("ttcp", "receive_buffers"), plan["receive_buffers"],
@@ -336,9 +339,16 @@ def _ttcp_plan(document: Document, where: _Where, settings: Mapping[str, Any]) -
 
 
 def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: dict[str, Any],
-                profile: dict[str, Any], backend_override: str | None) -> Experiment:
+                profile: dict[str, Any], profile_name: str, backend_override: str | None) -> Experiment:
     data = document.data
     where = _Where(exp_id, own)
+
+    def profile_key(key: str) -> tuple:
+        """A profile's key: under the experiment's own profile where it sets it, else the spec's."""
+        if key in own.get("profiles", {}).get(profile_name, {}):
+            return ("experiments", exp_id, "profiles", profile_name, key)
+        return ("profiles", profile_name, key)
+
     _require(document, where, settings, ("link", "tool", "stack"))
     tool = settings["tool"]
     if tool == "pingx":
@@ -365,9 +375,14 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
                                   where + ("messages",))
             messages = _messages(msg_doc, ("messages",), msg_doc.data["messages"])
     datagram = _parse(document, where + ("datagram",), parse_size, settings.get("datagram", "8K"))
-    if not 64 <= datagram <= 65507 - 64:
-        raise document.error(where + ("datagram",), "a UDP datagram payload must be 64B to 65443B")
+    limits.DATAGRAM.check(document, where + ("datagram",), datagram)
     modes = tuple(settings.get("modes", ()))
+    if any(mode.startswith("udp") for mode in modes) and messages:
+        largest = max(message.size for message in messages)
+        count = -(-largest // datagram)
+        if not limits.DATAGRAMS.contains(count):
+            raise document.error(where + ("datagram",), f"a {largest}B message in {datagram}B datagrams is "
+                                 f"{count} datagrams: {limits.DATAGRAMS.describe()}; give a larger datagram")
     cooling = settings.get("cooling", {})
     if "udp-cooled" in modes and not cooling:
         raise document.error(where + ("modes",), "mode udp-cooled needs `cooling` (a gap or iterations)")
@@ -391,6 +406,11 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
                              "host h2, and a second Tahoe stack on the same interface would answer the "
                              "first one's packets; run it with backend sim, or on a Linux stack")
     transfer = profile.get("transfer")
+    transfer_bytes = _parse(document, profile_key("transfer"), parse_size, transfer) if transfer else 0
+    if transfer:
+        limits.TRANSFER.check(document, profile_key("transfer"), transfer_bytes)
+    interval_ns = _parse(document, profile_key("interval"), limits.ns, profile.get("interval", "1s"))
+    limits.INTERVAL_NS.check(document, profile_key("interval"), interval_ns)
     if settings.get("trace") and (tool != "ttcp" or len(settings["ttcp"]["send_buffers"]) != 1
                                   or len(settings["ttcp"]["receive_buffers"]) != 1):
         raise document.error(where + ("trace",), "a trace captures one ttcp buffer pair: "
@@ -421,10 +441,10 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         seed=int(settings.get("seed", 0)),
         trials=int(profile["trials"]),
         echoes=int(profile.get("echoes", 1)),
-        interval_s=_parse(document, ("profiles",), parse_time, profile.get("interval", "1s")),
+        interval_s=interval_ns / limits.NS,
         ttcp=_ttcp_plan(document, where, settings) if tool == "ttcp" else None,
         transfers=int(profile.get("transfers", 1)),
-        transfer_bytes=_parse(document, ("profiles",), parse_size, transfer) if transfer else 0,
+        transfer_bytes=transfer_bytes,
         trace=bool(settings.get("trace", False)),
         print_each=bool(settings.get("print_each", False)),
         pacing=str(settings.get("pacing", "grid")),
@@ -465,7 +485,8 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
     for exp_id, own in data["experiments"].items():
         settings = _merge(defaults, own or {})
         profile = _merge(data["profiles"][profile_name], settings.get("profiles", {}).get(profile_name, {}))
-        experiment = _experiment(document, exp_id, own or {}, settings, profile, overrides.get("backend"))
+        experiment = _experiment(document, exp_id, own or {}, settings, profile, profile_name,
+                                 overrides.get("backend"))
         if exp_id in variants:
             experiment = replace(experiment, draws_as=variants[exp_id].experiment)
         experiments[exp_id] = experiment

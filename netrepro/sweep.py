@@ -8,10 +8,12 @@ put in, and every result row carries the point's values as columns.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
+from netrepro import limits
 from netrepro.columns import sweep_columns
 from netrepro.units import UnitError, parse_size, parse_time
 from netrepro.yamlsrc import Document
@@ -19,7 +21,9 @@ from netrepro.yamlsrc import Document
 if TYPE_CHECKING:
     from netrepro.spec import Experiment
 
-RANGE = re.compile(r"^([0-9]+)\.\.([0-9]+)$")
+RANGE = re.compile(r"^([0-9]{1,9})\.\.([0-9]{1,9})$")
+# The most points a sweep may have: each is a run of every trial.
+MAX_POINTS = 10000
 # Axes that change the link (both directions alike) and axes that change mftp's settings.
 LINK_AXES = ("added_rtt", "delay", "cell_loss_ratio", "bit_error_ratio", "loss_pct")
 TOOL_AXES = ("connections", "window")
@@ -53,6 +57,7 @@ def _whole(text: Any) -> int:
     return text
 
 
+AXIS_LIMITS = {"connections": limits.CONNECTIONS, "window": limits.MFTP_WINDOW}
 PARSERS: dict[str, Callable[[Any], Any]] = {
     "added_rtt": parse_time, "delay": parse_time, "cell_loss_ratio": _number,
     "bit_error_ratio": _number, "loss_pct": _number, "connections": _whole, "window": parse_size,
@@ -70,6 +75,7 @@ def parse_sweep(document: Document, key_path: tuple, raw: dict[str, Any], tool: 
             if not match or name != "connections" or int(match[1]) > int(match[2]):
                 raise document.error((*key_path, name), f"{values!r}: only connections takes a range "
                                      "like 1..16; give a list otherwise")
+            limits.CONNECTIONS.check(document, (*key_path, name), int(match[2]))
             values = list(range(int(match[1]), int(match[2]) + 1))
         parsed = []
         for index, value in enumerate(values):
@@ -81,9 +87,16 @@ def parse_sweep(document: Document, key_path: tuple, raw: dict[str, Any], tool: 
             raise document.error((*key_path, name), "a ratio must be at least 0 and below 1")
         if name == "loss_pct" and any(not 0 <= v <= 100 for v in parsed):
             raise document.error((*key_path, name), "a loss is 0 to 100 percent")
-        if name == "connections" and any(not 1 <= v <= 16 for v in parsed):
-            raise document.error((*key_path, name), "mftp uses 1 to 16 connections")
+        for index, value in enumerate(parsed):
+            if name in ("added_rtt", "delay"):
+                # added_rtt is split between the two directions, each a delay.
+                limits.DELAY_NS.check(document, (*key_path, name, index),
+                                      round(value * limits.NS / (2 if name == "added_rtt" else 1)))
+            elif name in AXIS_LIMITS:
+                AXIS_LIMITS[name].check(document, (*key_path, name, index), value)
         axes.append((name, tuple(parsed)))
+    if math.prod(len(values) for _, values in axes) > MAX_POINTS:
+        raise document.error(key_path, f"more than {MAX_POINTS} points; each is a run of every trial")
     if "added_rtt" in raw and "delay" in raw:
         raise document.error(key_path, "give added_rtt or delay, not both: both set the link's delay")
     return Sweep(axes=tuple(axes))

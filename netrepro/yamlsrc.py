@@ -3,10 +3,14 @@ name the file, the key and the line."""
 from __future__ import annotations
 
 import json
+import math
+import os
+import re
+import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import jsonschema
 import yaml
@@ -73,12 +77,22 @@ def _record_lines(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int]) -> 
 # A spec is a few kilobytes; these bounds keep a crafted file from exhausting the validator.
 MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 32
+# The longest number a spec may write. The tools take 64-bit integers (19 digits); 40 characters
+# leave room for a value past a limit to be reported as out of range rather than as unreadable,
+# and keep Python's int() (4300 digits at most) and float() (inf past 309) out of reach.
+MAX_NUMBER_CHARS = 40
+# Numbers as a person writes them, in decimal. YAML 1.1 also reads 0x10, 0o17, 010 (octal),
+# 1_000 and 1:30 (base 60) as numbers, which a reader of the spec would take for other values.
+_DECIMAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_DECIMAL_FLOAT = re.compile(r"[-+]?(0|[1-9][0-9]*)?(\.[0-9]*)?([eE][-+]?[0-9]+)?")
 
 
 class _SpecLoader(yaml.SafeLoader):
-    """Plain data only: no anchors or aliases (which let a small file expand without bound or
-    refer to itself), nesting at most MAX_DEPTH deep, and every mapping key read as the text it
-    is written as, so that an experiment named `on` or `1995` keeps its name."""
+    """Plain data only: no tags (which ask a loader to build objects), no anchors or aliases
+    (which let a small file expand without bound or refer to itself), nesting at most MAX_DEPTH
+    deep, numbers in decimal, finite and at most MAX_NUMBER_CHARS long, and every mapping key
+    read as the text it is written as, so that an experiment named `on` or `1995` keeps its
+    name."""
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
         event = self.peek_event()
@@ -86,6 +100,9 @@ class _SpecLoader(yaml.SafeLoader):
             raise yaml.MarkedYAMLError(problem="anchors and aliases (& and *) are not allowed in a spec; "
                                        "write the values out, or put shared settings under defaults",
                                        problem_mark=event.start_mark)
+        if getattr(event, "tag", None) is not None:
+            raise yaml.MarkedYAMLError(problem=f"tags ({event.tag}) are not allowed in a spec: it holds "
+                                       "plain values only", problem_mark=event.start_mark)
         self.depth = getattr(self, "depth", 0) + 1
         if self.depth > MAX_DEPTH:
             raise yaml.MarkedYAMLError(problem=f"nested more than {MAX_DEPTH} levels deep",
@@ -106,17 +123,61 @@ class _SpecLoader(yaml.SafeLoader):
             mapping[key_node.value] = self.construct_object(value_node, deep=deep)
         return mapping
 
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, OverflowError) as exc:  # e.g. a date that does not exist: 2001-02-30
+            raise yaml.MarkedYAMLError(problem=f"{exc}; quote it if it is text",
+                                       problem_mark=node.start_mark) from exc
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        _check_number(node, _DECIMAL_INT)
+        return super().construct_yaml_int(node)
+
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+        value = super().construct_yaml_float(node)
+        if not math.isfinite(value):
+            raise yaml.MarkedYAMLError(problem=f"{node.value} is not a finite number", problem_mark=node.start_mark)
+        _check_number(node, _DECIMAL_FLOAT)
+        return value
+
+
+def _check_number(node: yaml.ScalarNode, pattern: re.Pattern[str]) -> None:
+    if len(node.value) > MAX_NUMBER_CHARS:
+        raise yaml.MarkedYAMLError(problem=f"a number of {len(node.value)} characters; no value a tool "
+                                   f"takes needs more than {MAX_NUMBER_CHARS}", problem_mark=node.start_mark)
+    if not pattern.fullmatch(node.value):
+        raise yaml.MarkedYAMLError(problem=f"{node.value} is not a decimal number: write numbers in "
+                                   "decimal (no 0x, 0o, leading zeros, _ or :), or quote the text",
+                                   problem_mark=node.start_mark)
+
 
 _SpecLoader.add_constructor("tag:yaml.org,2002:map", _SpecLoader.construct_mapping)
+_SpecLoader.add_constructor("tag:yaml.org,2002:int", _SpecLoader.construct_yaml_int)
+_SpecLoader.add_constructor("tag:yaml.org,2002:float", _SpecLoader.construct_yaml_float)
 
 
-def _read_text(path: Path) -> str:
+def read_bounded(path: Path | str) -> bytes:
+    """A regular file's octets, at most MAX_FILE_BYTES of them; a FIFO, a device (/dev/zero) or
+    a larger file is refused without reading it all."""
     try:
-        raw = path.read_bytes()
+        # O_NONBLOCK: opening a FIFO does not wait for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError as exc:
         raise SpecError(path, "", None, f"cannot read the file: {exc.strerror}") from exc
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SpecError(path, "", None, "not a regular file: a spec is a file of YAML text")
+        try:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise SpecError(path, "", None, f"cannot read the file: {exc.strerror}") from exc
     if len(raw) > MAX_FILE_BYTES:
-        raise SpecError(path, "", None, f"the file has {len(raw)} octets; a spec has at most {MAX_FILE_BYTES}")
+        raise SpecError(path, "", None, f"the file has more than {MAX_FILE_BYTES} octets, the most a spec may have")
+    return raw
+
+
+def decode(path: Path | str, raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -127,7 +188,13 @@ def _read_text(path: Path) -> str:
 def load_document(path: Path) -> Document:
     """Parses a YAML file; syntax errors, duplicate keys and constructs a spec does not allow
     become SpecErrors with their line."""
-    text = _read_text(path)
+    return load_text(path, decode(path, read_bounded(path)))
+
+
+def load_text(path: Path, text: str) -> Document:
+    """load_document for text already read from path (which only names it in errors)."""
+    if len(text) > MAX_FILE_BYTES:
+        raise SpecError(path, "", None, f"the text has more than {MAX_FILE_BYTES} characters, the most a spec may have")
     loader = None
     try:
         loader = _SpecLoader(text)
@@ -163,15 +230,28 @@ def _check_duplicate_keys(path: Path, node: yaml.Node, key_path: KeyPath = ()) -
             _check_duplicate_keys(path, item, key_path + (index,))
 
 
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
+    """JSON Schema's pattern as ECMA-262 reads it, where a final `$` is the end of the text; in
+    Python's re it also matches before a last newline, which let `paper: "x\\n"` through."""
+    if not validator.is_type(instance, "string"):
+        return
+    ecma = pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith(r"\$") else pattern
+    if not re.search(ecma, instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
+
+
 @lru_cache(maxsize=None)
-def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
+def _validator(schema_name: str) -> Any:
     resources = []
     for schema_file in sorted(SCHEMA_DIR.glob("*.schema.json")):
         schema = json.loads(schema_file.read_text(encoding="utf-8"))
         resources.append((schema["$id"], Resource.from_contents(schema)))
     registry = Registry().with_resources(resources)
     schema = json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema, registry=registry)
+    return _Validator(schema, registry=registry)
 
 
 def _explain(error: jsonschema.ValidationError) -> tuple[KeyPath, str]:

@@ -69,8 +69,18 @@ dir.create(scratch)
 on.exit(unlink(scratch, recursive = TRUE), add = TRUE)
 
 study_params <- if (study) list(paper = report_id, spec = spec) else list()
+# Every report's output format, set here once rather than in each report's front matter. A
+# report stays light (under 1.5 MB): no Bootstrap theme (netrepro.css styles the page; the
+# theme adds about 600 KB) and figures at their stated dpi, not doubled for high-density
+# screens (a quarter of the pixels).
+output_format <- rmarkdown::html_document(
+  self_contained = TRUE, mathjax = NULL, toc = TRUE, toc_depth = 2,
+  css = file.path(reports_dir, "netrepro.css"), highlight = NULL,
+  md_extensions = "-autolink_bare_uris", theme = NULL, fig_retina = 1
+)
 rmarkdown::render(
   input,
+  output_format = output_format,
   output_file = paste0(report_id, ".html"),
   output_dir = output_dir,
   intermediates_dir = scratch,
@@ -80,10 +90,6 @@ rmarkdown::render(
     out_dir = output_dir
   )),
   envir = new.env(),
-  # A report stays light (under 1.5 MB): no Bootstrap theme (netrepro.css styles the
-  # page; the theme adds about 600 KB) and figures at their stated dpi, not doubled for
-  # high-density screens (a quarter of the pixels).
-  output_options = list(theme = NULL, fig_retina = 1),
   quiet = TRUE
 )
 message(

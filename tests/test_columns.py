@@ -120,8 +120,8 @@ def ipcbench_trial():
 
         def run_one(curve, size, seed, client, server, limit_s, transfers=experiment.transfers):
             records = [{"record": "message", "role": "client", "proto": curve["curve"].split()[0], "index": i,
-                        "size": size, "elapsed_ns": 10**9, "throughput_bps": 8e6, "echo_ns": 2 * 10**9,
-                        "echo_equal": True, "segments": 9, "acks": 9, "retransmissions": 0}
+                        "size": size, "elapsed_ns": 10**9, "throughput_bps": 8e6, "timing_end": "receiver_ack",
+                        "echo_ns": 2 * 10**9, "echo_equal": True, "segments": 9, "acks": 9, "retransmissions": 0}
                        for i in range(transfers)]
             return records, sim, {}
 

@@ -2,7 +2,7 @@
 of a virtual-time job, then a rerun. Afterwards no namespace, veth, tool process or temporary
 file of the jobs is left, a trial finished before is intact, and the rerun completes.
 
-Emulated: needs root and Mininet; run by hand under `flock /tmp/netlab.lock`. About a minute.
+Emulated: needs root and Mininet; run under `flock /tmp/netrepro-netlab.lock`. About a minute.
 Every process of a job carries FAULT_MARK in its environment (Mininet's processes inherit it),
 so what is left of it is found without guessing at names.
 """

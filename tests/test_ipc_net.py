@@ -133,8 +133,9 @@ def test_one_small_emulated_run_gives_its_row_paging_counts_and_cgroups(tmp_path
     run_trial(spec, spec.experiments["e"], 1, out)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
-    # 256K at 10 Mbit/s with the hosts' costs: some Mbit/s, never above the line.
-    assert 1 < rows[0]["throughput_mbit"] < 10
+    # 256K at 10 Mbit/s with the hosts' costs, timed until the server's octet: some Mbit/s,
+    # never above the line.
+    assert 1 < rows[0]["throughput_mbit"] < 10 and rows[0]["timing_end"] == "receiver_ack"
     # A message that fits pages nothing in the model; the pages it touched were zero-filled.
     assert rows[0]["a_pageins"] == 0 and rows[0]["b_pageouts"] == 0
     assert rows[0]["a_peak_bytes"] > 256 << 10
@@ -157,7 +158,7 @@ def test_one_small_emulated_rpc_run_on_the_linux_stack(tmp_path: Path) -> None:
     run_trial(spec, spec.experiments["e"], 1, out)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
-    assert rows[0]["mode"] == "rpc" and rows[0]["curve"] == "rpc 4096B"
+    assert rows[0]["mode"] == "rpc" and rows[0]["curve"] == "rpc 4096B" and rows[0]["timing_end"] == "rpc_return"
     assert 1 < rows[0]["throughput_mbit"] < 10
     # No Tahoe paging model on the kernel's stack.
     assert rows[0]["a_pageins"] is None

@@ -91,10 +91,10 @@ def test_rpc_rows_are_mode_rpc() -> None:
     from netrepro.ipc_plan import message_rows
 
     record = {"record": "message", "role": "client", "api": "rpc", "proto": "tcp", "index": 0, "size": 1 << 20,
-              "elapsed_ns": 10**9, "throughput_bps": 8.4e6}
+              "elapsed_ns": 10**9, "timing_end": "rpc_return", "throughput_bps": 8.4e6}
     curve = {"curve": "rpc 4096B", "segment": None, "unack": None, "buffer": 4096}
     rows = message_rows(curve, [record, {**record, "api": "sockets", "role": "server"}], {})
-    assert [(r["mode"], r["throughput_mbit"]) for r in rows] == [("rpc", 8.4)]
+    assert [(r["mode"], r["throughput_mbit"], r["timing_end"]) for r in rows] == [("rpc", 8.4, "rpc_return")]
 
 
 def test_an_emulated_backend_plans_the_profile_sizes_and_the_hosts_swap(tmp_path: Path) -> None:

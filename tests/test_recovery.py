@@ -16,9 +16,9 @@ def sent(at_ms, seq, length=MSS):
     return {"record": "segment", "host": "b", "at_ns": at_ms * 10**6, "seq": seq, "len": length, **PORTS}
 
 
-def acked(at_ms, una, cwnd, wnd=4 * MSS, act="input"):
-    return {"record": "tcp_debug", "host": "b", "at_ns": at_ms * 10**6, "act": act, "snd_una": una,
-            "snd_wnd": wnd, "cwnd": cwnd, "ssthresh": 2 * MSS, "maxseg": MSS, **PORTS}
+def acked(at_ms, una, cwnd, wnd=4 * MSS, act="input", req=0):
+    return {"record": "tcp_debug", "host": "b", "at_ns": at_ms * 10**6, "act": act, "req": req,
+            "snd_una": una, "snd_wnd": wnd, "cwnd": cwnd, "ssthresh": 2 * MSS, "maxseg": MSS, **PORTS}
 
 
 def test_a_recovery_runs_from_the_fall_of_cwnd_to_the_full_window_in_base_rtts():
@@ -50,6 +50,17 @@ def test_a_recovery_met_by_the_next_loss_or_the_end_is_cut_not_timed():
     assert summary["recoveries"] == 0
     assert summary["recoveries_cut"] == 1 and summary["recoveries_unfinished"] == 1
     assert summary["recovery_s"] is None
+
+
+def test_a_second_timeout_cuts_a_recovery_though_cwnd_cannot_fall_further():
+    trace = [
+        acked(0, MSS, 4 * MSS), acked(100, MSS, MSS, act="user"),     # timeout: one segment
+        acked(1100, MSS, MSS, act="user"),                            # the resend lost too
+        acked(1300, 2 * MSS, 2 * MSS), acked(1500, 3 * MSS, 4 * MSS),
+        acked(1600, 3 * MSS, 4 * MSS, act="user", req=1),             # the persist timer: no loss
+    ]
+    found = recovery.episodes(trace)
+    assert [(e.start_ns, e.end_ns) for e in found] == [(100 * 10**6, None), (1100 * 10**6, 1500 * 10**6)]
 
 
 def test_netsim_traces_give_recoveries_near_the_formula_for_a_small_window(tmp_path):

@@ -55,7 +55,7 @@ def test_an_inline_message_out_of_range_names_its_line_and_key(tmp_path):
     with pytest.raises(SpecError) as caught:
         load_spec(path)
     assert caught.value.line == 18 and caught.value.key == "experiments.around-40k.messages[1]"
-    assert "outside the sizes pingx sends" in str(caught.value)
+    assert "out of range: a message must be 16B to 4194304B (pingx --sizes)" in str(caught.value)
 
 
 def test_an_inline_message_without_its_unit_is_refused_by_the_schema(tmp_path):

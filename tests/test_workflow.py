@@ -163,3 +163,35 @@ def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"output: results/liu95cool/lan-large/runs/quick/{backend}/trial-1/" in again.stdout
     assert "output: results/liu95cool/lan-512b/runs/" not in again.stdout
+
+
+def test_rewording_an_experiment_or_adding_a_trial_reruns_only_what_it_must(tmp_path):
+    """A new description or mirrors measure nothing again; raising trials from 2 to 3 measures
+    trial 3 only. Both once reran every trial: they were part of the settings hash."""
+    from netrepro.spec import load_spec, settings_hash
+
+    spec = tmp_path / "liu95cool.yaml"
+    spec.write_text((REPO / "configs" / "liu95cool.yaml").read_text())
+    backend = resolve_backend_name("auto")
+    loaded = load_spec(spec)
+    for experiment in loaded.experiments.values():
+        for trial in (1, 2):
+            folder = tmp_path / f"results/liu95cool/{experiment.id}/runs/quick/{backend}/trial-{trial}"
+            folder.mkdir(parents=True)
+            (folder / "records.jsonl").write_text("{}\n")
+            (folder / "provenance.json").write_text(json.dumps({"settings_hash": settings_hash(experiment)}) + "\n")
+    first = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "rule measure_trial:" not in first.stdout
+    spec.write_text(spec.read_text()
+                    .replace("Round-trip time of messages under 512 bytes.", "RTTs of the smallest messages.")
+                    .replace("mirrors: [Fig 1a]", "mirrors: [Fig 1a, Fig 1c]"))
+    reworded = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
+    assert reworded.returncode == 0, reworded.stdout + reworded.stderr
+    assert "rule measure_trial:" not in reworded.stdout
+    spec.write_text(spec.read_text().replace("    trials: 2\n", "    trials: 3\n", 1))
+    more = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--directory", str(tmp_path))
+    assert more.returncode == 0, more.stdout + more.stderr
+    planned = re.findall(r"output: (results/liu95cool/[^/]+/runs/quick/[^/]+/trial-\d+)/", more.stdout)
+    assert sorted(set(planned)) == sorted(f"results/liu95cool/{e}/runs/quick/{backend}/trial-3"
+                                          for e in loaded.experiments)

@@ -1,7 +1,7 @@
 """Consecutive emulated smoke trials leave the machine as they found it: the same named network
 namespaces and links, no process of the trials, no temporary file. Writes
 benchmarks/results/cleanliness.json and .md, then benchmarks/README.md. Needs root and Mininet; run under
-`flock /tmp/netlab.lock` (make bench-clean). About 11 s a trial.
+`flock /tmp/netrepro-netlab.lock` (make bench-clean). About 11 s a trial.
 
     .venv/bin/python benchmarks/faults/bench_cleanliness.py [--trials 20]
 """

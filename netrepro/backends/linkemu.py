@@ -15,6 +15,7 @@ from typing import Any
 
 from netrepro.backends import FRAME_TIME_OCTETS, BackendError
 from netrepro.linkspec import FRAMINGS, Direction, LinkParams
+from netrepro.safepath import open_for_write
 
 BINARY = Path(__file__).resolve().parents[2] / "tools" / "bin" / "linkemu"
 # Offloads that would hand the emulator frames larger than the MTU or merged by GRO.
@@ -143,7 +144,7 @@ class LinkemuBackend:
             self._offloads[iface] = disable_offloads(node, iface)
         self._command = command(link, if_a, if_b, self._stats, ready, self.seed, self.priority, self.binary,
                                 self.frame_times)
-        with open(log_dir / "linkemu.stderr", "w") as err:
+        with open_for_write(log_dir / "linkemu.stderr") as err:
             self._process = node.popen(self._command, stdout=subprocess.PIPE, stderr=err, text=True)
         deadline = time.monotonic() + READY_TIMEOUT_S
         while not ready.exists():

@@ -56,8 +56,11 @@ judged_backends_html <- function(judged) {
   )
 }
 
-# Rows of `data` measured by the judged backend of their keys.
+# Rows of `data` measured by the judged backend of their keys; NULL for no table.
 judged_rows <- function(data, judged, keys) {
+  if (is.null(data)) {
+    return(NULL)
+  }
   dplyr::semi_join(data, judged, by = c(keys, "backend"))
 }
 

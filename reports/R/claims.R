@@ -1,33 +1,38 @@
 # Published claims (reports/reference/<paper>-claims.csv) and their verdicts,
 # computed from the per-size summaries of summarise_sizes().
 
-claim_columns <- readr::cols(
-  claim_id = readr::col_character(),
-  figure = readr::col_character(),
-  source = readr::col_character(),
-  claim = readr::col_character(),
-  published = readr::col_character(),
-  experiments = readr::col_character(),
-  metric = readr::col_character(),
-  modes = readr::col_character(),
-  size_min_bytes = readr::col_double(),
-  size_max_bytes = readr::col_double(),
-  check = readr::col_character(),
-  target = readr::col_double(),
-  tolerance = readr::col_double(),
-  partly_tolerance = readr::col_double(),
-  unit = readr::col_character(),
-  target_basis = readr::col_character(),
-  no_change = readr::col_double()
+# Every column a claims file may have, with its type: the one place the columns are named. A
+# paper's file holds those its claims need (echo claims modes and sizes, buffer-matrix claims
+# buffer bounds); its header says which.
+claim_column_types <- c(
+  claim_id = "c", figure = "c", source = "c", claim = "c", published = "c",
+  experiments = "c", metric = "c", modes = "c",
+  size_min_bytes = "d", size_max_bytes = "d",
+  send_min_bytes = "d", send_max_bytes = "d", recv_min_bytes = "d", recv_max_bytes = "d",
+  check = "c", target = "d", tolerance = "d", partly_tolerance = "d", unit = "c",
+  target_basis = "c", no_change = "d", scanned_assumption = "c", reference = "c"
 )
 
-# "inconclusive": the 95 % interval of the measured value straddles the bound of "reproduced";
-# "follows from assumption": the data agree, but a parameter fitted to the same figure decides
-# it; "not reproducible here": nothing here can measure it. None counts as reproduced.
-verdict_levels <- c(
-  "reproduced", "partly", "not reproduced", "inconclusive", "follows from assumption",
-  "not reproducible here", "no data"
+# The columns every claims file has: what the claim says and how its verdict is reached.
+claim_required_columns <- c(
+  "claim_id", "figure", "source", "claim", "published", "experiments", "metric",
+  "check", "target", "tolerance", "partly_tolerance", "unit", "target_basis"
 )
+
+# "inconclusive": the 95 % interval of the measured value straddles the bound of "reproduced",
+# or a sign or order lies inside the measured scatter; "fitted": the data agree on a figure a
+# host model's free parameters were fitted on (R/fitted.R); "follows from assumption" and
+# "follows from the model": the data agree, but an assumption of the spec, or the model itself
+# (nothing in it can make the claim fail), decides it; "not reproducible here": nothing here can
+# measure it. None counts as reproduced.
+verdict_levels <- c(
+  "reproduced", "partly", "not reproduced", "inconclusive", "fitted", "follows from assumption",
+  "follows from the model", "not reproducible here", "no data"
+)
+
+# The basis prefixes of a claims file (target_basis) that decide a verdict whatever the data
+# say; each is also the verdict that agreeing data then read.
+decided_bases <- c("follows from assumption", "follows from the model")
 
 # Metrics that compare exactly two modes, a against b.
 pair_metrics <- c(
@@ -35,11 +40,24 @@ pair_metrics <- c(
   "share_faster", "gap_trend", "dispersion_ratio", "loss_diff"
 )
 
-# Reads a claims file; metrics are the functions its metric column may name.
-read_claims <- function(path, metrics = claim_metrics, col_types = claim_columns) {
-  # A file may leave out optional columns (no_change); parsers only for those it has.
+# Reads a claims file, typed by claim_column_types; metrics are the functions its metric column
+# may name.
+read_claims <- function(path, metrics = claim_metrics) {
   header <- names(readr::read_csv(path, n_max = 0, col_types = readr::cols(.default = "c")))
-  col_types$cols <- col_types$cols[names(col_types$cols) %in% header]
+  unknown_column <- setdiff(header, names(claim_column_types))
+  missing_column <- setdiff(claim_required_columns, header)
+  problems <- c(
+    if (length(unknown_column) > 0) paste("unknown column(s)", paste(unknown_column, collapse = ", ")),
+    if (length(missing_column) > 0) paste("missing column(s)", paste(missing_column, collapse = ", "))
+  )
+  if (length(problems) > 0) {
+    stop(
+      path, ": ", paste(problems, collapse = "; "),
+      " (the columns a claims file may have are claim_column_types in reports/R/claims.R)",
+      call. = FALSE
+    )
+  }
+  col_types <- do.call(readr::cols, as.list(claim_column_types[header]))
   claims <- readr::read_csv(path, col_types = col_types, progress = FALSE)
   unknown_metric <- setdiff(claims$metric, names(metrics))
   unknown_check <- setdiff(claims$check, c("at_most", "at_least", "about"))
@@ -126,9 +144,10 @@ claim_metrics <- list(
     ci <- loss_interval(rows$datagrams_sent, rows$datagrams_back)
     with_ci(max(rows$loss_pct), max(ci$low), max(ci$high))
   },
-  # Datagram loss (%) pooled over every message of the first mode.
+  # Datagram loss (%) pooled over every message of the listed modes: the paper's loss over a
+  # range of sizes.
   pooled_loss = function(sizes, modes, ...) {
-    rows <- dplyr::filter(sizes, mode == modes[1])
+    rows <- rows_where(sizes, sizes$mode %in% modes)
     if (nrow(rows) == 0) {
       return(NA_real_)
     }
@@ -188,9 +207,13 @@ claim_metrics <- list(
     if (is.na(a) || is.na(b)) {
       return(NA_real_)
     }
-    # Echoes that never vary (virtual time) are equally predictable; any spread is less so.
+    # Echoes that never vary (virtual time without jitter) give no ratio: which mode varies
+    # less cannot be told. Any spread against none is the less predictable.
     if (b == 0) {
-      return(if (a == 0) 1 else Inf)
+      if (a == 0) {
+        return(undecided(NA_real_, "neither mode's RTT varies from echo to echo (both spreads 0)"))
+      }
+      return(Inf)
     }
     a / b
   },
@@ -263,16 +286,18 @@ claim_metrics <- list(
   # ttcp (Fig 15): Spearman correlation between busy-wait iterations and UDP
   # loss; negative when longer cooling loses less.
   ttcp_loss_trend = function(sizes, modes, extra = list(), ...) {
-    ttcp_trend(extra$ttcp, "loss_pct")
+    with_transfers(ttcp_trend(extra$ttcp, "loss_pct"), ttcp_udp_levels(extra$ttcp)$transfers)
   },
   # ttcp (Fig 15): the same for UDP throughput.
   ttcp_throughput_trend = function(sizes, modes, extra = list(), ...) {
-    ttcp_trend(extra$ttcp, "throughput_mbit")
+    with_transfers(ttcp_trend(extra$ttcp, "throughput_mbit"), ttcp_udp_levels(extra$ttcp)$transfers)
   },
   # ttcp (Fig 15): share (%) of UDP's lost datagrams that the link dropped
   # (reports/R/liu95cool.R); 0 when the receiving host lost them all.
   ttcp_link_loss_share = function(sizes, modes, extra = list(), ...) {
-    ttcp_link_loss_share(extra$ttcp_transfers)
+    transfers <- extra$ttcp_transfers
+    udp <- if (is.null(transfers)) 0 else sum(transfers$proto == "udp")
+    with_transfers(ttcp_link_loss_share(transfers), udp)
   },
   # ttcp (Fig 15): UDP throughput divided by TCP throughput at the shortest
   # cooling whose UDP loss is below the acceptable level; NA when no cooling
@@ -287,9 +312,19 @@ claim_metrics <- list(
     if (nrow(first) == 0) {
       return(NA_real_)
     }
-    first$throughput_mbit[1] / tcp
+    tcp_transfers <- sum(extra$ttcp$transfers[extra$ttcp$proto == "tcp"])
+    with_transfers(first$throughput_mbit[1] / tcp, first$transfers[1] + tcp_transfers)
   }
 )
+
+# A ttcp metric's value with the transfers it rests on (the scorecard's n), which the per-size
+# rows of echo claims cannot count.
+with_transfers <- function(value, transfers) {
+  if (is.na(value)) {
+    return(value)
+  }
+  structure(value, n = sum(transfers), n_of = "transfers")
+}
 
 # 95 % Clopper-Pearson (exact binomial) interval (%) of the share lost, per element: sent
 # datagrams, back those that returned. Exact rather than Wilson so that a handful of echoes
@@ -400,14 +435,15 @@ value_ci <- function(value) {
 }
 
 # TRUE when some of the interval would be judged reproduced and some not: its ends and the
-# point nearest the target. A value at the edge of what the metric can take (no datagram lost)
-# that is the claim's own bound ("no loss", at most 0 %) is a count no sample size can improve
-# on: the paper counted none, so did we; it is judged on the count.
+# point nearest the target. A count of none (no datagram lost) against a claim of none (at most
+# 0 %) is a count no sample size can improve on: the paper counted none, so did we; it is judged
+# on the count. (A share of 100 % whose interval reaches lower is not such a count: some of
+# what it counts was undecided.)
 straddles_bound <- function(ci, judge, target, measured = NA_real_, bound = NA_real_) {
   if (anyNA(ci) || ci[1] == ci[2]) {
     return(FALSE)
   }
-  if (!is.na(bound) && measured == bound && bound %in% ci) {
+  if (!is.na(bound) && bound == 0 && measured == 0 && ci[1] == 0) {
     return(FALSE)
   }
   points <- c(ci, min(max(target, ci[1]), ci[2]))
@@ -428,9 +464,16 @@ claim_no_change <- function(claim) {
   if ("no_change" %in% names(claim)) claim$no_change else NA_real_
 }
 
+# A metric's value that the data cannot decide, with the reason (e.g. a sign inside the measured
+# scatter, or two spreads that are both zero): it reads "inconclusive" whatever its number.
+undecided <- function(value, reason) {
+  structure(value, undecided = reason)
+}
+
 # One claim judged on one metric value (with its "ci" attribute): judge_claim() with the
-# claim's rule; "inconclusive" when the interval straddles the bound of reproduced; verdict
-# (e.g. from never_whole()) overrides the rule; the claim's basis has the last word.
+# claim's rule; "inconclusive" when the interval straddles the bound of reproduced or the value
+# is undecided(); verdict (e.g. from never_whole()) overrides the rule; the claim's basis has
+# the last word. note says why a verdict is not the rule's (the undecided reason).
 judge_claim_row <- function(claim, value, verdict = NA_character_) {
   measured <- as.numeric(value)
   ci <- value_ci(value)
@@ -441,8 +484,11 @@ judge_claim_row <- function(claim, value, verdict = NA_character_) {
     )
   }
   judged <- judge(measured)
+  reason <- attr(value, "undecided")
   if (!is.na(verdict)) {
     judged$verdict <- verdict
+  } else if (!is.null(reason)) {
+    judged$verdict <- "inconclusive"
   } else if (straddles_bound(ci, judge, claim$target, measured, reproduced_bound(claim))) {
     judged$verdict <- "inconclusive"
   }
@@ -452,7 +498,8 @@ judge_claim_row <- function(claim, value, verdict = NA_character_) {
     verdict = basis_verdict(basis, judged$verdict),
     margin = judged$margin,
     ci_low = ci[1],
-    ci_high = ci[2]
+    ci_high = ci[2],
+    note = if (is.null(reason)) NA_character_ else reason
   )
 }
 
@@ -583,7 +630,9 @@ evaluate_claim <- function(claim, sizes, extra = list(), metrics = claim_metrics
     )
     value <- with_ci(as.numeric(value), ci[1], ci[2])
   }
-  override <- if (never_whole(claim$metric, rows, modes, value)) "not reproduced" else NA_character_
+  # A value the data cannot decide (undecided()) is not a missing one.
+  missing_rtt <- is.null(attr(value, "undecided")) && never_whole(claim$metric, rows, modes, value)
+  override <- if (missing_rtt) "not reproduced" else NA_character_
   # n counts the sizes of the claim's modes; a paper whose modes column names something else
   # (milliner's segments and curves) counts all the claim's rows.
   in_modes <- if ("mode" %in% names(rows)) rows[rows$mode %in% modes, ] else rows[0, ]
@@ -598,15 +647,17 @@ evaluate_claim <- function(claim, sizes, extra = list(), metrics = claim_metrics
 }
 
 # A claims file marks a claim whose target an assumption decides by starting its target_basis
-# with "follows from assumption" (agreement then proves nothing; disagreement still counts),
-# and one nothing here can measure with "not reproducible here".
+# with "follows from assumption", and one the model cannot make fail with "follows from the
+# model" (agreement then proves nothing; disagreement still counts); one nothing here can
+# measure with "not reproducible here".
 basis_verdict <- function(target_basis, verdict) {
   basis <- dplyr::coalesce(target_basis, "")
   if (startsWith(basis, "not reproducible here")) {
     return("not reproducible here")
   }
-  if (startsWith(basis, "follows from assumption") && verdict %in% c("reproduced", "partly")) {
-    return("follows from assumption")
+  decided <- decided_bases[startsWith(basis, decided_bases)]
+  if (length(decided) == 1 && verdict %in% c("reproduced", "partly")) {
+    return(decided)
   }
   verdict
 }
@@ -641,11 +692,16 @@ claim_setups <- function(tables, experiments) {
 
 # One row per claim and setup that measured its experiments (one "no data"
 # row when none did), with measured value, verdict and margin. Setups are
-# never pooled.
-evaluate_claims <- function(claims, sizes, extra = list(), metrics = claim_metrics) {
+# never pooled. fits (read_host_fits()) name the claims a setup's host models were fitted on:
+# those read "fitted" (R/fitted.R); paper is the claims' paper, which a fit may name.
+evaluate_claims <- function(claims, sizes, extra = list(), metrics = claim_metrics,
+                            fits = no_fits(), paper = NA_character_) {
   purrr::map(seq_len(nrow(claims)), function(i) {
     claim <- claims[i, ]
-    setups <- claim_setups(c(list(sizes), extra), split_list(claim$experiments))
+    experiments <- split_list(claim$experiments)
+    tables <- c(list(sizes), extra)
+    setups <- claim_setups(tables, experiments)
+    hosts <- setup_hosts(tables, experiments)
     if (length(setups) == 0) {
       setups <- NA_character_
     }
@@ -654,14 +710,20 @@ evaluate_claims <- function(claims, sizes, extra = list(), metrics = claim_metri
       if (is.na(s)) {
         here <- sizes[0, ]
       }
-      dplyr::bind_cols(
-        claim, setup = s, evaluate_claim(claim, here, extra_for_setup(extra, s), metrics)
-      )
+      runs <- hosts$host[hosts$setup %in% s]
+      judged <- evaluate_claim(claim, here, extra_for_setup(extra, s), metrics) |>
+        mark_claim_fits(claim, runs, fits, paper)
+      dplyr::bind_cols(claim, setup = s, hosts = hosts_text(runs), judged)
     }) |>
       dplyr::bind_rows()
   }) |>
     dplyr::bind_rows() |>
     dplyr::mutate(verdict = factor(verdict, levels = verdict_levels))
+}
+
+# The host models a setup ran, "a, b"; NA for none (a setup without host models).
+hosts_text <- function(hosts) {
+  if (length(hosts) == 0) NA_character_ else paste(sort(unique(hosts)), collapse = ", ")
 }
 
 extra_for_setup <- function(extra, setup) {
@@ -746,8 +808,20 @@ scorecard_table <- function(evaluated) {
       ci_low = signif(claim_column(evaluated, "ci_low"), 4),
       ci_high = signif(claim_column(evaluated, "ci_high"), 4),
       # An assumption the spec chose by scanning against the paper (comer94's write size).
-      scanned_assumption = claim_column(evaluated, "scanned_assumption")
+      scanned_assumption = claim_column(evaluated, "scanned_assumption"),
+      setup,
+      hosts = claim_column(evaluated, "hosts"),
+      era_host = era_host_setup(setup),
+      fitted = claim_column(evaluated, "fitted") %in% TRUE,
+      note = claim_column(evaluated, "note")
     )
+}
+
+# TRUE for a setup on the era's hosts: the Tahoe stack, with a 1990s host model (setup labels
+# name the stack as one of their parts, e.g. "ethernet-10/tahoe/sim/sparcstation-ipc",
+# "tahoe / sim / sparcstation-ipc", "tahoe sim").
+era_host_setup <- function(setup) {
+  grepl("(^|[ /])tahoe([ /]|$)", dplyr::coalesce(setup, ""))
 }
 
 # Writes the scorecard CSV; an empty evaluation still gives the header.
@@ -759,18 +833,25 @@ write_scorecard <- function(evaluated, out_dir, paper) {
 }
 
 # How a metric's 95 % interval is made; metrics not named here have none (see each report's
-# "How the verdicts are computed" for why).
-interval_methods <- c(
-  max_loss = "exact binomial per size",
-  pooled_loss = "exact binomial",
-  min_pooled_loss = "exact binomial",
-  complete_share = "exact binomial",
-  loss_diff = "Newcombe, from exact binomial",
-  stats::setNames(rep("bootstrap over echoes", length(bootstrap_metrics)), bootstrap_metrics),
-  stats::setNames(
-    rep("bootstrap over transfers", length(cell_bootstrap_metrics)), cell_bootstrap_metrics
+# "How the verdicts are computed" for why). A function, as the metrics of R/ishikura.R and
+# R/milliner.R are named there.
+interval_methods <- function() {
+  c(
+    max_loss = "exact binomial per size",
+    pooled_loss = "exact binomial",
+    min_pooled_loss = "exact binomial",
+    complete_share = "exact binomial",
+    loss_diff = "Newcombe, from exact binomial",
+    stats::setNames(rep("bootstrap over echoes", length(bootstrap_metrics)), bootstrap_metrics),
+    stats::setNames(
+      rep("bootstrap over transfers", length(cell_bootstrap_metrics)), cell_bootstrap_metrics
+    ),
+    stats::setNames(
+      rep("bootstrap over transfers", length(mftp_bootstrap_metrics)), mftp_bootstrap_metrics
+    ),
+    stats::setNames(rep("range of the runs", length(run_range_metrics)), run_range_metrics)
   )
-)
+}
 
 # Columns for a report's table of verdict rules: the rule with check, target, tolerance and
 # partly tolerance spelt out, the n of every setup's verdict (setups joined by "; "), and the
@@ -803,7 +884,7 @@ verdict_rule_columns <- function(claims, evaluated) {
     ),
     n = dplyr::coalesce(rests_on$n[match(claims$claim_id, rests_on$claim_id)], "–"),
     `95 % interval` = dplyr::if_else(
-      has_ci, dplyr::coalesce(unname(interval_methods[claims$metric]), "none"), "none"
+      has_ci, dplyr::coalesce(unname(interval_methods()[claims$metric]), "none"), "none"
     )
   )
 }
@@ -828,14 +909,20 @@ verdict_method_html <- function(extra = "") {
     "Throughput metrics of buffer cells (changes along a row or the diagonal, deviation from ",
     "the lockstep rate, error against the paper, change against the baseline) carry the same ",
     "bootstrap over each cell's transfers, the cells' classification kept as measured. ",
+    "ishikura's signs and changes between sweep points (growth with N, the drop from linear ",
+    "under loss, Table 2's changes and wins) carry a bootstrap over each point's transfers, and ",
+    "milliner's orders and ratios an interval from the range of each size's runs. ",
     "Other metrics have no interval, and their verdicts rest on the point value, with n the ",
-    "only guide to how much data they saw: ishikura's and milliner's throughputs and times ",
-    "(their per-transfer rows are in <code>results.csv</code>, but no bootstrap over them is ",
-    "built), shares of cells, of size classes and of Table 2's classes, and loss trends (they ",
-    "classify summaries that no resample here reaches), the RTT steps of the saw-tooth, and ",
-    "the ttcp cooling metrics. ",
+    "only guide to how much data they saw: ishikura's and milliner's levels (a throughput, a ",
+    "time, a fitted constant), shares of cells, of size classes and of Table 2's classes, and ",
+    "loss trends (they classify summaries that no resample here reaches), the RTT steps of the ",
+    "saw-tooth, and the ttcp cooling metrics. ",
+    "So signs and orders are judged only outside the measured scatter: a difference whose ",
+    "interval holds the bound, or two spreads that are both zero, reads <i>inconclusive</i>. ",
     "A claim whose ",
-    "reason starts \u201cfollows from assumption X\u201d is decided by that assumption and is ",
-    "never counted as reproduced.", extra, "</p>"
+    "reason starts \u201cfollows from assumption X\u201d is decided by that assumption, one whose ",
+    "reason starts \u201cfollows from the model\u201d by the model itself (nothing in it can make ",
+    "the claim fail), and one on a figure a host model was fitted on reads <i>fitted</i> (see the ",
+    "host models' section); none is ever counted as reproduced.", extra, "</p>"
   )
 }

@@ -84,7 +84,7 @@ read_state_pairs <- function(results_dir, paper, experiments) {
     if (is.null(trace) || is.null(transfers)) {
       return(NULL)
     }
-    keys <- dplyr::distinct(transfers, backend, setup, send_buffer, recv_buffer) |>
+    keys <- dplyr::distinct(transfers, backend, setup, host, send_buffer, recv_buffer) |>
       dplyr::mutate(pair = paste0(buffer_label(send_buffer), "/", buffer_label(recv_buffer)))
     segments <- dplyr::inner_join(trace_segments(trace), keys, by = "backend")
     if (nrow(segments) == 0) {
@@ -133,8 +133,9 @@ ladder_rows <- function(trace, window_ms, slant_ms) {
 # Claims are judged on the table of the experiment(s) they name: `tables` is
 # a list named by the claims file's `experiments` text (e.g. "table1"); a
 # claim whose table is absent (NULL) or empty gets "no data". `transfers`, named
-# the same way, holds the transfers behind a table's cells, for the intervals.
-evaluate_claims_by_experiment <- function(claims, tables, transfers = list()) {
+# the same way, holds the transfers behind a table's cells, for the intervals; fits, the host
+# models' fitted figures (R/fitted.R).
+evaluate_claims_by_experiment <- function(claims, tables, transfers = list(), fits = no_fits()) {
   empty <- tibble::tibble(setup = character(), send_buffer = numeric(), recv_buffer = numeric())
   purrr::map(unique(claims$experiments), function(experiments) {
     table <- tables[[experiments]]
@@ -142,11 +143,30 @@ evaluate_claims_by_experiment <- function(claims, tables, transfers = list()) {
       table <- empty
     }
     evaluate_cell_claims(
-      dplyr::filter(claims, .data$experiments == !!experiments), table, transfers[[experiments]]
+      dplyr::filter(claims, .data$experiments == !!experiments), table, transfers[[experiments]],
+      fits, "comer94"
     )
   }) |>
     dplyr::bind_rows() |>
     dplyr::arrange(match(claim_id, claims$claim_id))
+}
+
+# comer94's claims, each judged on the experiments its claims-file row names. Table 1's cells
+# come from tables$transfers, so that the sensitivity section can judge a variant's transfers
+# the same way; the other experiments' tables from measured (state_pairs, ethernet_cells,
+# ethernet_transfers, ftp_cells) and Table 1's rule and published side from fraction and
+# published (matrix_published()); fits, the host models' fitted figures (read_host_fits()).
+judge_comer94 <- function(tables, claims, measured, fraction, published, fits = no_fits()) {
+  table1_transfers <- dplyr::filter(tables$transfers, experiment == "table1")
+  evaluate_claims_by_experiment(claims, list(
+    "table1" = matrix_cells(table1_transfers, fraction, published),
+    "fig8-16k16k; fig8-16k20k" = measured$state_pairs[["stats"]],
+    "ethernet" = measured$ethernet_cells,
+    "ftp-ethernet; ftp-atm" = measured$ftp_cells
+  ), transfers = list(
+    "table1" = table1_transfers,
+    "ethernet" = measured$ethernet_transfers
+  ), fits)
 }
 
 # Heat-map panels of a measured matrix alone (no published matrix), with
@@ -213,9 +233,9 @@ state_sequences <- function(segments) {
     dplyr::bind_rows()
 }
 
-# The published ftp rate (Mb/s as printed) over one network.
+# The published ftp rate (Mb/s as printed) over each network.
 ftp_rate <- function(ftp, network) {
-  ftp$published_mbit[ftp$network == network]
+  ftp$published_mbit[match(network, ftp$network)]
 }
 
 ftp_required <- c("experiment", "link", "stack", "backend", "window", "bytes", "throughput_mbit", "run_id")
@@ -242,7 +262,7 @@ read_ftp_transfers <- function(results_dir, paper, experiments) {
 ftp_cells <- function(transfers) {
   transfers |>
     dplyr::mutate(setup = paste("ftp:", testbed_label(stack, backend, host))) |>
-    dplyr::group_by(setup, link, window) |>
+    dplyr::group_by(setup, host, link, window) |>
     dplyr::summarise(
       transfers = dplyr::n(), mean_mbit = mean(throughput_mbit),
       min_mbit = min(throughput_mbit), max_mbit = max(throughput_mbit), .groups = "drop"

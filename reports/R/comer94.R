@@ -63,27 +63,16 @@ empty_transfers <- function() {
 
 # Published numbers and mechanism constants from reports/reference/. A
 # buffer matrix (comer94 Table 1, liu95db Table 3) has send_buffer,
-# recv_buffer, throughput_mbit (as printed) and shaded; an optional
-# `calibration` marks the published cell a host model was fitted to, which
-# then cannot count as a prediction.
+# recv_buffer, throughput_mbit (as printed) and shaded. Which cells a host model was fitted on
+# is the host model's to say (R/fitted.R).
 read_matrix_reference <- function(path) {
-  matrix <- readr::read_csv(path,
+  readr::read_csv(path,
     col_types = readr::cols(
       send_buffer = "d", recv_buffer = "d", throughput_mbit = "d", shaded = "l",
       .default = "c"
     ),
     progress = FALSE
   )
-  with_calibration(matrix)
-}
-
-with_calibration <- function(matrix) {
-  matrix$calibration <- if ("calibration" %in% names(matrix)) {
-    as.logical(matrix$calibration)
-  } else {
-    rep(FALSE, nrow(matrix))
-  }
-  matrix
 }
 
 read_mechanism <- function(path) {
@@ -126,8 +115,8 @@ summarise_cells <- function(transfers) {
       mean_mbit = mean(throughput_mbit, na.rm = TRUE),
       sd_mbit = if (dplyr::n() > 1) stats::sd(throughput_mbit, na.rm = TRUE) else NA_real_,
       median_mbit = stats::median(throughput_mbit, na.rm = TRUE),
-      min_mbit = min(throughput_mbit, na.rm = TRUE),
-      max_mbit = max(throughput_mbit, na.rm = TRUE),
+      min_mbit = stats_or_na(throughput_mbit, min),
+      max_mbit = stats_or_na(throughput_mbit, max),
       receiver_mean_mbit = stats_or_na(receiver_throughput_mbit, mean),
       .groups = "drop"
     ) |>
@@ -171,12 +160,12 @@ threshold_sensitivity <- function(cells, fractions) {
 # paper's shading and, where the paper names one, the lockstep mechanism
 # throughput.
 join_reference <- function(cells, matrix, lockstep, paper_megabit_bits, tick_ms) {
-  published <- with_calibration(matrix) |>
+  published <- matrix |>
     dplyr::transmute(
       send_label = buffer_label(send_buffer), recv_label = buffer_label(recv_buffer),
       published_mbit = throughput_mbit,
       published_si_mbit = throughput_mbit * paper_megabit_bits / 1e6,
-      shaded, calibration
+      shaded
     )
   mechanism <- lockstep |>
     dplyr::transmute(
@@ -189,6 +178,66 @@ join_reference <- function(cells, matrix, lockstep, paper_megabit_bits, tick_ms)
     dplyr::mutate(send_label = buffer_label(send_buffer), recv_label = buffer_label(recv_buffer)) |>
     dplyr::left_join(published, by = c("send_label", "recv_label")) |>
     dplyr::left_join(mechanism, by = c("send_label", "recv_label"))
+}
+
+# The published side a measured buffer matrix is set against: the matrix (comer94 Table 1,
+# liu95db Table 3), the cells the paper gives a lockstep batch for, the paper's megabit and the
+# delayed-ACK tick.
+matrix_published <- function(matrix, lockstep, paper_megabit_bits, tick_ms) {
+  list(matrix = matrix, lockstep = lockstep, paper_megabit_bits = paper_megabit_bits, tick_ms = tick_ms)
+}
+
+# The cells of transfers: summarised, classified by the rule with `fraction`, and joined to the
+# published side.
+matrix_cells <- function(transfers, fraction, published) {
+  summarise_cells(transfers) |>
+    classify_cells(fraction) |>
+    join_reference(
+      published$matrix, published$lockstep, published$paper_megabit_bits, published$tick_ms
+    )
+}
+
+# matrix_cells() of each experiment's transfers without TCP_NODELAY, named as experiments is;
+# experiments without results are left out.
+experiments_cells <- function(results_dir, paper, experiments, fraction, published) {
+  cells <- purrr::map(experiments, function(experiment) {
+    measured <- read_transfers(results_dir, paper, experiment)
+    if (is.null(measured)) {
+      return(NULL)
+    }
+    matrix_cells(dplyr::filter(measured, !nodelay), fraction, published)
+  })
+  purrr::compact(cells)
+}
+
+# The transfers of several experiments in one table (none: no rows).
+read_experiments_transfers <- function(results_dir, paper, experiments) {
+  measured <- purrr::map(experiments, function(e) read_transfers(results_dir, paper, e))
+  dplyr::bind_rows(empty_transfers(), measured)
+}
+
+# Per host model (the names of cells_by_model) and setup: how many cells both the data and the
+# paper call normal, the mean absolute error of those cells against the paper, and the range
+# of their means; cells a setup's host model was fitted on (fits, in the reference tables
+# named) are left out.
+host_model_errors <- function(cells_by_model, fits = no_fits(), references = character()) {
+  purrr::imap(cells_by_model, function(cells, model) {
+    dplyr::group_by(cells, setup) |>
+      dplyr::group_modify(function(rows, key) {
+        hosts <- unique(stats::na.omit(rows$host))
+        rows <- split_fitted_cells(rows, fitted_cells(fits, hosts, references))$held_out
+        normal <- normal_cells(rows)
+        tibble::tibble(
+          cells = nrow(normal),
+          error = cell_metrics$normal_rel_error(rows),
+          low = if (nrow(normal) > 0) min(normal$mean_mbit) else NA_real_,
+          high = if (nrow(normal) > 0) max(normal$mean_mbit) else NA_real_
+        )
+      }) |>
+      dplyr::ungroup() |>
+      dplyr::mutate(model = model)
+  }) |>
+    dplyr::bind_rows()
 }
 
 # Cells beside the same setup's cells of another measured matrix (liu95db's
@@ -360,27 +409,27 @@ write_size_agreement <- function(cells_by_write) {
   dplyr::bind_rows(rows)
 }
 
-# Columns of the claims file of a buffer-matrix paper.
-cell_claim_columns <- readr::cols(
-  claim_id = readr::col_character(),
-  figure = readr::col_character(),
-  source = readr::col_character(),
-  claim = readr::col_character(),
-  published = readr::col_character(),
-  experiments = readr::col_character(),
-  metric = readr::col_character(),
-  send_min_bytes = readr::col_double(),
-  send_max_bytes = readr::col_double(),
-  recv_min_bytes = readr::col_double(),
-  recv_max_bytes = readr::col_double(),
-  check = readr::col_character(),
-  target = readr::col_double(),
-  tolerance = readr::col_double(),
-  partly_tolerance = readr::col_double(),
-  unit = readr::col_character(),
-  target_basis = readr::col_character(),
-  no_change = readr::col_double()
-)
+# write_size_agreement() as an HTML table.
+write_size_table_html <- function(by_write) {
+  kable_html(dplyr::transmute(by_write,
+    `Write size` = write_size, Setup = setup, `Cells compared` = cells,
+    `Agree with the shading` = agree,
+    `Abnormal only in our data` = abnormal_only_measured,
+    `Abnormal only in the paper` = abnormal_only_paper,
+    `Cells that disagree (send/receive)` = cells_off,
+    `Abnormal cells: mean error against the paper (%)` = fmt_num(abnormal_error_pct, 2)
+  ))
+}
+
+# What comer94's claims on buffer cells measure: the metric over their buffer range.
+cell_claims_measured_as <- function(claims) {
+  paste0(
+    "<code>", claims$metric, "</code> over ",
+    buffer_range_text(
+      claims$send_min_bytes, claims$send_max_bytes, claims$recv_min_bytes, claims$recv_max_bytes
+    )
+  )
+}
 
 # The cells one claim looks at; an empty bound means unbounded.
 cell_claim_rows <- function(cells, claim) {
@@ -405,12 +454,12 @@ change_pct <- function(cells, by) {
   100 * (cells$mean_mbit[nrow(cells)] / cells$mean_mbit[1] - 1)
 }
 
-# The cells both the paper and the data call normal that have a published value, but the cell
-# a host model was fitted to: the cells a model's absolute error is judged on.
+# The cells both the paper and the data call normal that have a published value: the cells a
+# model's absolute error is judged on (cells a host model was fitted on are left out before,
+# by evaluate_cell_claims()).
 normal_cells <- function(cells) {
-  cells <- with_calibration(cells)
   rows_where(cells, !is.na(cells$shaded) & !cells$shaded & !cells$abnormal &
-    !is.na(cells$published_si_mbit) & !dplyr::coalesce(cells$calibration, FALSE))
+    !is.na(cells$published_si_mbit))
 }
 
 # Each metric takes a setup's classified cells (join_reference()) within the
@@ -460,8 +509,7 @@ cell_metrics <- list(
     deviation[which.max(abs(deviation))]
   },
   # Mean absolute relative error (%) against the published value, over the
-  # cells that both the paper and the data call normal, leaving out the cell a
-  # host model was fitted to.
+  # cells that both the paper and the data call normal.
   normal_rel_error = function(cells) {
     cells <- normal_cells(cells)
     if (nrow(cells) == 0) {
@@ -550,8 +598,11 @@ cell_value <- function(metric, rows, transfers) {
 }
 
 # Claims x setups: every setup's cells are judged on their own; transfers, when given, are
-# the per-transfer rows behind the cells, for the intervals.
-evaluate_cell_claims <- function(claims, cells, transfers = NULL) {
+# the per-transfer rows behind the cells, for the intervals. fits (read_host_fits()): a claim
+# whose cells include some a setup's host model was fitted on (in a table of its `reference`)
+# is judged on the held-out cells; one with only fitted cells on those, and reads "fitted".
+evaluate_cell_claims <- function(claims, cells, transfers = NULL, fits = no_fits(),
+                                 paper = NA_character_) {
   setups <- unique(cells$setup)
   if (length(setups) == 0) {
     setups <- NA_character_
@@ -559,18 +610,47 @@ evaluate_cell_claims <- function(claims, cells, transfers = NULL) {
   purrr::map(seq_len(nrow(claims)), function(i) {
     claim <- claims[i, ]
     purrr::map(setups, function(s) {
-      rows <- cell_claim_rows(dplyr::filter(cells, setup %in% s), claim)
+      here <- dplyr::filter(cells, setup %in% s)
+      hosts <- if ("host" %in% names(here)) unique(stats::na.omit(here$host)) else character()
+      rows <- cell_claim_rows(here, claim)
+      split <- split_fitted_cells(rows, fitted_cells(fits, hosts, claim_references(claim)))
+      judged_on <- if (nrow(split$held_out) > 0) split$held_out else split$fitted
       value <- cell_value(
-        claim$metric, rows, if (is.null(transfers)) NULL else dplyr::filter(transfers, setup %in% s)
+        claim$metric, judged_on,
+        if (is.null(transfers)) NULL else dplyr::filter(transfers, setup %in% s)
       )
+      judged <- judge_claim_row(claim, value) |>
+        mark_claim_fits(claim, hosts, fits, paper)
+      if (nrow(split$fitted) > 0) {
+        judged <- mark_fitted_cells(judged, split, hosts, fits)
+      }
       dplyr::bind_cols(
-        claim, setup = s, judge_claim_row(claim, value), value_n(value, nrow(rows), "cells")
+        claim, setup = s, hosts = hosts_text(hosts), judged,
+        value_n(value, nrow(judged_on), "cells")
       )
     }) |>
       dplyr::bind_rows()
   }) |>
     dplyr::bind_rows() |>
     dplyr::mutate(verdict = factor(verdict, levels = verdict_levels))
+}
+
+# A cell claim's judged row when some of its cells were fitted: on the held-out cells when there
+# are any (the note says how many were left out), else "fitted".
+mark_fitted_cells <- function(judged, split, hosts, fits) {
+  models <- paste(unique(fits$host[fits$host %in% hosts]), collapse = ", ")
+  if (nrow(split$held_out) > 0) {
+    left_out <- nrow(split$fitted)
+    judged$note <- paste0(
+      "held-out cells only: ", left_out, if (left_out == 1) " cell" else " cells", " that ",
+      models, " was fitted on left out"
+    )
+    return(judged)
+  }
+  judged$fitted <- TRUE
+  judged$verdict <- fitted_verdict(judged$verdict, TRUE)
+  judged$note <- paste0("fitted: ", models, " was fitted on these cells")
+  judged
 }
 
 # The buffer range of a claim in words, e.g. "send 16K, receive 24K to 51K".

@@ -96,6 +96,40 @@ claims_list_html <- function(evaluated) {
   paste0('<ul class="claims-here">', paste(items, collapse = "\n"), "</ul>")
 }
 
+# The claims about figs with their verdicts, for under the figures.
+claims_under <- function(evaluated, figs) {
+  claims_list_html(claims_for_figures(evaluated, figs))
+}
+
+# The table of how every claim is judged: what is measured (measured_as, HTML, one per claim),
+# the rule, what the verdict rests on, and why the target.
+verdict_rules_html <- function(claims, evaluated, measured_as) {
+  tibble::tibble(Claim = claims$claim_id, `Measured as` = measured_as) |>
+    dplyr::bind_cols(verdict_rule_columns(claims, evaluated)) |>
+    dplyr::mutate(`Why this target` = escape_html(claims$target_basis)) |>
+    kable_html(escape = FALSE)
+}
+
+# A claim's experiments as words, "a, b".
+claim_experiments_text <- function(experiments) {
+  gsub(";", ", ", experiments, fixed = TRUE)
+}
+
+# What echo claims measure: the metric of their modes in their experiments, over their size
+# range written by size_range (size_range_text(), or liu95db's size_range_label()).
+echo_claims_measured_as <- function(claims, size_range = size_range_text) {
+  paste0(
+    "<code>", claims$metric, "</code> of ", modes_text(claims$metric, claims$modes),
+    " in ", claim_experiments_text(claims$experiments),
+    size_range(claims$size_min_bytes, claims$size_max_bytes)
+  )
+}
+
+# What claims on whole experiments (ishikura's transfers, milliner's messages) measure.
+experiment_claims_measured_as <- function(claims) {
+  paste0("<code>", claims$metric, "</code> over ", claim_experiments_text(claims$experiments))
+}
+
 # What was run for one experiment, or a visible note that nothing was.
 experiment_note <- function(coverage, missing, experiment, results_dir, paper,
                             what = "message sizes") {
@@ -117,6 +151,16 @@ experiment_note <- function(coverage, missing, experiment, results_dir, paper,
     "); ", fmt_num(100 - sum(rows$complete_pct * rows$echoes) / sum(rows$echoes), 2),
     " % of echoes did not come back whole and have no RTT.</p>"
   )
+}
+
+# experiment_note() of every experiment, named by experiment; what names what the sizes are
+# (one for all, or one per experiment).
+experiment_notes <- function(coverage, missing, experiments, results_dir, paper,
+                             what = "message sizes") {
+  notes <- purrr::map2_chr(experiments, rep_len(what, length(experiments)), function(e, w) {
+    experiment_note(coverage, missing, e, results_dir, paper, w)
+  })
+  stats::setNames(notes, experiments)
 }
 
 # A column of the evaluated claims, or NA when a paper's claims lack it.
@@ -156,6 +200,12 @@ interval_text <- function(evaluated) {
     is.na(low) | is.na(high), "",
     paste0(" [", fmt_num(low), ", ", fmt_num(high), "]")
   )
+}
+
+# Why a verdict is not the rule's (claims.R's undecided(), a fitted figure), as a small note
+# after how far off; "" without one.
+note_html <- function(note) {
+  dplyr::if_else(is.na(note), "", paste0('<br><span class="small">', escape_html(note), "</span>"))
 }
 
 # The scorecard as a compact HTML table, two rows per claim: the claim in full
@@ -202,7 +252,7 @@ scorecard_view_html <- function(evaluated) {
     "</td><td>", escape_html(describe_margin(
       evaluated$measured, evaluated$margin, claim_column(evaluated, "check"),
       claim_column(evaluated, "target"), unit
-    )),
+    )), note_html(claim_column(evaluated, "note")),
     "</td></tr></tbody>"
   )
   paste0(

@@ -14,3 +14,11 @@ fmt_num <- function(x, digits = 3) {
 fmt_bytes <- function(x) {
   ifelse(x < 1024, paste0(fmt_num(x, 4), " B"), paste0(fmt_num(x / 1024), " KB"))
 }
+
+# Words joined as in prose: "a", "a and b", "a, b and c".
+and_list <- function(x) {
+  if (length(x) <= 1) {
+    return(as.character(x))
+  }
+  paste(paste(utils::head(x, -1), collapse = ", "), "and", utils::tail(x, 1))
+}

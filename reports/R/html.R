@@ -62,11 +62,19 @@ figure_alt_text <- function(label) {
   paste("Figure:", gsub("[-_.]+", " ", sub("^(fig|plot)[-_.]", "", label)))
 }
 
-# How every report writes its output, set while the report is knitted: results =
-# "asis" output through raw_html_block(), alt text on every figure, and PNGs
-# reduced to 256 colours with pngquant when it is installed (a report's figures
-# stay small). Safe to call again: the helpers are sourced once per report.
-use_report_output <- function() {
+# The chunk options of every report: code hidden, figures 9 x 5.2 inches at 110 dpi. A report
+# whose figures want another default size passes it to use_report_output().
+report_chunk_options <- list(
+  echo = FALSE, message = FALSE, warning = FALSE,
+  fig.width = 9, fig.height = 5.2, dpi = 110, fig.align = "center"
+)
+
+# How every report writes its output, called by its setup chunk: report_chunk_options (with
+# the report's own, ...), results = "asis" output through raw_html_block(), alt text on every
+# figure, and PNGs reduced to 256 colours with pngquant when it is installed (a report's figures
+# stay small). Safe to call again in one R session: the output hook is set once.
+use_report_output <- function(...) {
+  knitr::opts_chunk$set(utils::modifyList(report_chunk_options, list(...)))
   current <- knitr::knit_hooks$get("output")
   if (isTRUE(attr(current, "netrepro_raw_html"))) {
     return(invisible())
@@ -193,7 +201,11 @@ last_run_html <- function(run) {
 # A small chart of verdicts per figure: one stacked bar per figure, inline SVG.
 verdict_chart_svg <- function(scorecard) {
   levels <- verdict_levels
-  colours <- c("#3a9a5b", "#e0a800", "#c62828", "#d9822b", "#5b73b8", "#8e5cb0", "#b0b0b0")
+  # One colour per level of verdict_levels, in its order.
+  colours <- c(
+    "#3a9a5b", "#e0a800", "#c62828", "#d9822b", "#8d6e3f", "#5b73b8", "#3f8aa3", "#8e5cb0",
+    "#b0b0b0"
+  )
   figure <- dplyr::coalesce(scorecard$figure, "–")
   figures <- unique(figure)
   counts <- table(factor(figure, levels = figures), factor(scorecard$verdict, levels = levels))
@@ -268,6 +280,68 @@ paper_section_html <- function(paper, scorecard, html_dir, run) {
   )
 }
 
+# Per paper (the names of scorecards) and over all: the claim rows judged on the era's hosts
+# (scorecard column era_host: the Tahoe stack), how many of them are on fitted figures (counted
+# apart), and the held-out ones by verdict, with the share reproduced among the held-out ones.
+# A scorecard without the era_host column (an older report) counts none.
+era_host_counts <- function(scorecards) {
+  per_paper <- purrr::imap(scorecards, function(card, paper) {
+    flag <- function(column) {
+      if (!column %in% names(card)) {
+        return(rep(FALSE, nrow(card)))
+      }
+      card[[column]] %in% c("TRUE", "true", TRUE)
+    }
+    era <- flag("era_host")
+    fitted <- flag("fitted")
+    held_out <- card$verdict[era & !fitted]
+    counts <- verdict_counts(held_out)
+    tibble::tibble(
+      paper = paper, era_claims = sum(era), on_fitted = sum(era & fitted),
+      held_out = length(held_out)
+    ) |>
+      dplyr::bind_cols(tibble::as_tibble(as.list(counts)))
+  })
+  table <- dplyr::bind_rows(per_paper)
+  if (nrow(table) == 0) {
+    return(table)
+  }
+  total <- dplyr::summarise(table, paper = "all papers", dplyr::across(-paper, sum))
+  dplyr::bind_rows(table, total) |>
+    dplyr::mutate(
+      reproduced_pct = dplyr::if_else(held_out > 0, 100 * reproduced / held_out, NA_real_)
+    )
+}
+
+# era_host_counts() as the index's table: per paper the held-out claims' verdicts as badges with
+# their counts (those with none left out), so that the table fits the page.
+era_host_html <- function(counts) {
+  if (nrow(counts) == 0 || sum(counts$era_claims) == 0) {
+    return("<p>No claim was judged on the era's hosts (the Tahoe stack) in these scorecards.</p>")
+  }
+  levels <- setdiff(verdict_levels, "fitted")
+  rows <- purrr::map_chr(seq_len(nrow(counts)), function(i) {
+    r <- counts[i, ]
+    n <- purrr::map_int(levels, function(l) as.integer(r[[l]]))
+    verdicts <- paste0(verdict_badge(levels[n > 0]), "&nbsp;", n[n > 0], collapse = " ")
+    paste0(
+      "<tr><td>", escape_html(r$paper), "</td><td>", r$era_claims, "</td><td>", r$on_fitted,
+      "</td><td>", r$held_out, "</td><td>", verdicts, "</td><td>",
+      dplyr::coalesce(fmt_num(r$reproduced_pct, 3), "–"), "</td></tr>"
+    )
+  })
+  paste0(
+    '<section id="era-hosts">\n<h2>Claims on the era\'s hosts</h2>\n',
+    "<p>Claim rows judged on the Tahoe stack with a 1990s host model (a claim measured in several ",
+    "setups counts once per era-host setup). Those on a figure a host model was fitted on are ",
+    "counted apart (<i>on fitted figures</i>, whatever their verdict); the others, held out, by ",
+    "verdict.</p>\n<table><thead><tr><th>Paper</th><th>Claims on era hosts</th>",
+    "<th>On fitted figures</th><th>Held out</th><th>Held out, by verdict</th>",
+    "<th>Reproduced (% of held out)</th></tr></thead><tbody>\n", paste(rows, collapse = "\n"),
+    "\n</tbody></table>\n</section>\n"
+  )
+}
+
 # The index: every paper of papers.csv (rendered or not), then any other
 # scorecard found; runs holds each paper's last_run().
 index_html <- function(scorecards, html_dir, css = "", papers = NULL, runs = list()) {
@@ -298,6 +372,7 @@ index_html <- function(scorecards, html_dir, css = "", papers = NULL, runs = lis
     "<p>Each report re-runs one paper's experiments on emulated links or in virtual time ",
     "and sets every published claim beside what we measured. ", rendered, " of ",
     nrow(papers), " papers have a report.</p>\n",
+    era_host_html(era_host_counts(scorecards[intersect(papers$id, names(scorecards))])),
     sections,
     "\n<footer>Built ", escape_html(format(Sys.time(), "%Y-%m-%d %H:%M %Z")),
     " by reports/index.R.</footer>\n</main>\n</body>\n</html>\n"
@@ -327,10 +402,4 @@ studies_section_html <- function(html_dir, paper_ids) {
     "the five; their reports show what was measured, with no scorecard.</p>\n<ul>\n",
     paste(items, collapse = "\n"), "\n</ul>\n</section>\n"
   )
-}
-
-# Every report sources these helpers in its setup chunk: knitting one, they
-# switch the report's output settings on.
-if (isTRUE(getOption("knitr.in.progress"))) {
-  use_report_output()
 }

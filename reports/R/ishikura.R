@@ -1,21 +1,9 @@
 # ishikura (MFTP): reading the mftp transfers, summarising them by sweep point,
 # and the metrics its claims (reference/ishikura-claims.csv) are judged by.
 
-# Columns of reference/ishikura-claims.csv: a claim names experiments, not sizes.
-mftp_claim_columns <- readr::cols(
-  target = readr::col_double(),
-  tolerance = readr::col_double(),
-  partly_tolerance = readr::col_double(),
-  no_change = readr::col_double(),
-  .default = readr::col_character()
-)
-
-# The sweep columns a point is keyed on; an experiment lacks those it did not sweep.
-sweep_keys <- c("added_rtt_ms", "cell_loss_ratio", "bit_error_ratio", "connections", "window")
-
 empty_mftp <- function() {
   tibble::tibble(
-    experiment = character(), setup = character(), connections = double(),
+    experiment = character(), setup = character(), host = character(), connections = double(),
     window = double(), added_rtt_ms = double(), cell_loss_ratio = double(),
     bit_error_ratio = double(), throughput_mbit = double(), elapsed_s = double(),
     bytes = double(), retransmitted_packets = double(), retransmit_timeouts = double(),
@@ -54,16 +42,23 @@ recovery_keys <- c(
   "recoveries", "recoveries_cut", "recoveries_unfinished", "recovery_s", "recovery_rtts", "recovery_formula_rtts", "base_rtt_ms"
 )
 
+# The columns that name a sweep point of an experiment and setup (and its host model).
+point_keys <- c(
+  "experiment", "setup", "host", "connections", "window", "added_rtt_ms", "cell_loss_ratio",
+  "bit_error_ratio"
+)
+
 # Mean and spread of throughput at each sweep point of each experiment and
 # setup; the recoveries of its sessions (one row each) summed, their mean Tr
 # weighted by how many each completed.
 summarise_points <- function(transfers) {
   sessions <- !duplicated(transfers$run_id)
+  if (!"host" %in% names(transfers)) {
+    transfers$host <- rep(NA_character_, nrow(transfers))
+  }
   transfers |>
     dplyr::mutate(session = sessions) |>
-    dplyr::group_by(
-      experiment, setup, connections, window, added_rtt_ms, cell_loss_ratio, bit_error_ratio
-    ) |>
+    dplyr::group_by(dplyr::across(dplyr::all_of(point_keys))) |>
     dplyr::summarise(
       mean_mbit = mean(throughput_mbit), sd_mbit = stats::sd(throughput_mbit),
       runs = dplyr::n(), elapsed_s = sum(elapsed_s), bytes = sum(bytes),
@@ -116,6 +111,42 @@ fig10_curves <- function(points, constants) {
     )
 }
 
+# Fig 6's points: one line per added RTT, in order of RTT.
+fig6_rows <- function(points) {
+  dplyr::filter(points, experiment == "fig6") |>
+    dplyr::mutate(series = factor(
+      paste(added_rtt_ms, "ms"),
+      levels = paste(sort(unique(added_rtt_ms)), "ms")
+    ))
+}
+
+# Fig 7's points, the window in Kbytes.
+fig7_rows <- function(points) {
+  dplyr::filter(points, experiment == "fig7") |>
+    dplyr::mutate(window_kbytes = window / 1024)
+}
+
+# Fig 8's points: cell loss at an added RTT of 200 ms, one line per cell loss ratio.
+fig8_rows <- function(points) {
+  dplyr::filter(points, experiment == "cell-loss", added_rtt_ms == 200) |>
+    dplyr::mutate(series = factor(cell_loss_ratio))
+}
+
+# Fig 9's points: every cell loss point, one line per number of connections.
+fig9_rows <- function(points) {
+  dplyr::filter(points, experiment == "cell-loss") |>
+    dplyr::mutate(series = factor(connections))
+}
+
+# fig10_curves() twice over, once against each error's own ratio (Figs 10a and 10b) and once
+# against the packet error rate both convert to.
+fig10_rows <- function(curves) {
+  dplyr::bind_rows(
+    dplyr::mutate(curves, axis = "error ratio (Fig 10a, 10b)", x = error_ratio),
+    dplyr::mutate(curves, axis = "packet error rate (converted)", x = packet_error_rate)
+  )
+}
+
 # Segmented window W' (octets): the smallest swept window whose throughput at
 # the 24K point's RTT is within 2 % of the 24K window's (the step 24K lies on).
 fit_segmented_window <- function(points, window = 24576) {
@@ -152,22 +183,32 @@ table2_rows <- function(points, reference) {
   dplyr::left_join(reference, measured, by = c("series", "total_window_kbytes"))
 }
 
+# The measured kb/s and transfers of one setup's Table 2 point of a series ("multi": n
+# connections of 64K, "single": one of n x 64K) at a total window in Kbytes; NA when not
+# measured. Base R: the bootstrap calls it hundreds of times.
+table2_point <- function(points, which, total_kbytes) {
+  hit <- which(points$experiment == paste0("table2-", which) &
+    round(points$connections * points$window / 1024) == total_kbytes)
+  if (length(hit) != 1) {
+    return(c(kbps = NA_real_, runs = NA_real_))
+  }
+  c(kbps = 1000 * points$mean_mbit[hit], runs = points$runs[hit])
+}
+
 # Per cent change of one Table 2 series from a 64K to a 512K total window.
 table2_change <- function(points, ref, which) {
-  t2 <- dplyr::filter(table2_rows(points, ref$table2), series == which, !is.na(measured_kbps))
-  ends <- dplyr::filter(t2, total_window_kbytes %in% c(64, 512))
-  if (nrow(ends) != 2) {
+  from <- table2_point(points, which, 64)
+  to <- table2_point(points, which, 512)
+  if (anyNA(c(from, to))) {
     return(NA_real_)
   }
-  kbps <- stats::setNames(ends$measured_kbps, ends$total_window_kbytes)
-  with_n(100 * (kbps[["512"]] / kbps[["64"]] - 1), sum(ends$runs))
+  with_n(100 * (to[["kbps"]] / from[["kbps"]] - 1), from[["runs"]] + to[["runs"]])
 }
 
 # Measured kb/s of one Table 2 cell.
 table2_kbps <- function(points, ref, which, total_kbytes) {
-  t2 <- table2_rows(points, ref$table2)
-  cell <- dplyr::filter(t2, series == which, total_window_kbytes == total_kbytes, !is.na(measured_kbps))
-  if (nrow(cell) == 1) with_n(cell$measured_kbps, cell$runs) else NA_real_
+  cell <- table2_point(points, which, total_kbytes)
+  if (anyNA(cell)) NA_real_ else with_n(cell[["kbps"]], cell[["runs"]])
 }
 
 # Fig 1, measured and by the formula, in RTTs: each of n connections of W and
@@ -184,6 +225,28 @@ recovery_long <- function(points, window = 24576) {
       measured = recovery_rtts, formula = recovery_formula_rtts
     ) |>
     tidyr::pivot_longer(c(measured, formula), names_to = "source", values_to = "rtts")
+}
+
+# Fig 1's bars: recovery_long() with a panel per setup (named when there are several) and cell
+# loss ratio.
+recovery_panels <- function(points, window = 24576) {
+  recovery_long(points, window) |>
+    dplyr::mutate(panel = paste0(
+      if (dplyr::n_distinct(setup) > 1) paste0(setup, "\n") else "", "cell loss ", signif(cell_loss_ratio, 2)
+    ))
+}
+
+# The recoveries behind each of Fig 1's groups of bars, and the height to write them at.
+recovery_labels <- function(panels) {
+  panels |>
+    dplyr::group_by(panel, case, n) |>
+    dplyr::summarise(
+      top = max(rtts, na.rm = TRUE),
+      label = paste0(
+        recoveries[1], " done\n", recoveries_cut[1], " cut, ", recoveries_unfinished[1], " unfinished"
+      ),
+      .groups = "drop"
+    )
 }
 
 # Fig 1: one row per n and cell loss ratio where both setups recovered at
@@ -203,6 +266,32 @@ recovery_pairs <- function(points, window = 24576) {
   dplyr::inner_join(multi, single, by = c("n", "cell_loss_ratio")) |>
     dplyr::mutate(
       measured_ratio = single_s / multi_s, formula_ratio = single_formula / multi_formula
+    )
+}
+
+# Table 1's parameters: the paper's range beside the values our points swept ("not swept" for
+# a parameter no experiment varied).
+table1_swept <- function(table1, points) {
+  swept <- purrr::map_chr(table1$column, function(column) {
+    values <- sort(unique(points[[column]]))
+    values <- values[!is.na(values)]
+    if (length(values) == 0) "not swept" else paste(signif(values, 3), collapse = ", ")
+  })
+  tibble::tibble(
+    Parameter = table1$parameter,
+    `Paper (low .. high)` = paste(signif(table1$low, 3), "..", signif(table1$high, 3), table1$unit),
+    `Our values` = swept
+  )
+}
+
+# Sec 3.2's automatic N: per setup and added RTT, the RTT mftp measured, Tm*D/W, the N it chose
+# and the throughput.
+auto_n_rows <- function(transfers) {
+  dplyr::filter(transfers, experiment == "auto-n") |>
+    dplyr::group_by(Setup = setup, `Added RTT (ms)` = added_rtt_ms) |>
+    dplyr::summarise(
+      `Measured RTT (ms)` = fmt_num(mean(rtt_measured_ms)), `Tm·D/W` = fmt_num(mean(formula_connections)),
+      `N chosen` = max(connections), `Throughput (Mb/s)` = fmt_num(mean(throughput_mbit)), .groups = "drop"
     )
 }
 
@@ -262,30 +351,36 @@ mftp_metrics <- list(
     point_value(x, x$mean_mbit * 1e6 * (x$added_rtt_ms / 1000) / 8 / 1024)
   },
   growth_with_n_rtt200 = function(points, ref) {
-    x <- dplyr::filter(points, experiment == "cell-loss", added_rtt_ms == 200)
+    x <- rows_where(points, points$experiment == "cell-loss" & points$added_rtt_ms == 200)
     rho <- purrr::map_dbl(split(x, x$cell_loss_ratio), function(s) {
       stats::cor(s$connections, s$mean_mbit, method = "spearman")
     })
     if (length(rho) == 0) NA_real_ else with_n(min(rho), sum(x$runs))
   },
-  high_loss_efficiency = function(points, ref) {
-    x <- dplyr::filter(points, experiment == "cell-loss", added_rtt_ms == 200)
-    x <- dplyr::filter(x, cell_loss_ratio == max(cell_loss_ratio))
-    x <- dplyr::filter(x, connections %in% c(1, 16))
-    if (nrow(x) != 2) {
-      return(NA_real_)
+  # How far (points of "% of linear") the growth from 1 to 16 connections at 200 ms falls below
+  # linear at the highest cell loss ratio, against the same growth without errors (Fig 6):
+  # positive when loss makes the growth less linear.
+  linear_efficiency_drop = function(points, ref) {
+    efficiency <- function(x) {
+      one <- x$mean_mbit[x$connections == 1]
+      sixteen <- x$mean_mbit[x$connections == 16]
+      if (length(one) != 1 || length(sixteen) != 1) NA_real_ else 100 * sixteen / (16 * one)
     }
-    with_n(100 * x$mean_mbit[x$connections == 16] / (16 * x$mean_mbit[x$connections == 1]), sum(x$runs))
+    lossy <- rows_where(points, points$experiment == "cell-loss" & points$added_rtt_ms == 200)
+    lossy <- rows_where(lossy, lossy$cell_loss_ratio == max(lossy$cell_loss_ratio, -Inf))
+    clean <- rows_where(points, points$experiment == "fig6" & points$added_rtt_ms == 200)
+    drop <- efficiency(clean) - efficiency(lossy)
+    ends <- c(1, 16)
+    used <- c(lossy$runs[lossy$connections %in% ends], clean$runs[clean$connections %in% ends])
+    if (is.na(drop)) NA_real_ else with_n(drop, sum(used))
   },
   share_rtt_helped = function(points, ref) {
-    x <- dplyr::filter(points, experiment == "cell-loss", added_rtt_ms > 0)
-    gains <- x |>
-      dplyr::group_by(added_rtt_ms, cell_loss_ratio) |>
-      dplyr::summarise(
-        gain = mean_mbit[connections == max(connections)] / mean_mbit[connections == 1],
-        .groups = "drop"
-      )
-    if (nrow(gains) == 0) NA_real_ else with_n(100 * mean(gains$gain > 1.1), sum(x$runs))
+    x <- rows_where(points, points$experiment == "cell-loss" & points$added_rtt_ms > 0)
+    slices <- split(x, list(x$added_rtt_ms, x$cell_loss_ratio), drop = TRUE)
+    gains <- purrr::map_dbl(slices, function(s) {
+      s$mean_mbit[s$connections == max(s$connections)][1] / s$mean_mbit[s$connections == 1][1]
+    })
+    if (length(gains) == 0) NA_real_ else with_n(100 * mean(gains > 1.1), sum(x$runs))
   },
   rtt0_gain_pct = function(points, ref) {
     x <- dplyr::filter(points, experiment == "cell-loss", added_rtt_ms == 0)
@@ -316,15 +411,14 @@ mftp_metrics <- list(
   table2_single_64k_kbps = function(points, ref) table2_kbps(points, ref, "single", 64),
   table2_multi_512k_kbps = function(points, ref) table2_kbps(points, ref, "multi", 512),
   table2_multi_wins = function(points, ref) {
-    t2 <- table2_rows(points, ref$table2) |>
-      dplyr::filter(total_window_kbytes > 64) |>
-      dplyr::select(total_window_kbytes, series, measured_kbps) |>
-      tidyr::pivot_wider(names_from = series, values_from = measured_kbps)
-    if (!all(c("multi", "single") %in% names(t2))) {
-      return(NA_real_)
-    }
-    t2 <- dplyr::filter(t2, !is.na(multi), !is.na(single))
-    if (nrow(t2) == 0) NA_real_ else with_n(100 * mean(t2$multi > t2$single), sum(points$runs))
+    totals <- unique(ref$table2$total_window_kbytes[ref$table2$total_window_kbytes > 64])
+    wins <- purrr::map_lgl(totals, function(total) {
+      multi <- table2_point(points, "multi", total)[["kbps"]]
+      single <- table2_point(points, "single", total)[["kbps"]]
+      if (is.na(multi) || is.na(single)) NA else multi > single
+    })
+    wins <- wins[!is.na(wins)]
+    if (length(wins) == 0) NA_real_ else with_n(100 * mean(wins), sum(points$runs))
   },
   fit_k = function(points, ref) {
     used <- dplyr::filter(points, experiment == "fig7" | (experiment == "fig6" & added_rtt_ms >= 200))
@@ -353,9 +447,40 @@ mftp_metrics <- list(
   }
 )
 
+# Metrics whose verdict turns on a sign or a change between points: their interval is a
+# bootstrap over each point's transfers (resampled_points()), so a difference inside the
+# transfers' scatter reads inconclusive.
+mftp_bootstrap_metrics <- c(
+  "linear_efficiency_drop", "growth_with_n_rtt200", "share_rtt_helped", "table2_multi_growth",
+  "table2_single_change", "table2_multi_wins"
+)
+
+# reps copies of the points, each point's mean throughput recomputed from its transfers drawn
+# with replacement.
+resampled_points <- function(points, transfers, reps = bootstrap_reps, seed = bootstrap_seed) {
+  keys <- intersect(point_keys, names(transfers))
+  samples <- split(transfers$throughput_mbit, do.call(paste, c(transfers[keys], sep = "\r")))
+  key <- do.call(paste, c(points[keys], sep = "\r"))
+  set.seed(seed)
+  means <- matrix(points$mean_mbit, nrow = nrow(points), ncol = reps)
+  for (i in seq_along(key)) {
+    x <- samples[[key[i]]]
+    if (length(x) > 0) {
+      means[i, ] <- colMeans(resample_matrix(x, reps))
+    }
+  }
+  points <- as.data.frame(points)
+  purrr::map(seq_len(reps), function(b) {
+    points$mean_mbit <- means[, b]
+    points
+  })
+}
+
 # Claims x the setups that measured their experiments (one "no data" row when
-# none did), each setup judged on its own with judge_claim().
-evaluate_mftp_claims <- function(claims, points, ref) {
+# none did), each setup judged on its own with judge_claim(); transfers (when given) give the
+# bootstrap intervals of mftp_bootstrap_metrics, fits (read_host_fits()) the claims a setup's
+# host model was fitted on.
+evaluate_mftp_claims <- function(claims, points, ref, transfers = NULL, fits = no_fits()) {
   purrr::map(seq_len(nrow(claims)), function(i) {
     claim <- claims[i, ]
     experiments <- split_list(claim$experiments)
@@ -365,13 +490,30 @@ evaluate_mftp_claims <- function(claims, points, ref) {
     }
     purrr::map(setups, function(s) {
       rows <- dplyr::filter(points, setup %in% s, experiment %in% experiments)
-      value <- if (nrow(rows) == 0) NA_real_ else mftp_metrics[[claim$metric]](rows, ref)
+      metric <- mftp_metrics[[claim$metric]]
+      value <- if (nrow(rows) == 0) NA_real_ else metric(rows, ref)
+      resample <- claim$metric %in% mftp_bootstrap_metrics && !is.null(transfers)
+      if (resample && !is.na(as.numeric(value))) {
+        here <- dplyr::filter(transfers, setup %in% s, experiment %in% experiments)
+        ci <- bootstrap_interval(metric, resampled_points(rows, here), ref)
+        value <- structure(with_ci(as.numeric(value), ci[1], ci[2]), n = attr(value, "n"))
+      }
+      hosts <- unique(stats::na.omit(rows$host))
+      judged <- judge_claim_row(claim, value) |>
+        mark_claim_fits(claim, hosts, fits, "ishikura")
       dplyr::bind_cols(
-        claim, setup = s, judge_claim_row(claim, value), value_n(value, NA_real_, "transfers")
+        claim, setup = s, hosts = hosts_text(hosts), judged, value_n(value, NA_real_, "transfers")
       )
     }) |>
       dplyr::bind_rows()
   }) |>
     dplyr::bind_rows() |>
     dplyr::mutate(verdict = factor(verdict, levels = verdict_levels))
+}
+
+# ishikura's claims judged on the transfers' points and the reference tables; the sensitivity
+# section calls it again with a variant's transfers in place of its base's. fits: the host
+# models' fitted figures (read_host_fits()).
+judge_ishikura <- function(tables, claims, ref, fits = no_fits()) {
+  evaluate_mftp_claims(claims, summarise_points(tables$transfers), ref, tables$transfers, fits)
 }

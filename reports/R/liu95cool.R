@@ -5,6 +5,9 @@
 
 liu95cool_suffixes <- c("", "-tahoe")
 
+# The modes a loss figure draws: only UDP loses datagrams.
+udp_modes <- c("udp", "udp-cooled")
+
 # The experiment id without its setup suffix.
 base_experiment <- function(experiment, suffixes = liu95cool_suffixes) {
   pattern <- paste0("(", paste(setdiff(suffixes, ""), collapse = "|"), ")$")
@@ -69,4 +72,50 @@ ttcp_drop_table <- function(transfers) {
       .groups = "drop"
     ) |>
     dplyr::arrange(setup, cool_iterations)
+}
+
+# The backend each link and stack is judged on (judged_backends()), from the echoes and the
+# ttcp summaries (NULL: none): rows of several backends are never pooled.
+liu95cool_judged <- function(echoes, ttcp) {
+  judged_backends(
+    dplyr::bind_rows(
+      dplyr::distinct(echoes, link, stack, backend),
+      if (!is.null(ttcp)) dplyr::distinct(ttcp, link, stack, backend)
+    ),
+    c("link", "stack")
+  )
+}
+
+# liu95cool's claims judged on the echoes and ttcp transfers of tables, each on the judged
+# backend of its link and stack, with Table 2 and its acceptable loss; the sensitivity section
+# calls it again with a variant's rows in place of its base's. fits: the host models' fitted
+# figures (read_host_fits()).
+judge_liu95cool <- function(tables, claims, table2, acceptable_loss_pct, fits = no_fits()) {
+  transfers <- tables$ttcp_transfers
+  ttcp <- if (is.null(transfers)) NULL else summarise_ttcp(transfers)
+  judged <- liu95cool_judged(tables$echoes, ttcp)
+  keys <- c("link", "stack")
+  evaluate_claims(claims, judged_rows(summarise_sizes(tables$echoes), judged, keys), extra = list(
+    ttcp = judged_rows(ttcp, judged, keys), ttcp_transfers = judged_rows(transfers, judged, keys),
+    table2 = table2, acceptable_loss_pct = acceptable_loss_pct,
+    echoes = judged_rows(tables$echoes, judged, keys)
+  ), fits = fits, paper = "liu95cool")
+}
+
+# Table 2 of the paper: recommended protocol per network and size class, and the acceptable loss.
+read_table2 <- function(path) {
+  readr::read_csv(path,
+    col_types = readr::cols(
+      size_min_bytes = "d", size_max_bytes = "d", acceptable_loss_pct = "d", .default = "c"
+    ),
+    progress = FALSE
+  )
+}
+
+# The busy-wait gap each experiment's cooled UDP used.
+cooling_gaps <- function(echoes) {
+  echoes |>
+    dplyr::filter(mode == "udp-cooled") |>
+    dplyr::distinct(experiment, cool_gap_us) |>
+    dplyr::arrange(experiment, cool_gap_us)
 }

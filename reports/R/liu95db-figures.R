@@ -128,14 +128,3 @@ plot_baseline_change <- function(points, title) {
     ) +
     theme_report()
 }
-
-# RTT ("rtt") or UDP loss ("loss") against message size for one experiment,
-# or missing_plot(title, experiment) when it has no rows.
-size_figure <- function(sizes, trials, experiment, title, kind, missing_plot) {
-  rows <- dplyr::filter(sizes, experiment == !!experiment)
-  if (nrow(rows) == 0) {
-    return(missing_plot(title, experiment))
-  }
-  trial_rows <- dplyr::filter(trials, experiment == !!experiment)
-  if (kind == "rtt") plot_rtt(rows, trial_rows, title) else plot_loss(rows, trial_rows, title)
-}

@@ -2,13 +2,6 @@
 # abnormal (Figs 12, 15, 16) and ttcp's buffer matrix with TCP_NODELAY
 # (Table 3, read with the buffer-matrix helpers of R/comer94.R).
 
-# The claims file has both kinds of claims: echo claims (modes and sizes)
-# and buffer-matrix claims (send and receive buffer bounds).
-liu95db_claim_columns <- do.call(readr::cols, c(
-  claim_columns$cols,
-  cell_claim_columns$cols[c("send_min_bytes", "send_max_bytes", "recv_min_bytes", "recv_max_bytes")]
-))
-
 # In the echo experiments the link is what the paper compares (ATM against
 # Ethernet), like the mode; a setup is the stack, backend and host model.
 echo_setup <- function(stack, backend, host) {
@@ -278,15 +271,67 @@ abnormal_next_normal <- function(sizes, formula) {
 
 # Evaluates both kinds of claims, each on its own setups (echo setups for
 # echo claims, buffer-matrix setups for cell claims), in the claims file's
-# order.
-evaluate_liu95db_claims <- function(claims, sizes, cells, extra) {
+# order; fits, the host models' fitted figures (R/fitted.R).
+evaluate_liu95db_claims <- function(claims, sizes, cells, extra, fits = no_fits()) {
   is_cell <- claims$metric %in% names(cell_metrics)
   # Either kind may be absent (the sensitivity section judges a base's claims alone).
-  echo <- if (any(!is_cell)) evaluate_claims(claims[!is_cell, ], sizes, extra, liu95db_echo_metrics)
-  matrix <- if (any(is_cell)) evaluate_cell_claims(claims[is_cell, ], cells, extra$transfers)
+  echo <- if (any(!is_cell)) {
+    evaluate_claims(claims[!is_cell, ], sizes, extra, liu95db_echo_metrics, fits, "liu95db")
+  }
+  matrix <- if (any(is_cell)) {
+    evaluate_cell_claims(claims[is_cell, ], cells, extra$transfers, fits, "liu95db")
+  }
   dplyr::bind_rows(echo, matrix) |>
     dplyr::arrange(match(claim_id, claims$claim_id)) |>
     dplyr::mutate(verdict = factor(as.character(verdict), levels = verdict_levels))
+}
+
+# liu95db's claims judged on the echoes of tables and Table 3's cells; the sensitivity section
+# calls it again with a variant's echoes in place of its base's. extra: the tables the metrics
+# read beside the echoes (formula, table1, transfers, abnormal_factor, neighbourhood_octets);
+# fits, the host models' fitted figures (read_host_fits()).
+judge_liu95db <- function(tables, claims, cells, extra, fits = no_fits()) {
+  evaluate_liu95db_claims(claims, summarise_sizes(tables$echoes), cells, extra = c(
+    list(steps = echo_steps(tables$echoes), echoes = tables$echoes), extra
+  ), fits)
+}
+
+# What liu95db's claims measure: a cell claim its metric over its buffer range, an echo claim
+# its metric of its modes in its experiments over its sizes.
+liu95db_claims_measured_as <- function(claims) {
+  dplyr::if_else(
+    claims$metric %in% names(cell_metrics),
+    cell_claims_measured_as(claims),
+    echo_claims_measured_as(claims, size_range_label)
+  )
+}
+
+# A link as the figures name it: its network and its id, e.g. "ATM (atm-taxi-100)".
+network_label <- function(link, formula) {
+  paste0(link_network(link, formula), " (", link, ")")
+}
+
+# Fig 16's rows of the TCP_NODELAY experiments: sizes labelled and in order, modes labelled,
+# a panel per link and setup.
+nodelay_rows <- function(rows, experiments, formula) {
+  dplyr::filter(rows, experiment %in% experiments) |>
+    dplyr::mutate(
+      size = factor(size_label(message_bytes), levels = size_label(sort(unique(message_bytes)))),
+      mode_label = mode_factor(mode), panel = paste0(network_label(link, formula), ": ", setup)
+    )
+}
+
+# Why Table 3 has no cells: its experiment ran (ran) but none of its transfers set TCP_NODELAY,
+# or it has no results.
+table3_missing_note <- function(ran, results_dir, paper, experiment) {
+  if (ran) {
+    return(callout(paste0(
+      "<b>Not run yet with TCP_NODELAY.</b> <code>",
+      escape_html(file.path(results_dir, paper, experiment, "results.csv")),
+      "</code> holds no transfer with <code>nodelay</code> TRUE."
+    )))
+  }
+  experiment_note(tibble::tibble(), experiment, experiment, results_dir, paper)
 }
 
 # The change (%) of the published Table 3 over the published Table 2 across

@@ -7,7 +7,12 @@ milliner_experiments <- c(
   "compare-rpc", "compare-tcp-linux", "collisions-tcp", "collisions-udp"
 )
 
-medium_absent <- list(medium_frames = NA_real_, medium_collisions = NA_real_)
+# Columns older results or other backends lack: runs on a duplex link count no collisions, and
+# a run without host models names none.
+medium_absent <- list(
+  medium_frames = NA_real_, medium_collisions = NA_real_, host = NA_character_,
+  host_b = NA_character_
+)
 
 add_missing_columns <- function(df, columns) {
   for (name in setdiff(names(columns), names(df))) {
@@ -25,21 +30,27 @@ read_ipc_messages <- function(results_dir, paper, experiments = milliner_experim
   }
   purrr::map(files, read_results_csv, tool = "ipcbench") |>
     dplyr::bind_rows() |>
-    # Runs on a duplex link count no collisions; results from before the counts existed lack them.
     add_missing_columns(medium_absent) |>
     dplyr::mutate(setup = paste(stack, backend), million_bytes = message_bytes / 1e6)
 }
 
-# One row per setup, experiment, curve and size: mean time and throughput,
-# their coefficient of variation, completion, loss and paging.
+# One row per setup, experiment, curve and size (and the host models at both ends): mean time
+# and throughput, their coefficient of variation and the range of the runs, completion, loss
+# and paging.
 summarise_ipc <- function(messages) {
   messages |>
-    dplyr::group_by(setup, experiment, mode, curve, segment, unack, buffer, message_bytes, million_bytes) |>
+    add_missing_columns(medium_absent) |>
+    dplyr::group_by(
+      setup, host, host_b, experiment, mode, curve, segment, unack, buffer, message_bytes,
+      million_bytes
+    ) |>
     dplyr::summarise(
       n = dplyr::n(),
       completed = all(completed),
       # Before the means, which replace the columns they summarise.
       cv_pct = if (n > 1) 100 * stats::sd(throughput_mbit) / mean(throughput_mbit) else NA_real_,
+      elapsed_min = min(elapsed_s), elapsed_max = max(elapsed_s),
+      throughput_min = min(throughput_mbit), throughput_max = max(throughput_mbit),
       elapsed_s = mean(elapsed_s),
       throughput_mbit = mean(throughput_mbit),
       # A transfer that never completed reports no count: unknown, not zero.
@@ -51,6 +62,47 @@ summarise_ipc <- function(messages) {
       medium_collisions = sum(medium_collisions[!duplicated(trial)]),
       .groups = "drop"
     )
+}
+
+# summarise_ipc()'s table without rows, for judging when no message was read: every column
+# a metric may read is there.
+empty_ipc_sizes <- function() {
+  tibble::tibble(
+    setup = character(), host = character(), host_b = character(), experiment = character(),
+    mode = character(), curve = character(),
+    segment = double(), unack = double(), buffer = double(), message_bytes = double(),
+    million_bytes = double(), n = integer(), completed = logical(), cv_pct = double(),
+    elapsed_min = double(), elapsed_max = double(), throughput_min = double(),
+    throughput_max = double(),
+    elapsed_s = double(), throughput_mbit = double(), retransmissions = double(),
+    pageins = double(), pageouts = double(), medium_frames = double(), medium_collisions = double()
+  )
+}
+
+# milliner's claims judged on the messages' per-size summaries; the sensitivity section calls it
+# again with a variant's messages in place of its base's. fits: the host models' fitted figures
+# (read_host_fits()).
+judge_milliner <- function(tables, claims, fits = no_fits()) {
+  sizes <- if (is.null(tables$messages)) empty_ipc_sizes() else summarise_ipc(tables$messages)
+  evaluate_claims(claims, sizes, metrics = milliner_metrics, fits = fits, paper = "milliner")
+}
+
+# Sec 5.1's table: per setup and k, whether the message got through, with its retransmissions
+# and throughput; the setup column only when there are several.
+unack_limit_table <- function(sizes) {
+  limit <- dplyr::filter(sizes, experiment == "udp-unack-limit") |>
+    dplyr::arrange(setup, unack) |>
+    dplyr::transmute(
+      Setup = setup,
+      `Unacknowledged segments (k)` = unack,
+      `Message delivered` = dplyr::if_else(completed, "yes", "no"),
+      Retransmissions = retransmissions,
+      `Throughput (Mb/s)` = signif(throughput_mbit, 3)
+    )
+  if (dplyr::n_distinct(limit$Setup) == 1) {
+    limit$Setup <- NULL
+  }
+  limit
 }
 
 # Per size, the value of x at the curve whose key is k (NA when absent).
@@ -75,13 +127,70 @@ nearest_size <- function(rows, target) {
     dplyr::ungroup()
 }
 
+# The metrics whose interval spans the runs: an order or a ratio that the runs' ranges do not
+# settle is inside the run-to-run scatter.
+run_range_metrics <- c(
+  "largest_segment_fastest", "first_segment_excess_pct", "protocol_order",
+  "share_more_throughput", "throughput_ratio"
+)
+
+# Whether a is better than b (lower time, or higher throughput with higher = TRUE), by their
+# means and by their runs: decided when the runs of one never reach the other's (the ranges do
+# not overlap), so a difference inside the run-to-run scatter decides nothing.
+better <- function(a_mean, a_min, a_max, b_mean, b_min, b_max, higher = FALSE) {
+  if (higher) {
+    list(holds = a_mean > b_mean, surely = a_min > b_max, surely_not = a_max < b_min)
+  } else {
+    list(holds = a_mean < b_mean, surely = a_max < b_min, surely_not = a_min > b_max)
+  }
+}
+
+# The share (%) of points where a comparison holds by the means, with an interval over the
+# points the runs cannot decide: from counting them all as failing to counting them all as
+# holding. n: the points.
+decided_share <- function(holds, surely, surely_not) {
+  if (length(holds) == 0) {
+    return(NA_real_)
+  }
+  structure(
+    with_ci(100 * mean(holds), 100 * mean(surely), 100 * mean(!surely_not)),
+    n = length(holds), n_of = "sizes"
+  )
+}
+
+# Per point (a row per curve), whether the curve whose key is `first` beats every other row.
+first_beats_rest <- function(point, key, first, column = "elapsed", higher = FALSE) {
+  a <- point[point[[key]] == first, ]
+  b <- point[point[[key]] != first, ]
+  if (nrow(a) != 1 || nrow(b) == 0) {
+    return(NULL)
+  }
+  mean_col <- if (column == "elapsed") "elapsed_s" else "throughput_mbit"
+  cmp <- better(
+    a[[mean_col]], a[[paste0(column, "_min")]], a[[paste0(column, "_max")]],
+    b[[mean_col]], b[[paste0(column, "_min")]], b[[paste0(column, "_max")]], higher
+  )
+  list(holds = all(cmp$holds), surely = all(cmp$surely), surely_not = any(cmp$surely_not))
+}
+
+# decided_share() of a per-point comparison (compare: a point's rows to first_beats_rest()-like
+# list) over the points of rows split by `by`.
+share_over_points <- function(rows, by, compare) {
+  points <- purrr::compact(purrr::map(split(rows, rows[by], drop = TRUE), compare))
+  decided_share(
+    purrr::map_lgl(points, "holds"), purrr::map_lgl(points, "surely"),
+    purrr::map_lgl(points, "surely_not")
+  )
+}
+
 milliner_metrics <- list(
+  # Share (%) of sizes at which the largest segment has the shortest mean time, decided only
+  # outside the runs' scatter (decided_share()).
   largest_segment_fastest = function(rows, modes, ...) {
     if (nrow(rows) == 0) return(NA_real_)
-    best <- rows |>
-      dplyr::group_by(message_bytes) |>
-      dplyr::summarise(ok = segment[which.min(elapsed_s)] == max(segment), .groups = "drop")
-    100 * mean(best$ok)
+    share_over_points(rows, "message_bytes", function(point) {
+      first_beats_rest(point, "segment", max(point$segment))
+    })
   },
   diminishing_gain_ratio = function(rows, modes, ...) {
     segs <- sort(unique(rows$segment))
@@ -92,15 +201,35 @@ milliner_metrics <- list(
     ratio <- first / pmax(last, 1e-6)
     na_if_empty(ratio, stats::median)
   },
-  segment_order = function(rows, modes, ...) {
-    order <- as.numeric(modes)
-    if (nrow(rows) == 0) return(NA_real_)
-    held <- rows |>
-      dplyr::filter(segment %in% order) |>
-      dplyr::group_by(unack, message_bytes) |>
-      dplyr::filter(dplyr::n() == length(order)) |>
-      dplyr::summarise(ok = identical(segment[order(elapsed_s)], order), .groups = "drop")
-    if (nrow(held) == 0) NA_real_ else 100 * mean(held$ok)
+  # How much longer (%) the first listed segment takes than the fastest of the listed ones, the
+  # median over the points (unack count and size); its interval from the runs' ranges (the
+  # first at its fastest run against the others at their slowest, and the reverse).
+  first_segment_excess_pct = function(rows, modes, ...) {
+    listed <- as.numeric(modes)
+    rows <- rows_where(rows, rows$segment %in% listed)
+    by_point <- split(rows, rows[c("unack", "message_bytes")], drop = TRUE)
+    points <- purrr::compact(purrr::map(by_point, function(point) {
+      first <- point[point$segment == listed[1], ]
+      others <- point[point$segment != listed[1], ]
+      if (nrow(first) != 1 || nrow(others) != length(listed) - 1) {
+        return(NULL)
+      }
+      excess <- function(a, b) 100 * max(0, a / min(b) - 1)
+      c(
+        value = excess(first$elapsed_s, others$elapsed_s),
+        low = excess(first$elapsed_min, others$elapsed_max),
+        high = excess(first$elapsed_max, others$elapsed_min)
+      )
+    }))
+    if (length(points) == 0) return(NA_real_)
+    points <- do.call(rbind, points)
+    structure(
+      with_ci(
+        stats::median(points[, "value"]), stats::median(points[, "low"]),
+        stats::median(points[, "high"])
+      ),
+      n = nrow(points), n_of = "points"
+    )
   },
   max_reliable_unack = function(rows, modes, ...) {
     if (nrow(rows) == 0) return(NA_real_)
@@ -121,13 +250,23 @@ milliner_metrics <- list(
     }
     spread(dplyr::filter(rows, message_bytes > 12e6)) - spread(dplyr::filter(rows, message_bytes < 12e6))
   },
+  # Share (%) of sizes at which the listed curves run in the listed order, fastest first; a
+  # pair inside the runs' scatter decides nothing (decided_share()).
   protocol_order = function(rows, modes, ...) {
-    held <- rows |>
-      dplyr::filter(curve %in% modes) |>
-      dplyr::group_by(message_bytes) |>
-      dplyr::filter(dplyr::n() == length(modes)) |>
-      dplyr::summarise(ok = identical(curve[order(-throughput_mbit)], modes), .groups = "drop")
-    if (nrow(held) == 0) NA_real_ else 100 * mean(held$ok)
+    rows <- rows_where(rows, rows$curve %in% modes)
+    share_over_points(rows, "message_bytes", function(point) {
+      if (nrow(point) != length(modes)) {
+        return(NULL)
+      }
+      point <- point[match(modes, point$curve), ]
+      a <- point[-nrow(point), ]
+      b <- point[-1, ]
+      cmp <- better(
+        a$throughput_mbit, a$throughput_min, a$throughput_max,
+        b$throughput_mbit, b$throughput_min, b$throughput_max, higher = TRUE
+      )
+      list(holds = all(cmp$holds), surely = all(cmp$surely), surely_not = any(cmp$surely_not))
+    })
   },
   max_throughput = function(rows, modes, ...) na_if_empty(rows$throughput_mbit, max),
   fall_ratio = function(rows, modes, ...) {
@@ -143,11 +282,13 @@ milliner_metrics <- list(
     if (nrow(paged) == 0) return(Inf)
     min(paged$million_bytes)
   },
-  share_faster = function(rows, modes, ...) {
-    ta <- stats::setNames(rows$throughput_mbit[rows$curve == modes[1]], rows$message_bytes[rows$curve == modes[1]])
-    tb <- stats::setNames(rows$throughput_mbit[rows$curve == modes[2]], rows$message_bytes[rows$curve == modes[2]])
-    both <- intersect(names(ta), names(tb))
-    if (length(both) == 0) NA_real_ else 100 * mean(ta[both] > tb[both])
+  # Share (%) of sizes at which curve a has more throughput than curve b, decided only outside
+  # the runs' scatter (decided_share()).
+  share_more_throughput = function(rows, modes, ...) {
+    rows <- rows_where(rows, rows$curve %in% modes[1:2])
+    share_over_points(rows, "message_bytes", function(point) {
+      first_beats_rest(point, "curve", modes[1], "throughput", higher = TRUE)
+    })
   },
   # Collisions per frame sent on the shared medium (%), pooled over each curve's runs; the
   # largest over the curves.
@@ -159,19 +300,34 @@ milliner_metrics <- list(
     na_if_empty(per_curve$pct[is.finite(per_curve$pct)], max)
   },
   # Throughput of mode a (rpc) over mode b (tcp), per size both measured; the median over
-  # those sizes. Below 1: a is slower.
+  # those sizes. Below 1: a is slower. Its interval spans the runs: at each size from a's
+  # slowest run over b's fastest to the reverse, the median over sizes of each end.
   throughput_ratio = function(rows, modes, ...) {
     per_size <- function(m) {
       hit <- rows[which(rows$mode == m), ]
-      means <- tapply(hit$throughput_mbit, hit$message_bytes, mean)
-      stats::setNames(as.numeric(means), names(means))
+      tibble::tibble(
+        message_bytes = as.numeric(names(tapply(hit$throughput_mbit, hit$message_bytes, mean))),
+        mean = as.numeric(tapply(hit$throughput_mbit, hit$message_bytes, mean)),
+        low = as.numeric(tapply(hit$throughput_min, hit$message_bytes, min)),
+        high = as.numeric(tapply(hit$throughput_max, hit$message_bytes, max))
+      )
     }
-    ta <- per_size(modes[1])
-    tb <- per_size(modes[2])
-    both <- intersect(names(ta), names(tb))
-    na_if_empty(ta[both] / tb[both], stats::median)
+    both <- dplyr::inner_join(
+      per_size(modes[1]), per_size(modes[2]), by = "message_bytes", suffix = c("_a", "_b")
+    )
+    if (nrow(both) == 0) return(NA_real_)
+    with_ci(
+      stats::median(both$mean_a / both$mean_b),
+      stats::median(both$low_a / both$high_b), stats::median(both$high_a / both$low_b)
+    )
   },
-  max_cv_pct = function(rows, modes, ...) na_if_empty(rows$cv_pct[!is.na(rows$cv_pct)], max),
+  # The typical spread of repeated runs: the median over points with at least two runs of the
+  # coefficient of variation (%) of their throughput. n: the points.
+  median_cv_pct = function(rows, modes, ...) {
+    cv <- rows$cv_pct[!is.na(rows$cv_pct)]
+    if (length(cv) == 0) return(NA_real_)
+    structure(stats::median(cv), n = length(cv), n_of = "points")
+  },
   not_measured = function(rows, modes, ...) NA_real_
 )
 

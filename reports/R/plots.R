@@ -151,9 +151,9 @@ add_references <- function(plot, references) {
     return(plot)
   }
   plot +
+    # geom_hline() never inherits the plot's aesthetics.
     ggplot2::geom_hline(
-      data = references, ggplot2::aes(yintercept = value),
-      linetype = "dashed", colour = "grey30", inherit.aes = FALSE
+      data = references, ggplot2::aes(yintercept = value), linetype = "dashed", colour = "grey30"
     ) +
     ggplot2::geom_text(
       data = references,
@@ -272,6 +272,56 @@ plot_missing <- function(title, message) {
     ggplot2::coord_cartesian(xlim = c(0, 1), ylim = c(0, 1), expand = FALSE) +
     ggplot2::theme_void(base_size = 12) +
     ggplot2::theme(plot.title = ggplot2::element_text(face = "bold"))
+}
+
+# One figure of an echo experiment against message size: kind "rtt" or "loss", or "nasa-rtt"
+# and "nasa-loss" for the NASA image files; modes keeps those modes (NULL: all), references
+# are the published values a loss figure marks. The placeholder when the experiment has no rows.
+size_figure <- function(sizes, trials, experiment, title, kind, results_dir, paper,
+                        modes = NULL, references = NULL) {
+  rows <- dplyr::filter(sizes, experiment == !!experiment)
+  if (nrow(rows) == 0) {
+    return(plot_no_data(title, experiment, results_dir, paper))
+  }
+  trial_rows <- dplyr::filter(trials, experiment == !!experiment)
+  if (!is.null(modes)) {
+    rows <- dplyr::filter(rows, mode %in% modes)
+    trial_rows <- dplyr::filter(trial_rows, mode %in% modes)
+  }
+  switch(kind,
+    rtt = plot_rtt(rows, trial_rows, title),
+    loss = plot_loss(rows, trial_rows, title, references = references),
+    "nasa-rtt" = plot_nasa_rtt(rows, trial_rows, title),
+    "nasa-loss" = plot_nasa_loss(rows, trial_rows, title, references = references),
+    stop("size_figure: unknown kind '", kind, "'", call. = FALSE)
+  )
+}
+
+# The placeholder of a figure whose experiments have no results: it names them and the folder
+# they were looked for in.
+plot_no_data <- function(title, experiments, results_dir, paper) {
+  which <- if (length(experiments) == 1) {
+    paste("experiment", experiments, "has")
+  } else {
+    paste("experiments", and_list(experiments), "have")
+  }
+  plot_missing(title, paste0(
+    "No data: ", which, " no results.csv under ", file.path(results_dir, paper), "."
+  ))
+}
+
+# Height (inches) of a figure that is a placeholder: a title and a few lines of text.
+placeholder_height <- 2.2
+
+# A figure's height (chunk option fig.height): its own when it has data to draw, a
+# placeholder's when not.
+figure_height <- function(present, height = knitr::opts_chunk$get("fig.height")) {
+  if (present) height else placeholder_height
+}
+
+# Height of a figure of n panels in rows of per_row: base for title and legend, row per row.
+panels_height <- function(n, per_row = 2, row = 3, base = 2.5) {
+  base + row * ceiling(n / per_row)
 }
 
 # Per-transfer loss of ttcp UDP transfers, for the dots of Fig 15.

@@ -201,6 +201,21 @@ object_table_html <- function(runs, key, name_header, value_header, empty) {
   kable_html(stats::setNames(table, c(name_header, value_header, "Experiments")))
 }
 
+# The banner over a report rendered from the synthetic test fixtures, whose runs record the
+# profile "synthetic"; empty for measured runs.
+synthetic_banner_html <- function(run_table) {
+  if (!"synthetic" %in% run_table$profile) {
+    return("")
+  }
+  callout(
+    paste(
+      "SYNTHETIC DATA. These results were fabricated by reports/tests/synthetic-results.R",
+      "to test the report. They are not measurements and say nothing about the paper."
+    ),
+    "danger"
+  )
+}
+
 # How the page itself was made: R and package versions, reference files with
 # their md5, the results folder.
 render_note_html <- function(reference_files, results_dir) {

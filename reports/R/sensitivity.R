@@ -75,9 +75,10 @@ claims_naming <- function(claims, experiment) {
 # One row per variant: the assumption, what moved, the claims judged again and the verdicts that
 # changed ("id: before -> after"), per setup the base was judged in. tables: the data the
 # baseline evaluation used, a named list whose tables with an `experiment` column hold the base's
-# and the variants' rows; evaluate(tables, claims): the report's own evaluation, which gave
-# baseline (its evaluated table). A variant or base without rows reads "not run".
-sensitivity_table <- function(variants, tables, evaluate, baseline, claims) {
+# and the variants' rows; evaluate(tables, claims, ...): the report's own evaluation, which gave
+# baseline (its evaluated table), with the report's other data in `...`. A variant or base
+# without rows reads "not run".
+sensitivity_table <- function(variants, tables, evaluate, baseline, claims, ...) {
   rows <- purrr::map(seq_len(nrow(variants)), function(i) {
     v <- variants[i, ]
     named <- claims_naming(claims, v$base)
@@ -93,7 +94,7 @@ sensitivity_table <- function(variants, tables, evaluate, baseline, claims) {
     if (is.null(swapped)) {
       return(row)
     }
-    after <- evaluate(swapped$tables, named)
+    after <- evaluate(swapped$tables, named, ...)
     before <- dplyr::filter(baseline, claim_id %in% named$claim_id)
     key <- c("claim_id", intersect("setup", intersect(names(before), names(after))))
     # Only the setup the variant stands in can change; the others are left out of the count.

@@ -38,7 +38,10 @@ summarise_ttcp <- function(transfers) {
 # UDP rows of a ttcp summary, shortest cooling first.
 ttcp_udp_levels <- function(ttcp) {
   if (is.null(ttcp) || nrow(ttcp) == 0) {
-    return(tibble::tibble(cool_iterations = numeric(), throughput_mbit = numeric(), loss_pct = numeric()))
+    return(tibble::tibble(
+      cool_iterations = numeric(), throughput_mbit = numeric(), loss_pct = numeric(),
+      transfers = integer()
+    ))
   }
   ttcp |>
     dplyr::filter(proto == "udp", !is.na(cool_iterations)) |>

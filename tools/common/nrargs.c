@@ -69,8 +69,8 @@ int nr_arg_time(const char *flag, const char *s, int zero_ok, const char *exampl
                 int64_t *out, char *err, size_t errlen)
 {
     int64_t t;
-    if (nr_parse_time_ns(s, &t) || (!zero_ok && t == 0))
-        return nr_arg_fail(err, errlen, "%s %s: give a time%s, e.g. %s", flag, s,
+    if (nr_parse_time_ns(s, &t) || (!zero_ok && t == 0) || t > NR_ARG_MAX_WAIT_NS)
+        return nr_arg_fail(err, errlen, "%s %s: give a time%s, at most 3600s, e.g. %s", flag, s,
                            zero_ok ? "" : " above 0", example);
     *out = t;
     return 0;

@@ -31,7 +31,14 @@ int nr_arg_int(const char *flag, const char *s, long long lo, long long hi, cons
 int nr_arg_size(const char *flag, const char *s, long long lo, long long hi, const char *what,
                 const char *hint, long long *out, char *err, size_t errlen);
 
-/* A time; zero_ok says whether 0 is accepted. example is a time for the message, e.g. "5s". */
+/* The longest time any flag takes: an hour. Every time the tools take is a wait (a timeout, a
+ * pause, an interval, a gap), and a deadline now + wait must stay far from int64's end (a
+ * timeout of 9223372036854775807ns wrapped around and ended at once). netrepro/limits.py says
+ * why an hour. */
+#define NR_ARG_MAX_WAIT_NS (3600LL * 1000000000LL)
+
+/* A time up to NR_ARG_MAX_WAIT_NS; zero_ok says whether 0 is accepted. example is a time for
+ * the message, e.g. "5s". */
 int nr_arg_time(const char *flag, const char *s, int zero_ok, const char *example,
                 int64_t *out, char *err, size_t errlen);
 

@@ -1,4 +1,7 @@
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "nrtest.h"
 #include "units.h"
@@ -94,6 +97,49 @@ static void test_counts(void)
     NRT_EQ_INT(nr_parse_count("", 1000000, &v), -EINVAL);
 }
 
+/* Issue 32: no padding (spaces, signs, leading zeros), no hex, no overflow. */
+static void test_numbers_are_plain_decimal(void)
+{
+    long long v;
+    int64_t t;
+    NRT_EQ_INT(nr_parse_count("007", 100, &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_count(" 7", 100, &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_count("+7", 100, &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_count("0x10", 100, &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_count("0", 100, &v), 0);
+    NRT_EQ_INT(nr_parse_count("9223372036854775808", LLONG_MAX, &v), -ERANGE);
+    NRT_EQ_INT(nr_parse_size("016K", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_size(" 16K", &v), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns("05ms", &t), -EINVAL);
+    NRT_EQ_INT(nr_parse_time_ns("1.05ms", &t), 0); /* a fraction's zeros are no padding */
+    NRT_EQ_INT(t, 1050000);
+    NRT_EQ_INT(nr_parse_time_ns("9223372036854775807ns", &t), 0);
+    NRT_EQ_INT(nr_parse_time_ns("9223372036854775808ns", &t), -ERANGE);
+    NRT_EQ_INT(nr_parse_time_ns("9223372037s", &t), -ERANGE);
+}
+
+static void test_decimals(void)
+{
+    const char *end;
+    double d;
+    NRT_EQ_INT(nr_parse_decimal("155.52Mbit", &end, &d), 0);
+    NRT_CHECK(d == 155.52 && strcmp(end, "Mbit") == 0);
+    NRT_EQ_INT(nr_parse_decimal("1.0000000000000001e-05", &end, &d), 0);
+    NRT_CHECK(d == 1e-05 && *end == '\0');
+    NRT_EQ_INT(nr_parse_decimal("0", &end, &d), 0);
+    NRT_EQ_INT(nr_parse_decimal("0x10", &end, &d), 0); /* the number 0, then "x10": no unit */
+    NRT_CHECK(strcmp(end, "x10") == 0);
+    NRT_EQ_INT(nr_parse_decimal("010", &end, &d), -EINVAL);
+    NRT_EQ_INT(nr_parse_decimal(" 10", &end, &d), -EINVAL);
+    NRT_EQ_INT(nr_parse_decimal("+10", &end, &d), -EINVAL);
+    NRT_EQ_INT(nr_parse_decimal("-10", &end, &d), -EINVAL);
+    NRT_EQ_INT(nr_parse_decimal(".5", &end, &d), -EINVAL);
+    NRT_EQ_INT(nr_parse_decimal("1.", &end, &d), -EINVAL);
+    NRT_EQ_INT(nr_parse_decimal("inf", &end, &d), -EINVAL);
+    NRT_EQ_INT(nr_parse_decimal("nan", &end, &d), -EINVAL);
+    NRT_EQ_INT(nr_parse_decimal("1e400", &end, &d), -ERANGE);
+}
+
 int main(void)
 {
     NRT_RUN(test_sizes);
@@ -102,5 +148,7 @@ int main(void)
     NRT_RUN(test_times_refused);
     NRT_RUN(test_lists);
     NRT_RUN(test_counts);
+    NRT_RUN(test_numbers_are_plain_decimal);
+    NRT_RUN(test_decimals);
     return nrt_summary("common/test_units");
 }

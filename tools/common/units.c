@@ -2,14 +2,20 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Reads decimal digits at *p into *v; 0 when at least one digit was read. */
-static int digits(const char **p, long long *v)
+/* Reads decimal digits at *p into *v; 0 when at least one digit was read. A whole number
+ * has no leading zeros ("007" is refused, "0" is not): no padding a reader could take for
+ * octal. A fraction's digits (after a point) may start with zeros. */
+static int digits_of(const char **p, int whole, long long *v)
 {
     const char *s = *p;
     long long x = 0;
     if (*s < '0' || *s > '9')
+        return -EINVAL;
+    if (whole && s[0] == '0' && s[1] >= '0' && s[1] <= '9')
         return -EINVAL;
     for (; *s >= '0' && *s <= '9'; s++) {
         if (x > (LLONG_MAX - (*s - '0')) / 10)
@@ -19,6 +25,11 @@ static int digits(const char **p, long long *v)
     *p = s;
     *v = x;
     return 0;
+}
+
+static int digits(const char **p, long long *v)
+{
+    return digits_of(p, 1, v);
 }
 
 /* One size term, ending at '+', '-', ',' or the end of the text. */
@@ -116,7 +127,7 @@ int nr_parse_time_ns(const char *s, int64_t *out)
     if (*s == '.') {
         s++;
         const char *start = s;
-        rc = digits(&s, &frac);
+        rc = digits_of(&s, 0, &frac);
         if (rc)
             return rc;
         /* More than 9 decimals cannot be whole nanoseconds for any unit (and would overflow). */
@@ -156,5 +167,53 @@ int nr_parse_count(const char *s, long long max, long long *out)
     if (v > max)
         return -ERANGE;
     *out = v;
+    return 0;
+}
+
+/* Skips the digits at *p; the count of them. */
+static size_t skip_digits(const char **p)
+{
+    const char *s = *p;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    size_t n = (size_t)(s - *p);
+    *p = s;
+    return n;
+}
+
+int nr_parse_decimal(const char *s, const char **end, double *out)
+{
+    if (!s || !end || !out)
+        return -EINVAL;
+    const char *p = s;
+    if (*p == '0' && p[1] >= '0' && p[1] <= '9')
+        return -EINVAL;
+    if (skip_digits(&p) == 0)
+        return -EINVAL;
+    if (*p == '.') {
+        p++;
+        if (skip_digits(&p) == 0)
+            return -EINVAL;
+    }
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        if (*q == '+' || *q == '-')
+            q++;
+        if (skip_digits(&q) > 0)
+            p = q;
+    }
+    /* The text is plain decimal now, which strtod reads as written (C locale, no hex). */
+    char buf[64];
+    size_t len = (size_t)(p - s);
+    if (len >= sizeof buf)
+        return -ERANGE;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    errno = 0;
+    double v = strtod(buf, NULL);
+    if (errno == ERANGE || !isfinite(v))
+        return -ERANGE;
+    *out = v;
+    *end = p;
     return 0;
 }

@@ -6,6 +6,7 @@
  * Times: a decimal number with a unit ns, us, ms or s, giving whole nanoseconds: "200ms", "1s",
  * "50us", "2.5ms".
  * Lists: items separated by commas, e.g. "512B,1K,2K".
+ * Numbers are decimal, without padding: no spaces, signs or leading zeros ("007").
  * Every parser returns 0, or -EINVAL for malformed text and -ERANGE for values out of range. */
 #ifndef NR_UNITS_H
 #define NR_UNITS_H
@@ -18,5 +19,10 @@ int nr_parse_time_ns(const char *s, int64_t *out);
 int nr_parse_size_list(const char *s, long long *out, int max, int *n);
 /* A plain non-negative decimal integer (counts, seeds, iterations) no larger than max. */
 int nr_parse_count(const char *s, long long max, long long *out);
+/* A non-negative decimal number at s, as a person or printf("%.17g") writes it: digits without
+ * leading zeros, an optional fraction, an optional exponent ("155.52", "1e-05"); no sign,
+ * space, hex, inf or nan. *end gets the first character after it (a unit, or the end), *out its
+ * value. -EINVAL for text that is no such number, -ERANGE past a double or 63 characters. */
+int nr_parse_decimal(const char *s, const char **end, double *out);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "nrargs.h"
 #include "nrio.h"
 #include "pingwire.h"
 #include "units.h"
@@ -99,8 +100,8 @@ int echod_parse_args(int argc, char **argv, struct echod_args *a, char *err, siz
                 return -1;
             break;
         case OPT_QUIET:
-            if (nr_parse_time_ns(optarg, &t) || t < 1000000)
-                return fail(err, errlen, "--udp-quiet %s: give a time of at least 1ms, e.g. "
+            if (nr_parse_time_ns(optarg, &t) || t < 1000000 || t > NR_ARG_MAX_WAIT_NS)
+                return fail(err, errlen, "--udp-quiet %s: give a time from 1ms to 3600s, e.g. "
                             "500ms", optarg);
             a->udp_quiet_ns = t;
             break;

@@ -42,8 +42,10 @@ void ipc_usage(FILE *f)
         "  --count N         server: exit after N messages (default 0: until --timeout passes\n"
         "                    with nothing to do)\n"
         "  -h, --help        this text\n"
-        "Writes one JSON record per message on stdout. Exit status: 0 ok, 1 failed, 2 bad\n"
-        "arguments, 3 not reproducible on this system (TLI).\n",
+        "Writes one JSON record per message on stdout. A client's time runs until the server\n"
+        "acknowledges the message's last octets (TCP: one octet once it read the message;\n"
+        "UDP: the last group's acknowledgement; RPC: the call's reply), as timing_end says.\n"
+        "Exit status: 0 ok, 1 failed, 2 bad arguments, 3 not reproducible on this system (TLI).\n",
         IPC_EXIT_NOT_REPRODUCIBLE, DEFAULT_PORT, IPC_HDR_LEN, DEFAULT_SEGMENT, IPC_MAX_UNACK);
 }
 

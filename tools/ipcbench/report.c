@@ -26,9 +26,11 @@ static void emit(struct nr_json *j, FILE *out)
         fprintf(stderr, "ipcbench: writing a record failed: %s\n", strerror(-rc));
 }
 
-void ipc_record_finish(struct nr_json *j, FILE *out, long long size, int64_t ns)
+void ipc_record_finish(struct nr_json *j, FILE *out, long long size, int64_t ns,
+                       const char *timing_end)
 {
     nr_json_int(j, "elapsed_ns", ns);
+    nr_json_str(j, "timing_end", timing_end);
     if (ns > 0)
         nr_json_double(j, "throughput_bps", (double)size * 8e9 / (double)ns);
     else

@@ -1,5 +1,7 @@
 /* milliner's Sun RPC over TCP, here ONC RPC from libtirpc: one call per message carrying it as
- * opaque bytes, no result, timed around the call. libtirpc drives its own blocking sockets
+ * opaque bytes, no result, timed around the call as the paper did. The call returns on the
+ * server's reply, which it sends once it decoded the whole message, so that end point proves
+ * delivery (timing_end "rpc_return"). libtirpc drives its own blocking sockets
  * and poll(), so this transport runs on the kernel stack only, never on Tahoe or in virtual
  * time. The program is not registered with rpcbind: the client is told the port. */
 #include <arpa/inet.h>
@@ -61,17 +63,20 @@ static void dispatch(struct svc_req *rq, SVCXPRT *x)
         svcerr_decode(x);
         return;
     }
+    /* The reply first: the client's clock runs until it arrives, and the paper's server only
+     * took the message. */
+    if (!svc_sendreply(x, (xdrproc_t)xdr_nothing, NULL))
+        ipc_error(srv.out, srv.a, srv.served, "sending the RPC reply failed");
     int intact = 1;
     for (u_int i = 0; i < b.len && intact; i++)
         intact = (uint8_t)b.val[i] == ipc_pattern((uint32_t)srv.served, i);
-    if (!svc_sendreply(x, (xdrproc_t)xdr_nothing, NULL))
-        ipc_error(srv.out, srv.a, srv.served, "sending the RPC reply failed");
     struct nr_json j;
     ipc_record_begin(&j, srv.a, srv.served);
     nr_json_int(&j, "size", b.len);
     nr_json_int(&j, "buf_requested", srv.a->buf);
     nr_json_bool(&j, "intact", intact);
     nr_json_null(&j, "elapsed_ns");
+    nr_json_null(&j, "timing_end");
     nr_json_null(&j, "throughput_bps");
     int rc = nr_json_emit(&j, srv.out);
     if (rc < 0)
@@ -225,7 +230,7 @@ static int rpc_client(nrio *io, const struct ipc_args *a, FILE *out)
         ipc_record_begin(&j, a, i);
         nr_json_int(&j, "size", a->size);
         nr_json_int(&j, "buf_requested", a->buf);
-        ipc_record_finish(&j, out, a->size, t1 - t0);
+        ipc_record_finish(&j, out, a->size, t1 - t0, IPC_END_RPC_RETURN);
     }
     clnt_destroy(cl);
     close(fd);

@@ -82,7 +82,7 @@ static void test_refusals(void)
         {{"ipcbench", "--repeat", "0", "1.2.3.4"}, "--repeat 0: give a count from 1 to 1000000"},
         {{"ipcbench", "--api", "xti", "1.2.3.4"}, "--api xti: give sockets, rpc or tli"},
         {{"ipcbench", "--proto", "sctp", "1.2.3.4"}, "--proto sctp: give udp or tcp"},
-        {{"ipcbench", "--rto", "0s", "1.2.3.4"}, "--rto 0s: give a time above 0, e.g. 100ms"},
+        {{"ipcbench", "--rto", "0s", "1.2.3.4"}, "--rto 0s: give a time above 0, at most 3600s, e.g. 100ms"},
         {{"ipcbench", "--server", "--bind", "::1"}, "::1: not a dotted IPv4 address"},
         {{"ipcbench", "--stack", "tahoe", "1.2.3.4"}, "--if"},
         {{"ipcbench", "--stack", "tahoe", "--if", "h1-eth0", "--addr", "10.0.0.1/24",

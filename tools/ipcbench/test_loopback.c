@@ -1,8 +1,9 @@
 /* ipcbench end to end on 127.0.0.1: UDP 1UnAck and 6UnAck echoes compare equal (also through
  * a relay that drops datagrams, which retransmission must repair, and one that loses the
- * acknowledgement of the echo's last group), TCP, RPC, TLI's refusal, and a client whose
- * server never answers. */
+ * acknowledgement of the echo's last group), TCP, TCP timed until a slow receiver has read the
+ * message, RPC, TLI's refusal, and a client whose server never answers. */
 #include <netinet/in.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -80,6 +81,7 @@ static void udp_case(const char *unack, const char *segment, int drop, int first
         nrt_reap(relay, time(NULL) + DEADLINE_S);
     const char *out = nrt_read("udp_c.out");
     NRT_EQ_INT(nrt_count(out, "\"echo_equal\":true"), 2);
+    NRT_EQ_INT(nrt_count(out, "\"timing_end\":\"receiver_ack\""), 2);
     NRT_EQ_INT(nrt_field(out, "unack"), atoi(unack));
     NRT_CHECK(nrt_field(out, "elapsed_ns") > 0);
     long long segs = nrt_field(out, "segments");
@@ -131,13 +133,83 @@ static void test_tcp(void)
     stream_case("sockets", extra);
     const char *out = nrt_read("st_c.out");
     NRT_EQ_INT(nrt_field(out, "buf_requested"), 16384);
-    NRT_CHECK(nrt_field(out, "acked_ns") >= nrt_field(out, "elapsed_ns"));
+    NRT_CHECK(nrt_field(out, "elapsed_ns") >= nrt_field(out, "write_ns"));
+    NRT_EQ_INT(nrt_count(out, "\"timing_end\":\"receiver_ack\""), 2);
+}
+
+/* A TCP receiver on ipcbench's wire protocol (tcp.c) that lets each message wait in the socket
+ * buffers for stall_ns after its length arrived, then reads it and answers its octet; until
+ * the client closes, or nothing has come for DEADLINE_S. */
+static pid_t slow_receiver(int port, int64_t stall_ns)
+{
+    struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int one = 1, lfd = socket(AF_INET, SOCK_STREAM, 0);
+    if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(lfd, (struct sockaddr *)&me, sizeof me) != 0 || listen(lfd, 1) != 0)
+        nrt_die("listening for the slow receiver");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        nrt_die("forking the slow receiver");
+    if (pid != 0) {
+        close(lfd);
+        return pid;
+    }
+    struct timeval tv = {DEADLINE_S, 0};
+    int fd = accept(lfd, NULL, NULL);
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0)
+        _exit(1);
+    static uint8_t buf[1 << 16];
+    for (;;) {
+        uint8_t hdr[8];
+        if (recv(fd, hdr, sizeof hdr, MSG_WAITALL) != (ssize_t)sizeof hdr)
+            _exit(0); /* the client closed */
+        uint64_t left = 0;
+        for (int i = 0; i < 8; i++)
+            left = left << 8 | hdr[i];
+        struct timespec ts = {(time_t)(stall_ns / 1000000000), (long)(stall_ns % 1000000000)};
+        nanosleep(&ts, NULL);
+        while (left > 0) {
+            ssize_t r = recv(fd, buf, left < sizeof buf ? (size_t)left : sizeof buf, 0);
+            if (r <= 0)
+                _exit(1);
+            left -= (uint64_t)r;
+        }
+        uint8_t ack = 1;
+        if (send(fd, &ack, 1, 0) != 1)
+            _exit(1);
+    }
+}
+
+/* The message fits in the socket buffers, so the client's write returns at once, while the
+ * receiver has not read a byte yet: the time must run until the receiver's octet, past the
+ * stall, not stop with the write. */
+static void test_tcp_slow_receiver(void)
+{
+    const int64_t stall_ns = 300000000;
+    char port[8];
+    snprintf(port, sizeof port, "%d", nrt_free_port(SOCK_STREAM));
+    pid_t rx = slow_receiver(atoi(port), stall_ns);
+    const char *cli[] = {"ipcbench", "--proto", "tcp", "-p", port, "--size", "16K", "--repeat",
+                         "2", "--pause", "10ms", "--timeout", "5s", "127.0.0.1", NULL};
+    NRT_EQ_INT(nrt_reap(nrt_start(cli, "slow_c.out"), time(NULL) + DEADLINE_S), 0);
+    NRT_EQ_INT(nrt_reap(rx, time(NULL) + DEADLINE_S), 0);
+    const char *out = nrt_read("slow_c.out");
+    NRT_EQ_INT(nrt_count(out, "\"timing_end\":\"receiver_ack\""), 2);
+    /* The write's own return came before the stall was over: without it the case would not
+     * tell the two end points apart. */
+    NRT_CHECK(nrt_field(out, "write_ns") >= 0 && nrt_field(out, "write_ns") < stall_ns);
+    NRT_CHECK(nrt_field(out, "elapsed_ns") >= stall_ns);
+    const char *second = strstr(out, "\"index\":1");
+    NRT_CHECK(second && nrt_field(second, "elapsed_ns") >= stall_ns);
 }
 
 static void test_rpc(void)
 {
     const char *extra[] = {NULL};
     stream_case("rpc", extra);
+    NRT_EQ_INT(nrt_count(nrt_read("st_c.out"), "\"timing_end\":\"rpc_return\""), 2);
 }
 
 static void test_tli(void)
@@ -169,6 +241,7 @@ int main(void)
     NRT_RUN(test_udp_lossy);
     NRT_RUN(test_udp_last_ack_lost);
     NRT_RUN(test_tcp);
+    NRT_RUN(test_tcp_slow_receiver);
     NRT_RUN(test_rpc);
     NRT_RUN(test_tli);
     NRT_RUN(test_no_server);

@@ -1,7 +1,9 @@
 /* milliner's UDP transfer: the client sends a message k segments per acknowledgement, the
  * server echoes it back the same way once it has all of it, and the client compares the echo
  * with what it sent. The client's time runs from its first segment to the final
- * acknowledgement of the forward transfer. */
+ * acknowledgement of the forward transfer, as the paper timed it. That proves delivery: the
+ * server acknowledges a group only once it holds all of it, and the client sends a group only
+ * after the one before was acknowledged. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,7 +237,8 @@ static void client_check_done(struct udp *u)
     nr_json_int(&j, "rto_ns", u->a->rto_ns);
     nr_json_int(&j, "echo_ns", u->t_echo - u->tx.t_first);
     nr_json_bool(&j, "echo_equal", equal);
-    ipc_record_finish(&j, u->out, u->a->size, u->tx.t_done - u->tx.t_first);
+    ipc_record_finish(&j, u->out, u->a->size, u->tx.t_done - u->tx.t_first,
+                      IPC_END_RECEIVER_ACK);
     ipc_rx_free(&u->rx);
     u->rx_on = 0;
     if (!equal) {
@@ -293,7 +296,8 @@ static void server_echo_done(struct udp *u)
     for (long long i = 0; i < u->rx.msg_len && intact; i++)
         intact = u->rx.msg[i] == ipc_pattern(u->rx.msg_id, i);
     nr_json_bool(&j, "intact", intact);
-    ipc_record_finish(&j, u->out, u->rx.msg_len, u->tx.t_first - u->t_rx_first);
+    ipc_record_finish(&j, u->out, u->rx.msg_len, u->tx.t_first - u->t_rx_first,
+                      IPC_END_LAST_OCTET);
     u->served++;
     if (u->a->count && u->served >= u->a->count && !u->stopping) {
         u->stopping = 1;

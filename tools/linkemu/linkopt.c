@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units.h"
+
 #define MTU_MIN 68
 #define MTU_MAX 65535
 
@@ -42,13 +44,13 @@ struct unit {
     double factor;
 };
 
-/* A non-negative decimal number followed by one of units (an empty name allows a bare number). */
+/* A non-negative decimal number (nr_parse_decimal: no hex, padding or sign) followed by one of
+ * units (an empty name allows a bare number). */
 static int parse_with_unit(const char *text, const struct unit *units, double *value)
 {
-    char *end;
-    errno = 0;
-    double number = strtod(text, &end);
-    if (errno || end == text || !isfinite(number) || number < 0 || text[0] == '-' || text[0] == '+')
+    const char *end;
+    double number;
+    if (nr_parse_decimal(text, &end, &number) < 0)
         return -1;
     for (const struct unit *u = units; u->name; u++) {
         if (strcmp(end, u->name) == 0) {
@@ -88,10 +90,9 @@ int le_parse_size(const char *text, uint64_t *octets)
 
 int le_parse_number(const char *text, double lo, double hi, double *value)
 {
-    char *end;
-    errno = 0;
-    double number = strtod(text, &end);
-    if (errno || end == text || *end || !(number >= lo && number <= hi))
+    const char *end;
+    double number;
+    if (nr_parse_decimal(text, &end, &number) < 0 || *end || !(number >= lo && number <= hi))
         return -1;
     *value = number;
     return 0;

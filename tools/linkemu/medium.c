@@ -8,6 +8,17 @@ static int64_t bits_ns(const struct le_medium *m, double bits)
     return (int64_t)ceil(bits * 1e9 / m->rate_bps);
 }
 
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* The frame's carrier: le_wire_octets is its share of the line, the gap that follows included. */
+static int64_t frame_ns(const struct le_medium *m, uint32_t ip_octets)
+{
+    return bits_ns(m, 8.0 * le_wire_octets(m->framing, ip_octets) - LE_IFG_BITS);
+}
+
 int le_medium_init(struct le_medium *m, double rate_bps, int64_t prop_ns, enum le_framing framing,
                    uint64_t queue_packets, uint64_t seed, uint64_t stream)
 {
@@ -22,6 +33,8 @@ int le_medium_init(struct le_medium *m, double rate_bps, int64_t prop_ns, enum l
             return -1;
         }
         s->try_ns = INT64_MAX;
+        /* Silent since long before the start: the first frame waits for no gap. */
+        s->quiet_ns = INT64_MIN / 2;
         nr_rng_seed(&s->rng, seed, stream + (uint64_t)i);
     }
     return 0;
@@ -41,6 +54,15 @@ void le_medium_free(struct le_medium *m, void (*free_pkt)(void *))
 static struct le_frame *head(struct le_station *s)
 {
     return &s->q[s->head];
+}
+
+/* When the head frame tries the medium: once it may start and the station's gap has passed.
+ * A station that heard the other's carrier waits until it drops (set again then). */
+static void schedule(const struct le_medium *m, struct le_station *s)
+{
+    s->try_ns = INT64_MAX;
+    if (s->len > 0 && !s->deferring)
+        s->try_ns = max64(s->earliest_ns, s->quiet_ns + bits_ns(m, LE_IFG_BITS));
 }
 
 enum le_verdict le_medium_offer(struct le_medium *m, int st, int64_t ready_ns, uint32_t ip_octets,
@@ -66,8 +88,10 @@ enum le_verdict le_medium_offer(struct le_medium *m, int st, int64_t ready_ns, u
         s->cap *= 2;
     }
     s->q[(s->head + s->len) % s->cap] = (struct le_frame){ready_ns, ip_octets, pkt};
-    if (s->len++ == 0)
-        s->try_ns = ready_ns;
+    if (s->len++ == 0) {
+        s->earliest_ns = ready_ns;
+        schedule(m, s);
+    }
     if (s->len > s->count.queue_max_packets)
         s->count.queue_max_packets = s->len;
     return LE_PASS;
@@ -82,84 +106,120 @@ int64_t le_medium_next_ns(const struct le_medium *m)
     return next;
 }
 
-/* The head frame is done with (sent or given up): the next one senses the medium when it is
- * ready, but not before now. */
-static void *pop(struct le_station *s, int64_t now_ns)
+/* Whether station s, trying at t, must defer to a carrier that reached it at heard_ns: it
+ * heard it before t, unless it reached it in the last part of a gap at whose end the frame was
+ * waiting, which it then ignores (802.3's two-part deference). */
+static int defers(const struct le_medium *m, const struct le_station *s, int64_t t, int64_t heard_ns)
+{
+    if (heard_ns >= t)
+        return 0;
+    int64_t gap_end = s->quiet_ns + bits_ns(m, LE_IFG_BITS);
+    return !(t == gap_end && heard_ns > s->quiet_ns + bits_ns(m, LE_IFS1_BITS));
+}
+
+int64_t le_medium_contested_ns(const struct le_medium *m)
+{
+    if (m->tx < 0)
+        return INT64_MAX;
+    const struct le_station *other = &m->st[1 - m->tx];
+    int64_t heard = m->tx_start_ns + m->prop_ns;
+    int64_t gap_end = other->quiet_ns + bits_ns(m, LE_IFG_BITS);
+    return defers(m, other, gap_end, heard) ? heard : max64(heard, gap_end);
+}
+
+/* The head frame is done with (sent or given up): the next one may start when it is ready,
+ * but not before now. */
+static void *pop(const struct le_medium *m, struct le_station *s, int64_t now_ns)
 {
     void *pkt = head(s)->pkt;
     s->head = (s->head + 1) % s->cap;
     s->len--;
     s->attempts = 0;
-    s->try_ns = INT64_MAX;
     if (s->len > 0)
-        s->try_ns = head(s)->ready_ns > now_ns ? head(s)->ready_ns : now_ns;
+        s->earliest_ns = max64(head(s)->ready_ns, now_ns);
+    schedule(m, s);
     return pkt;
 }
 
-/* After its collision: the station waits r slots past the jam, r uniform in 0..2^k - 1 with
- * k = min(attempts, 10); at the 16th attempt the frame is given up. Returns 1 and fills out
- * when it was. */
-static int back_off(struct le_medium *m, int st, struct le_outcome *out)
+/* After its collision, whose jam it ended at end_ns: the station waits r slots from there,
+ * r uniform in 0..2^k - 1 with k = min(attempts, 10); at the 16th attempt the frame is given
+ * up. Returns 1 and fills out when it was. */
+static int back_off(struct le_medium *m, int st, int64_t end_ns, struct le_outcome *out)
 {
     struct le_station *s = &m->st[st];
     s->count.collisions++;
     if (++s->attempts >= LE_ATTEMPT_LIMIT) {
         s->count.excessive++;
         *out = (struct le_outcome){.kind = LE_EXCESSIVE, .station = st};
-        out->pkt = pop(s, m->free_ns);
+        out->pkt = pop(m, s, end_ns);
         return 1;
     }
     int k = s->attempts < LE_BACKOFF_LIMIT ? s->attempts : LE_BACKOFF_LIMIT;
     uint64_t r = nr_rng_next(&s->rng) % (1ULL << k);
-    s->try_ns = m->free_ns + (int64_t)r * bits_ns(m, LE_SLOT_BITS);
+    s->earliest_ns = end_ns + (int64_t)r * bits_ns(m, LE_SLOT_BITS);
+    schedule(m, s);
     return 0;
 }
 
-/* Station st senses the medium at now_ns: it defers to a carrier it can hear, collides with a
- * frame started too recently for its carrier to have arrived, or starts its own. */
-static int attempt(struct le_medium *m, int st, int64_t now_ns, struct le_outcome out[2])
+/* Station st starts at t into the frame the other started at tx_start_ns. Each detects the
+ * collision when the other's signal reaches it, completes its preamble, jams and stops; the
+ * medium is silent at each once both fragments have passed it. */
+static int collide(struct le_medium *m, int st, int64_t t, struct le_outcome out[2])
+{
+    int other = m->tx;
+    int64_t start = m->tx_start_ns;
+    int64_t pre = bits_ns(m, LE_PREAMBLE_BITS), jam = bits_ns(m, LE_JAM_BITS);
+    int64_t end_other = max64(start + pre, t + m->prop_ns) + jam;
+    int64_t end_own = max64(t + pre, max64(t, start + m->prop_ns)) + jam;
+    m->tx = -1;
+    m->st[other].quiet_ns = max64(end_other, end_own + m->prop_ns);
+    m->st[st].quiet_ns = max64(end_own, end_other + m->prop_ns);
+    m->st[other].deferring = m->st[st].deferring = 0;
+    int n = back_off(m, other, end_other, &out[0]);
+    return n + back_off(m, st, end_own, &out[n]);
+}
+
+/* Station st tries the medium at t: it defers to a carrier it must heed, collides with a frame
+ * whose carrier has not reached it (or that it ignores at the end of its gap), or starts. */
+static int attempt(struct le_medium *m, int st, int64_t t, struct le_outcome out[2])
 {
     struct le_station *s = &m->st[st];
-    if (m->tx >= 0 && now_ns - m->tx_start_ns > m->prop_ns) {
-        s->count.deferrals++;
-        s->try_ns = m->tx_end_ns;
+    if (m->tx < 0) {
+        m->tx = st;
+        m->tx_start_ns = t;
+        m->tx_end_ns = t + frame_ns(m, head(s)->ip_octets);
+        s->try_ns = INT64_MAX;
         return 0;
     }
-    if (m->tx >= 0) {
-        int other = m->tx;
-        m->tx = -1;
-        m->free_ns = now_ns + m->prop_ns + bits_ns(m, LE_JAM_BITS);
-        int n = back_off(m, other, &out[0]);
-        return n + back_off(m, st, &out[n]);
-    }
-    if (now_ns < m->free_ns) {
+    if (defers(m, s, t, m->tx_start_ns + m->prop_ns)) {
         s->count.deferrals++;
-        s->try_ns = m->free_ns;
+        s->deferring = 1;
+        schedule(m, s);
         return 0;
     }
-    m->tx = st;
-    m->tx_start_ns = now_ns;
-    m->tx_end_ns = now_ns + bits_ns(m, 8.0 * le_wire_octets(m->framing, head(s)->ip_octets));
-    s->try_ns = INT64_MAX;
-    return 0;
+    return collide(m, st, t, out);
 }
 
 int le_medium_step(struct le_medium *m, int64_t now_ns, struct le_outcome out[2])
 {
     if (m->tx >= 0 && m->tx_end_ns <= now_ns) {
         int st = m->tx;
-        struct le_station *s = &m->st[st];
+        struct le_station *s = &m->st[st], *other = &m->st[1 - st];
         m->tx = -1;
-        m->free_ns = m->tx_end_ns;
+        s->quiet_ns = m->tx_end_ns;
+        other->quiet_ns = m->tx_end_ns + m->prop_ns;
+        other->deferring = 0;
+        schedule(m, other);
         s->count.tx_frames++;
         out[0] = (struct le_outcome){.kind = LE_DELIVERED, .station = st,
                                      .arrive_ns = m->tx_end_ns + m->prop_ns};
-        out[0].pkt = pop(s, now_ns);
+        out[0].pkt = pop(m, s, m->tx_end_ns);
         return 1;
     }
+    /* Each attempt at its own time: the two-part gap tells a frame that waited for its end. */
     for (int i = 0; i < 2; i++)
         if (m->st[i].try_ns <= now_ns)
-            return attempt(m, i, now_ns, out);
+            return attempt(m, i, m->st[i].try_ns, out);
     return 0;
 }
 

@@ -1,8 +1,14 @@
-/* A shared half-duplex Ethernet between two stations (10BASE5/10BASE2 of 1994): one frame on
- * the wire at a time in either direction, 1-persistent carrier sense, collisions when the two
- * stations start within the propagation time of each other, and IEEE 802.3's truncated binary
- * exponential backoff (slot 512 bit times, exponent capped at 10, a frame dropped after 16
- * attempts). Pure, like model.h: the caller hands it the time and runs its events in order.
+/* A shared half-duplex Ethernet between two stations (10BASE5/10BASE2 of 1994), the IEEE 802.3
+ * clause 4 MAC of each station: one frame on the wire at a time in either direction; a frame
+ * is its preamble and start delimiter (64 bits) and at least 64 octets (padded, FCS included);
+ * every station waits the 96-bit interframe gap after the medium falls silent, in two parts
+ * (a carrier that starts in the first 64 bits restarts the gap, one in the last 32 is ignored)
+ * and, 1-persistent, starts at the end of the gap whenever a frame waits; two starts within the
+ * propagation time of each other collide, each station completes its preamble, sends a 32-bit
+ * jam, stops and backs off r slots of 512 bits, r uniform in [0, 2^min(n,10)) after its n-th
+ * collision, giving the frame up after 16 attempts. Each station counts the collisions its own
+ * frames suffered, as netstat -i shows them for one host. Pure, like model.h: the caller hands
+ * it the time and runs its events in order; the backoffs come from a seeded generator.
  *
  * Use: le_medium_offer() when a station's interface has a frame; whenever the simulated time
  * reaches le_medium_next_ns(), call le_medium_step() until it returns no more outcomes due. */
@@ -17,15 +23,20 @@
 
 #define LE_SLOT_BITS 512       /* 802.3 slot time: 51.2 us at 10 Mb/s */
 #define LE_JAM_BITS 32         /* the jam a station sends once it detects a collision */
+#define LE_PREAMBLE_BITS 64    /* preamble and start delimiter; a collision fragment has them all */
+#define LE_IFG_BITS 96         /* interframe gap: 9.6 us at 10 Mb/s */
+#define LE_IFS1_BITS 64        /* its first part, 2/3, in which a new carrier restarts it */
 #define LE_BACKOFF_LIMIT 10    /* the backoff range stops doubling after 10 collisions */
 #define LE_ATTEMPT_LIMIT 16    /* attempts before a frame is given up (excessive collisions) */
 
-/* What one station's interface counted, as SunOS's netstat -i does per interface. */
+/* What one station's interface counted, as SunOS's netstat -i does per interface: one host's
+ * collision rate is its collisions over its tx_frames. */
 struct le_station_counters {
     uint64_t offered;    /* frames handed to the interface */
     uint64_t tx_frames;  /* frames that went out whole (netstat's Opkts) */
-    uint64_t collisions; /* attempts that collided (netstat's Collis) */
-    uint64_t deferrals;  /* attempts that found the carrier and waited */
+    uint64_t collisions; /* collisions this station's frames suffered (netstat's Collis): a
+                          * collision of both stations' frames counts once at each */
+    uint64_t deferrals;  /* attempts that heard the other's carrier and waited for it */
     uint64_t excessive;  /* frames given up after 16 attempts */
     uint64_t drop_queue; /* frames refused by a full interface queue */
     uint64_t queue_max_packets;
@@ -41,7 +52,10 @@ struct le_station {
     struct le_frame *q; /* FIFO ring; the head is the frame trying the medium */
     size_t cap, head, len;
     int attempts;       /* collisions the head frame has had */
-    int64_t try_ns;     /* when the head frame next senses the medium; INT64_MAX: nothing to do */
+    int64_t earliest_ns; /* the head frame starts no sooner: when it was ready, or its backoff ends */
+    int64_t quiet_ns;   /* the medium last fell silent here, this station's own signal included */
+    int deferring;      /* it heard the other's carrier and waits for it to drop */
+    int64_t try_ns;     /* when the head frame next tries the medium; INT64_MAX: nothing to do */
     struct nr_rng rng;
     struct le_station_counters count;
 };
@@ -53,8 +67,7 @@ struct le_medium {
     uint64_t queue_packets;  /* each interface's queue limit, frame on the wire included; 0: none */
     struct le_station st[2];
     int tx;                  /* the station whose frame is on the wire; -1: none */
-    int64_t tx_start_ns, tx_end_ns;
-    int64_t free_ns;         /* the carrier (a frame, or a collision's jam) ends here */
+    int64_t tx_start_ns, tx_end_ns; /* its first and last bit leave the sender */
 };
 
 enum le_outcome_kind { LE_DELIVERED, LE_EXCESSIVE };
@@ -81,12 +94,18 @@ enum le_verdict le_medium_offer(struct le_medium *m, int st, int64_t ready_ns, u
 /* The time of the medium's next event; INT64_MAX when it has none. */
 int64_t le_medium_next_ns(const struct le_medium *m);
 
+/* The last time at which the other station could still start into the frame on the wire (its
+ * carrier has not reached it, or reached it in the last part of its gap); after it the frame
+ * ends as scheduled, whatever is offered. INT64_MAX when no frame is on the wire. */
+int64_t le_medium_contested_ns(const struct le_medium *m);
+
 /* Runs the medium's events due at now_ns (which must not pass le_medium_next_ns()) until one
  * has an outcome: returns the number of outcomes written to out (0 to 2: a collision can give
  * up both stations' frames). Call again while le_medium_next_ns() <= now_ns. */
 int le_medium_step(struct le_medium *m, int64_t now_ns, struct le_outcome out[2]);
 
-/* Collisions per frame sent, in percent, over both stations (netstat's Collis over Opkts). */
+/* Collisions over frames sent, in percent, both stations pooled. One host's netstat -i shows
+ * its own counters' ratio instead (le_station_counters). */
 double le_medium_collision_pct(const struct le_medium *m);
 
 #endif

@@ -50,10 +50,10 @@ enum le_verdict le_shared_offer(struct le_shared *sh, int st, struct le_counters
     return LE_PASS;
 }
 
-/* The next event is the end of a frame whose start the other station has heard by now. */
+/* The next event is the end of a frame the other station can no longer start into. */
 static int end_is_certain(const struct le_medium *m, int64_t next_ns, int64_t now_ns)
 {
-    return m->tx >= 0 && m->tx_end_ns == next_ns && now_ns - m->tx_start_ns > m->prop_ns;
+    return m->tx >= 0 && m->tx_end_ns == next_ns && now_ns > le_medium_contested_ns(m);
 }
 
 int64_t le_shared_due_ns(const struct le_shared *sh, int64_t ahead_ns)
@@ -64,9 +64,9 @@ int64_t le_shared_due_ns(const struct le_shared *sh, int64_t ahead_ns)
         return next;
     /* Early only once the collision window is over, as le_shared_run checks. */
     if (m->tx >= 0 && m->tx_end_ns == next) {
-        int64_t heard = m->tx_start_ns + m->prop_ns + 1;
+        int64_t settled = le_medium_contested_ns(m) + 1;
         int64_t early = next - ahead_ns;
-        return early > heard ? early : (heard < next ? heard : next);
+        return early > settled ? early : (settled < next ? settled : next);
     }
     return next;
 }

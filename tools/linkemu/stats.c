@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "safeopen.h"
+
 /* Writes s as a JSON string; interface names and paths are the only strings. */
 static void json_string(FILE *out, const char *s)
 {
@@ -108,10 +110,10 @@ int le_write_atomic(const char *path, const char *text, FILE *err)
         return -1;
     }
     snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = nr_open_write(tmp);
     if (fd < 0) {
         fprintf(err, "linkemu: cannot create %s: %s; check that its folder exists and is writable\n",
-                tmp, strerror(errno));
+                tmp, nr_open_write_error(fd));
         free(tmp);
         return -1;
     }

@@ -47,6 +47,23 @@ static void test_units(void)
     NRT_EQ_INT(le_parse_size("1.5B", &s), -1);
 }
 
+/* Issue 32: "0x10" was 16% loss, " 10" and "010" passed as 10. */
+static void test_numbers_are_plain_decimal(void)
+{
+    double d;
+    int64_t t;
+    NRT_EQ_INT(le_parse_number("0x10", 0, 100, &d), -1);
+    NRT_EQ_INT(le_parse_number(" 10", 0, 100, &d), -1);
+    NRT_EQ_INT(le_parse_number("010", 0, 100, &d), -1);
+    NRT_EQ_INT(le_parse_number("1e1", 0, 100, &d), 0);
+    NRT_CHECK(d == 10);
+    NRT_EQ_INT(le_parse_number("1.0000000000000001e-05", 0, 1, &d), 0);
+    NRT_EQ_INT(le_parse_time("0x10ms", &t), -1);
+    NRT_EQ_INT(le_parse_time(" 10ms", &t), -1);
+    NRT_EQ_INT(le_parse_rate("0x10Mbit", &d), -1);
+    NRT_EQ_INT(le_parse_rate("infbit", &d), -1);
+}
+
 static void test_defaults(void)
 {
     struct le_opts o;
@@ -135,6 +152,7 @@ int main(void)
         return 1;
     }
     NRT_RUN(test_units);
+    NRT_RUN(test_numbers_are_plain_decimal);
     NRT_RUN(test_defaults);
     NRT_RUN(test_reverse_overrides);
     NRT_RUN(test_medium);

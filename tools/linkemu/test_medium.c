@@ -1,11 +1,17 @@
-/* The shared half-duplex Ethernet on a virtual clock: one frame on the wire at a time,
- * deferral to a carrier, collisions inside the propagation window, 802.3 backoff in whole
- * slots, excessive collisions and the interface queue. */
+/* The shared half-duplex Ethernet on a virtual clock, rule by rule of IEEE 802.3 clause 4 at
+ * 10 Mb/s (100 ns a bit): frames with their preamble and at least 64 octets, the 96-bit gap
+ * after every carrier and its two parts, 1-persistent deferral, collisions inside the
+ * propagation window with preamble and jam, backoff in whole slots over the truncated binary
+ * exponential range, 16 attempts, the interface queue, and the counts of each station. */
 #include "medium.h"
 #include "nrtest.h"
 
-#define FRAME_1500_NS 1230400 /* 1538 octets on the wire at 10 Mb/s */
+#define FRAME_1500_NS 1220800 /* 1526 octets: preamble 8, header 14, 1500, FCS 4 */
+#define FRAME_MIN_NS 57600    /* 72 octets: preamble 8 and the 64-octet minimum frame */
+#define IFG_NS 9600
+#define IFS1_NS 6400
 #define SLOT_NS 51200
+#define PRE_NS 6400
 #define JAM_NS 3200
 
 static int tags[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -24,11 +30,26 @@ static int drive(struct le_medium *m, struct le_outcome *got, int max)
     return n;
 }
 
-static void setup(struct le_medium *m, int64_t prop_ns, uint64_t queue)
+/* Runs events until the time passes until_ns. */
+static void run_until(struct le_medium *m, int64_t until_ns)
 {
-    NRT_EQ_INT(le_medium_init(m, 10e6, prop_ns, LE_FRAMING_ETHERNET, queue, 7, 3), 0);
+    struct le_outcome out[2];
+    int64_t t;
+    while ((t = le_medium_next_ns(m)) <= until_ns)
+        le_medium_step(m, t, out);
 }
 
+static void setup_seeded(struct le_medium *m, int64_t prop_ns, uint64_t queue, uint64_t seed)
+{
+    NRT_EQ_INT(le_medium_init(m, 10e6, prop_ns, LE_FRAMING_ETHERNET, queue, seed, 3), 0);
+}
+
+static void setup(struct le_medium *m, int64_t prop_ns, uint64_t queue)
+{
+    setup_seeded(m, prop_ns, queue, 7);
+}
+
+/* One station alone: its next frame starts a gap after the last one ended. */
 static void test_one_station_back_to_back(void)
 {
     struct le_medium m;
@@ -40,112 +61,300 @@ static void test_one_station_back_to_back(void)
     NRT_EQ_INT(got[0].kind, LE_DELIVERED);
     NRT_EQ_INT(got[0].arrive_ns, FRAME_1500_NS);
     NRT_CHECK(got[0].pkt == &tags[0]);
-    NRT_EQ_INT(got[1].arrive_ns, 2 * FRAME_1500_NS);
+    NRT_EQ_INT(got[1].arrive_ns, 2 * FRAME_1500_NS + IFG_NS);
     NRT_EQ_INT(m.st[0].count.collisions + m.st[0].count.deferrals, 0);
     NRT_CHECK(le_medium_collision_pct(&m) == 0.0);
     le_medium_free(&m, NULL);
 }
 
-static void test_defers_to_carrier(void)
+/* A frame is its preamble and at least 64 octets: short ones are padded, longer ones are not. */
+static void test_preamble_and_minimum_frame(void)
 {
     struct le_medium m;
     setup(&m, 0, 50);
+    le_medium_offer(&m, 0, 0, 1, &tags[0]);
+    le_medium_offer(&m, 0, 0, 46, &tags[1]);
+    le_medium_offer(&m, 0, 0, 47, &tags[2]);
+    struct le_outcome got[4];
+    NRT_EQ_INT(drive(&m, got, 4), 3);
+    NRT_EQ_INT(got[0].arrive_ns, FRAME_MIN_NS);
+    NRT_EQ_INT(got[1].arrive_ns - got[0].arrive_ns, IFG_NS + FRAME_MIN_NS);
+    NRT_EQ_INT(got[2].arrive_ns - got[1].arrive_ns, IFG_NS + FRAME_MIN_NS + 800);
+    le_medium_free(&m, NULL);
+}
+
+/* A station waits for the carrier to drop where it is, then the whole gap, whether it heard
+ * the frame (a deferral) or its frame came just after it; a frame after the gap goes at once. */
+static void test_interframe_gap_honoured(void)
+{
+    const int64_t prop = 500;
+    struct le_medium m;
+    setup(&m, prop, 50);
     le_medium_offer(&m, 0, 0, 1500, &tags[0]);
     le_medium_offer(&m, 1, 100000, 40, &tags[1]); /* an ACK while a's frame is on the wire */
     struct le_outcome got[4];
     NRT_EQ_INT(drive(&m, got, 4), 2);
     NRT_EQ_INT(got[0].station, 0);
+    NRT_EQ_INT(got[0].arrive_ns, FRAME_1500_NS + prop);
     NRT_EQ_INT(got[1].station, 1);
-    NRT_EQ_INT(got[1].arrive_ns, FRAME_1500_NS + 84 * 800); /* starts when the carrier drops */
+    NRT_EQ_INT(got[1].arrive_ns, FRAME_1500_NS + prop + IFG_NS + FRAME_MIN_NS + prop);
+    NRT_EQ_INT(m.st[1].count.deferrals, 1);
+    NRT_EQ_INT(m.st[0].count.collisions + m.st[1].count.collisions, 0);
+    le_medium_free(&m, NULL);
+
+    setup(&m, prop, 50);
+    le_medium_offer(&m, 0, 0, 1500, &tags[0]);
+    le_medium_offer(&m, 1, FRAME_1500_NS + prop + 100, 40, &tags[1]);
+    NRT_EQ_INT(drive(&m, got, 4), 2);
+    NRT_EQ_INT(got[1].arrive_ns, FRAME_1500_NS + prop + IFG_NS + FRAME_MIN_NS + prop);
+    NRT_EQ_INT(m.st[1].count.deferrals, 0);
+    le_medium_free(&m, NULL);
+
+    setup(&m, prop, 50);
+    le_medium_offer(&m, 0, 0, 1500, &tags[0]);
+    le_medium_offer(&m, 1, FRAME_1500_NS + prop + IFG_NS + 100, 40, &tags[1]);
+    NRT_EQ_INT(drive(&m, got, 4), 2);
+    NRT_EQ_INT(got[1].arrive_ns, FRAME_1500_NS + prop + IFG_NS + 100 + FRAME_MIN_NS + prop);
+    le_medium_free(&m, NULL);
+}
+
+/* The gap's two parts: a carrier that reaches a station in the first 64 bits of its gap makes
+ * it wait for that frame; one that reaches it later is ignored by a frame waiting for the end
+ * of the gap, which then collides, but not by a frame that came after the gap. */
+static void test_two_part_deference(void)
+{
+    const int64_t prop = 500;
+    struct le_medium m;
+    struct le_outcome got[4];
+    setup(&m, prop, 50);
+    m.st[1].quiet_ns = 0; /* the medium just fell silent at b */
+    le_medium_offer(&m, 1, 0, 40, &tags[1]);
+    le_medium_offer(&m, 0, 3000, 1500, &tags[0]);
+    run_until(&m, 3000);
+    NRT_EQ_INT(m.tx, 0);
+    NRT_EQ_INT(le_medium_contested_ns(&m), 3000 + prop);
+    NRT_EQ_INT(drive(&m, got, 4), 2);
+    NRT_EQ_INT(m.st[1].count.deferrals, 1);
+    NRT_EQ_INT(m.st[0].count.collisions + m.st[1].count.collisions, 0);
+    le_medium_free(&m, NULL);
+
+    setup(&m, prop, 50);
+    m.st[1].quiet_ns = 0;
+    le_medium_offer(&m, 1, 0, 40, &tags[1]);
+    le_medium_offer(&m, 0, IFS1_NS + 1000, 1500, &tags[0]);
+    run_until(&m, IFS1_NS + 1000);
+    NRT_EQ_INT(le_medium_contested_ns(&m), IFG_NS);
+    run_until(&m, IFG_NS);
+    NRT_EQ_INT(m.st[0].count.collisions, 1);
+    NRT_EQ_INT(m.st[1].count.collisions, 1);
+    NRT_EQ_INT(m.st[1].count.deferrals, 0);
+    le_medium_free(&m, NULL);
+
+    setup(&m, prop, 50);
+    m.st[1].quiet_ns = 0;
+    le_medium_offer(&m, 1, IFG_NS + 1, 40, &tags[1]);
+    le_medium_offer(&m, 0, IFS1_NS + 1000, 1500, &tags[0]);
+    NRT_EQ_INT(drive(&m, got, 4), 2);
     NRT_EQ_INT(m.st[1].count.deferrals, 1);
     NRT_EQ_INT(m.st[0].count.collisions + m.st[1].count.collisions, 0);
     le_medium_free(&m, NULL);
 }
 
-/* Both wait for the same carrier to drop (1-persistent): they start together and collide;
- * each then waits a whole number of slots after the jam, 0 or 1 at the first collision. */
-static void test_deferring_stations_collide(void)
+/* a sends two frames back to back; b's ACK waits for the first. When both wait for the end of
+ * the same gap, 1-persistent deferral starts both and they collide; when a's next frame comes
+ * later than b's start has reached it, b goes alone and a defers. */
+static void test_deferring_station_collides_only_with_a_waiting_frame(void)
 {
+    const int64_t prop = 500;
     struct le_medium m;
-    setup(&m, 0, 50);
+    setup(&m, prop, 50);
     le_medium_offer(&m, 0, 0, 1500, &tags[0]);
     le_medium_offer(&m, 0, 0, 1500, &tags[1]);
     le_medium_offer(&m, 1, 100000, 40, &tags[2]);
-    struct le_outcome out[2];
-    while (le_medium_next_ns(&m) < FRAME_1500_NS)
-        le_medium_step(&m, le_medium_next_ns(&m), out);
-    while (le_medium_next_ns(&m) == FRAME_1500_NS)
-        le_medium_step(&m, FRAME_1500_NS, out);
+    run_until(&m, FRAME_1500_NS + prop + IFG_NS);
     NRT_EQ_INT(m.st[0].count.collisions, 1);
     NRT_EQ_INT(m.st[1].count.collisions, 1);
-    NRT_EQ_INT(m.free_ns, FRAME_1500_NS + JAM_NS);
-    for (int i = 0; i < 2; i++) {
-        int64_t wait = m.st[i].try_ns - m.free_ns;
-        NRT_CHECK(wait == 0 || wait == SLOT_NS);
-    }
+    /* a started at its gap's end; b's ended when a's start reached it: each completes its
+     * preamble, jams, and backs off 0 or 1 slot from the end of its own jam. */
+    int64_t a_start = FRAME_1500_NS + IFG_NS, b_start = a_start + prop;
+    int64_t a_end = a_start + PRE_NS + JAM_NS, b_end = b_start + PRE_NS + JAM_NS;
+    NRT_EQ_INT(m.st[0].quiet_ns, b_end + prop);
+    NRT_EQ_INT(m.st[1].quiet_ns, b_end);
+    NRT_CHECK(m.st[0].earliest_ns == a_end || m.st[0].earliest_ns == a_end + SLOT_NS);
+    NRT_CHECK(m.st[1].earliest_ns == b_end || m.st[1].earliest_ns == b_end + SLOT_NS);
     struct le_outcome got[4];
     NRT_EQ_INT(drive(&m, got, 4), 2);
-    NRT_EQ_INT(got[0].kind, LE_DELIVERED);
-    NRT_EQ_INT(got[1].kind, LE_DELIVERED);
     NRT_EQ_INT(m.st[0].count.tx_frames + m.st[1].count.tx_frames, 3);
-    uint64_t coll = m.st[0].count.collisions + m.st[1].count.collisions;
-    NRT_CHECK(coll >= 2);
-    NRT_CHECK(le_medium_collision_pct(&m) == 100.0 * (double)coll / 3.0);
+    le_medium_free(&m, NULL);
+
+    setup(&m, prop, 50);
+    le_medium_offer(&m, 0, 0, 1500, &tags[0]);
+    le_medium_offer(&m, 1, 100000, 40, &tags[2]);
+    le_medium_offer(&m, 0, FRAME_1500_NS + 2 * prop + IFG_NS + 1, 1500, &tags[1]);
+    NRT_EQ_INT(drive(&m, got, 4), 3);
+    NRT_EQ_INT(got[1].station, 1);
+    NRT_EQ_INT(got[1].arrive_ns, FRAME_1500_NS + prop + IFG_NS + FRAME_MIN_NS + prop);
+    NRT_EQ_INT(m.st[0].count.collisions + m.st[1].count.collisions, 0);
+    NRT_EQ_INT(m.st[0].count.deferrals, 1);
     le_medium_free(&m, NULL);
 }
 
-/* A start inside the propagation window collides; one after it hears the carrier. */
+/* Two stations that collided at the end of the same gap are not bound to collide again: their
+ * first backoffs (0 or 1 slot each) part them whenever they differ, about half the time. */
+static void test_first_backoff_parts_them_half_the_time(void)
+{
+    int parted = 0, runs = 200;
+    for (int seed = 1; seed <= runs; seed++) {
+        struct le_medium m;
+        setup_seeded(&m, 500, 50, (uint64_t)seed);
+        le_medium_offer(&m, 0, 0, 1500, &tags[0]);
+        le_medium_offer(&m, 0, 0, 1500, &tags[1]);
+        le_medium_offer(&m, 1, 100000, 40, &tags[2]);
+        struct le_outcome got[4];
+        NRT_EQ_INT(drive(&m, got, 4), 3);
+        NRT_EQ_INT(m.st[0].count.collisions, m.st[1].count.collisions);
+        NRT_CHECK(m.st[0].count.collisions >= 1);
+        parted += m.st[0].count.collisions == 1;
+        le_medium_free(&m, NULL);
+    }
+    NRT_CHECK(parted > runs * 3 / 10 && parted < runs * 7 / 10);
+}
+
+/* A start inside the propagation window collides: the first station jams once the other's
+ * signal reaches it, the second once the first's does, each after its full preamble; one after
+ * the window hears the carrier and defers. */
 static void test_propagation_window(void)
 {
+    const int64_t prop = 10000;
     struct le_medium m;
-    setup(&m, 10000, 50);
+    setup(&m, prop, 50);
     le_medium_offer(&m, 0, 0, 1500, &tags[0]);
     le_medium_offer(&m, 1, 5000, 1500, &tags[1]);
-    struct le_outcome out[2];
-    le_medium_step(&m, 0, out);
-    le_medium_step(&m, 5000, out);
+    run_until(&m, 0);
+    NRT_EQ_INT(le_medium_contested_ns(&m), prop);
+    run_until(&m, 5000);
+    NRT_EQ_INT(m.st[0].count.collisions, 1);
     NRT_EQ_INT(m.st[1].count.collisions, 1);
-    NRT_EQ_INT(m.free_ns, 5000 + 10000 + JAM_NS);
+    int64_t a_end = 5000 + prop + JAM_NS; /* a hears b at 15000, past its preamble */
+    int64_t b_end = 5000 + PRE_NS + JAM_NS; /* b hears a at 10000, inside its preamble */
+    NRT_EQ_INT(m.st[0].quiet_ns, b_end + prop);
+    NRT_EQ_INT(m.st[1].quiet_ns, a_end + prop);
+    NRT_EQ_INT(le_medium_contested_ns(&m), INT64_MAX);
     le_medium_free(&m, NULL);
 
-    setup(&m, 10000, 50);
+    setup(&m, prop, 50);
     le_medium_offer(&m, 0, 0, 1500, &tags[0]);
     le_medium_offer(&m, 1, 20000, 1500, &tags[1]);
     struct le_outcome got[4];
     NRT_EQ_INT(drive(&m, got, 4), 2);
     NRT_EQ_INT(m.st[1].count.collisions, 0);
     NRT_EQ_INT(m.st[1].count.deferrals, 1);
-    NRT_EQ_INT(got[1].arrive_ns, 2 * FRAME_1500_NS + 10000);
+    NRT_EQ_INT(got[1].arrive_ns, FRAME_1500_NS + prop + IFG_NS + FRAME_1500_NS + prop);
     le_medium_free(&m, NULL);
 }
 
-/* The backoff range doubles with each collision up to 2^10 slots; the 16th attempt gives up. */
-static void test_backoff_range_and_excessive(void)
+/* Both stations collide at 0 (no propagation) after `before` collisions of their frames; each
+ * backs off from the end of its jam (its preamble and jam, 9600 ns). Marks each r drawn in
+ * seen and returns the largest. */
+static uint64_t draw_backoffs(int before, uint64_t seed, int *seen, size_t nseen)
 {
     struct le_medium m;
+    setup_seeded(&m, 0, 50, seed);
+    le_medium_offer(&m, 0, 0, 100, &tags[0]);
+    le_medium_offer(&m, 1, 0, 100, &tags[1]);
+    m.st[0].attempts = m.st[1].attempts = before;
+    run_until(&m, 0);
+    uint64_t most = 0;
+    for (int i = 0; i < 2; i++) {
+        NRT_EQ_INT(m.st[i].attempts, before + 1);
+        int64_t wait = m.st[i].earliest_ns - (PRE_NS + JAM_NS);
+        NRT_CHECK(wait >= 0 && wait % SLOT_NS == 0);
+        uint64_t r = (uint64_t)(wait / SLOT_NS);
+        if (r < nseen)
+            seen[r] = 1;
+        if (r > most)
+            most = r;
+    }
+    le_medium_free(&m, NULL);
+    return most;
+}
+
+/* After the n-th collision r is uniform in [0, 2^min(n,10)): every value of the range comes up
+ * and none past it, and the range stops doubling at 1024 slots. */
+static void test_backoff_range(void)
+{
+    const int bounds[][2] = {{0, 2}, {1, 4}, {2, 8}, {9, 1024}, {12, 1024}};
+    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+        int seen[1024] = {0};
+        uint64_t most = 0;
+        for (uint64_t seed = 1; seed <= 400; seed++) {
+            uint64_t r = draw_backoffs(bounds[b][0], seed, seen, 1024);
+            if (r > most)
+                most = r;
+        }
+        int range = bounds[b][1];
+        NRT_CHECK(most < (uint64_t)range);
+        NRT_CHECK(most >= (uint64_t)range * 3 / 4);
+        if (range <= 8)
+            for (int r = 0; r < range; r++)
+                NRT_CHECK(seen[r]);
+    }
+}
+
+/* The 16th attempt is the last: a frame that collided 15 times backs off once more; at its
+ * 16th collision it is given up (counted), and the next frame starts afresh. */
+static void test_attempt_limit(void)
+{
+    struct le_medium m;
+    struct le_outcome out[2];
     setup(&m, 0, 50);
     le_medium_offer(&m, 0, 0, 100, &tags[0]);
     le_medium_offer(&m, 1, 0, 100, &tags[1]);
-    m.st[0].attempts = 11;
-    m.st[1].attempts = 14;
-    struct le_outcome out[2];
+    m.st[0].attempts = m.st[1].attempts = LE_ATTEMPT_LIMIT - 2;
     le_medium_step(&m, 0, out);
     NRT_EQ_INT(le_medium_step(&m, 0, out), 0);
-    int64_t wait = m.st[0].try_ns - m.free_ns;
-    NRT_CHECK(wait % SLOT_NS == 0 && wait / SLOT_NS < 1024);
-    NRT_EQ_INT(m.st[0].attempts, 12);
+    NRT_EQ_INT(m.st[0].attempts, LE_ATTEMPT_LIMIT - 1);
+    NRT_EQ_INT(m.st[0].count.excessive + m.st[1].count.excessive, 0);
     le_medium_free(&m, NULL);
 
     setup(&m, 0, 50);
     le_medium_offer(&m, 0, 0, 100, &tags[0]);
     le_medium_offer(&m, 1, 0, 100, &tags[1]);
+    le_medium_offer(&m, 1, 0, 100, &tags[2]);
     m.st[0].attempts = m.st[1].attempts = LE_ATTEMPT_LIMIT - 1;
     le_medium_step(&m, 0, out);
     NRT_EQ_INT(le_medium_step(&m, 0, out), 2);
     NRT_EQ_INT(out[0].kind, LE_EXCESSIVE);
     NRT_EQ_INT(out[1].kind, LE_EXCESSIVE);
-    NRT_EQ_INT(m.st[0].count.excessive + m.st[1].count.excessive, 2);
-    NRT_EQ_INT(le_medium_next_ns(&m), INT64_MAX);
+    NRT_CHECK(out[0].pkt == &tags[0] && out[1].pkt == &tags[1]);
+    NRT_EQ_INT(m.st[0].count.excessive, 1);
+    NRT_EQ_INT(m.st[1].count.excessive, 1);
+    NRT_EQ_INT(m.st[0].count.tx_frames + m.st[1].count.tx_frames, 0);
+    NRT_EQ_INT(m.st[1].attempts, 0);
+    struct le_outcome got[2];
+    NRT_EQ_INT(drive(&m, got, 2), 1);
+    NRT_CHECK(got[0].kind == LE_DELIVERED && got[0].pkt == &tags[2]);
+    le_medium_free(&m, NULL);
+}
+
+/* A collision of both stations' frames is one collision at each, not two: each host's netstat
+ * shows its own frames' collisions over its own frames sent. */
+static void test_counts_once_per_station(void)
+{
+    struct le_medium m;
+    setup(&m, 0, 50);
+    le_medium_offer(&m, 0, 0, 1500, &tags[0]);
+    le_medium_offer(&m, 1, 0, 40, &tags[1]);
+    run_until(&m, 0);
+    NRT_EQ_INT(m.st[0].count.collisions, 1);
+    NRT_EQ_INT(m.st[1].count.collisions, 1);
+    struct le_outcome got[4];
+    NRT_EQ_INT(drive(&m, got, 4), 2);
+    NRT_EQ_INT(m.st[0].count.collisions, m.st[1].count.collisions);
+    NRT_EQ_INT(m.st[0].count.tx_frames, 1);
+    NRT_EQ_INT(m.st[1].count.tx_frames, 1);
+    uint64_t coll = m.st[0].count.collisions + m.st[1].count.collisions;
+    NRT_CHECK(le_medium_collision_pct(&m) == 100.0 * (double)coll / 2.0);
     le_medium_free(&m, NULL);
 }
 
@@ -161,25 +370,31 @@ static void test_queue_limit(void)
     le_medium_free(&m, NULL);
 }
 
-/* Many more frames than the queue's first allocation, from both sides at once: every frame
- * is delivered or given up, in order per station, and the wire never carries two at a time. */
-static void test_busy_both_ways(void)
+static int busy_both_ways(uint64_t seed, struct le_outcome *got, struct le_medium *m)
 {
     static int many[400];
-    struct le_medium m;
-    setup(&m, 0, 0);
+    setup_seeded(m, 500, 0, seed);
     for (int i = 0; i < 200; i++) {
-        le_medium_offer(&m, 0, 0, 1500, &many[i]);
-        le_medium_offer(&m, 1, i * 300000, 40, &many[200 + i]);
+        le_medium_offer(m, 0, 0, 1500, &many[i]);
+        le_medium_offer(m, 1, i * 300000, 40, &many[200 + i]);
     }
+    return drive(m, got, 400);
+}
+
+/* Many more frames than the queue's first allocation, from both sides at once: every frame
+ * is delivered or given up, in order per station, one on the wire at a time with a gap between. */
+static void test_busy_both_ways(void)
+{
+    struct le_medium m;
     struct le_outcome got[400];
-    int n = drive(&m, got, 400);
+    int n = busy_both_ways(7, got, &m);
     NRT_EQ_INT(n, 400);
     int64_t last_arrive = -1;
     void *last[2] = {NULL, NULL};
     for (int i = 0; i < n; i++) {
         if (got[i].kind == LE_DELIVERED) {
-            NRT_CHECK(got[i].arrive_ns > last_arrive);
+            int64_t start = got[i].arrive_ns - 500 - (got[i].station == 0 ? FRAME_1500_NS : FRAME_MIN_NS);
+            NRT_CHECK(last_arrive < 0 || start >= last_arrive + IFG_NS - 500);
             last_arrive = got[i].arrive_ns;
         }
         NRT_CHECK((char *)got[i].pkt > (char *)last[got[i].station]);
@@ -187,17 +402,46 @@ static void test_busy_both_ways(void)
     }
     NRT_CHECK(m.st[1].count.deferrals > 0);
     NRT_CHECK(m.st[0].count.collisions > 0);
+    NRT_EQ_INT(m.st[0].count.collisions, m.st[1].count.collisions);
     le_medium_free(&m, NULL);
+}
+
+/* The medium is a function of its seed: the same seed gives the same outcomes at the same
+ * times, another seed other backoffs. */
+static void test_seeded(void)
+{
+    static struct le_outcome a[400], b[400], c[400];
+    struct le_medium m;
+    int na = busy_both_ways(7, a, &m);
+    le_medium_free(&m, NULL);
+    int nb = busy_both_ways(7, b, &m);
+    le_medium_free(&m, NULL);
+    int nc = busy_both_ways(8, c, &m);
+    le_medium_free(&m, NULL);
+    NRT_EQ_INT(na, nb);
+    int same = 1, differs = 0;
+    for (int i = 0; i < na && i < nc; i++) {
+        same &= a[i].arrive_ns == b[i].arrive_ns && a[i].pkt == b[i].pkt && a[i].kind == b[i].kind;
+        differs |= a[i].arrive_ns != c[i].arrive_ns;
+    }
+    NRT_CHECK(same);
+    NRT_CHECK(differs);
 }
 
 int main(void)
 {
     NRT_RUN(test_one_station_back_to_back);
-    NRT_RUN(test_defers_to_carrier);
-    NRT_RUN(test_deferring_stations_collide);
+    NRT_RUN(test_preamble_and_minimum_frame);
+    NRT_RUN(test_interframe_gap_honoured);
+    NRT_RUN(test_two_part_deference);
+    NRT_RUN(test_deferring_station_collides_only_with_a_waiting_frame);
+    NRT_RUN(test_first_backoff_parts_them_half_the_time);
     NRT_RUN(test_propagation_window);
-    NRT_RUN(test_backoff_range_and_excessive);
+    NRT_RUN(test_backoff_range);
+    NRT_RUN(test_attempt_limit);
+    NRT_RUN(test_counts_once_per_station);
     NRT_RUN(test_queue_limit);
     NRT_RUN(test_busy_both_ways);
+    NRT_RUN(test_seeded);
     return nrt_summary(__FILE__);
 }

@@ -4,8 +4,9 @@
 #include "nrtest.h"
 #include "shared.h"
 
-#define FRAME_1500_NS 1230400 /* 1538 octets on the wire at 10 Mb/s */
+#define FRAME_1500_NS 1220800 /* 1526 octets on the wire at 10 Mb/s, preamble included */
 #define PROP_NS 500
+#define IFG_NS 9600
 #define ETH 14
 
 static int tags[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -79,7 +80,8 @@ static void test_simultaneous_frames_collide_then_leave(void)
 }
 
 /* The loop ran the medium up to a frame's end; a frame that reached linkemu before that time
- * but was read after it contends from the medium's clock, never in its past. */
+ * but was read after it contends from the medium's clock, never in its past: it waits the gap
+ * after the carrier dropped at its station, as if it had deferred to the frame. */
 static void test_late_frame_contends_from_the_clock(void)
 {
     struct le_shared sh;
@@ -92,8 +94,9 @@ static void test_late_frame_contends_from_the_clock(void)
     NRT_EQ_INT(seen.n, 1);
     NRT_EQ_INT(sh.now_ns, FRAME_1500_NS);
     take(&sh, 1, &c, 100000, ETH + 40, &tags[1]);
-    NRT_EQ_INT(sh.medium.st[1].try_ns, FRAME_1500_NS);
-    le_shared_run(&sh, FRAME_1500_NS, 0, done, &seen);
+    NRT_EQ_INT(sh.medium.st[1].earliest_ns, FRAME_1500_NS);
+    NRT_EQ_INT(sh.medium.st[1].try_ns, FRAME_1500_NS + PROP_NS + IFG_NS);
+    le_shared_run(&sh, FRAME_1500_NS + PROP_NS + IFG_NS, 0, done, &seen);
     NRT_EQ_INT(sh.medium.tx, 1);
     NRT_EQ_INT(sh.medium.st[1].count.collisions, 0);
     le_shared_free(&sh, NULL, NULL);
@@ -118,6 +121,18 @@ static void test_end_runs_ahead_of_time(void)
     NRT_EQ_INT(le_shared_run(&sh, FRAME_1500_NS - ahead - 1, ahead, done, &seen), 0);
     NRT_EQ_INT(le_shared_run(&sh, FRAME_1500_NS - ahead, ahead, done, &seen), 1);
     NRT_EQ_INT(seen.o[0].arrive_ns, FRAME_1500_NS + PROP_NS);
+    le_shared_free(&sh, NULL, NULL);
+
+    /* A start that reaches b in the last part of b's gap stays contested until the gap ends:
+     * a frame b had waiting then would go all the same. */
+    setup(&sh, 50);
+    sh.medium.st[1].quiet_ns = 0;
+    take(&sh, 0, &c, 7000, ETH + 1500, &tags[0]);
+    le_shared_run(&sh, 7000, ahead, done, &seen);
+    NRT_EQ_INT(sh.medium.tx, 0);
+    NRT_EQ_INT(le_shared_due_ns(&sh, FRAME_1500_NS), IFG_NS + 1);
+    NRT_EQ_INT(le_shared_run(&sh, IFG_NS, FRAME_1500_NS, done, &seen), 0);
+    NRT_EQ_INT(le_shared_run(&sh, IFG_NS + 1, FRAME_1500_NS, done, &seen), 1);
     le_shared_free(&sh, NULL, NULL);
 }
 

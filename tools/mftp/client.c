@@ -17,6 +17,7 @@
 #include "mftpcore/ftp.h"
 #include "mftpcore/xfer.h"
 #include "rtt_icmp.h"
+#include "safeopen.h"
 
 /* What the client waits for next. */
 enum phase {
@@ -373,9 +374,9 @@ static void begin_transfer(struct client *c)
     memset(&c->x, 0, sizeof c->x);
     c->t_setup = nrio_now_ns(c->io);
     if (a->get) {
-        c->fd = open(a->dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        c->fd = nr_open_write(a->dest);
         if (c->fd < 0) {
-            failf(c, "opening %s for writing failed: %s", a->dest, strerror(errno));
+            failf(c, "opening %s for writing failed: %s", a->dest, nr_open_write_error(c->fd));
             return;
         }
         if (a->plain)

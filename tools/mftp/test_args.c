@@ -70,7 +70,7 @@ static void test_refusals(void)
         {{"mftp", "--get", "a", "--stack", "tahoe", "10.0.0.1"}, "--stack tahoe needs --if IFACE"},
         {{"mftp", "--get", "a", "--mtu", "9188B", "10.0.0.1"}, "apply to --stack tahoe only"},
         {{"mftp", "--get", "a", "--timeout", "0ms", "10.0.0.1"},
-         "--timeout 0ms: give a time above 0, e.g. 5s"},
+         "--timeout 0ms: give a time above 0, at most 3600s, e.g. 5s"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct mftp_args a;

@@ -17,6 +17,7 @@
 #include "json.h"
 #include "units.h"
 #include "mftpcore/xfer.h"
+#include "safeopen.h"
 
 struct mftpd;
 
@@ -407,9 +408,9 @@ static void start_data_command(struct session *s, char which, const char *name)
         }
         s->size = st.st_size;
     } else {
-        s->fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        s->fd = nr_open_write(s->path);
         if (s->fd < 0) {
-            reply(s, "553 %s: %s", name, strerror(errno));
+            reply(s, "553 %s: %s", name, nr_open_write_error(s->fd));
             close_data(s);
             return;
         }

@@ -35,8 +35,11 @@ static void test_messages(void)
         {{"mftpd", "--block", "32M"}, "--block 32M: give a size from 1B to 16M, e.g. 32K"},
         {{"mftpd", "--window", "1G"}, "--window 1G: give a size from 0B to 512M, e.g. 24K"},
         {{"mftpd", "--sessions", "-1"}, "--sessions -1: give a count from 0 to 1000000000"},
-        {{"mftpd", "--timeout", "0s"}, "--timeout 0s: give a time above 0, e.g. 30s"},
-        {{"mftpd", "--idle-exit", "10"}, "--idle-exit 10: give a time, e.g. 30s"},
+        {{"mftpd", "--timeout", "0s"}, "--timeout 0s: give a time above 0, at most 3600s, e.g. 30s"},
+        /* Issue 32: a deadline of now + this wrapped around, and mftpd exited at once. */
+        {{"mftpd", "--timeout", "9223372036854775807ns"},
+         "--timeout 9223372036854775807ns: give a time above 0, at most 3600s, e.g. 30s"},
+        {{"mftpd", "--idle-exit", "10"}, "--idle-exit 10: give a time, at most 3600s, e.g. 30s"},
         {{"mftpd", "-p", "65536"}, "--port 65536: give a port from 1 to 65535"},
         {{"mftpd", "--bind", "localhost"}, "--bind localhost: not a dotted IPv4 address"},
         {{"mftpd", "--frob"}, "--frob: unknown option or missing value; see mftpd --help"},

@@ -1,11 +1,11 @@
 #include "datafile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "rng.h"
+#include "safeopen.h"
 
 /* linkemu draws with streams 0 and 1, host b's boot phase with 2, ttcp's pauses with its own. */
 #define STREAM_DATA 3
@@ -15,7 +15,7 @@ static int fail(FILE *err, const char *path, const char *what, int fd)
 {
     int e = errno;
     fprintf(err, "netsim: %s %s failed: %s; check that its directory exists and is writable\n",
-            what, path, strerror(e));
+            what, path, nr_open_write_error(-e));
     if (fd >= 0)
         close(fd);
     return -1;
@@ -23,9 +23,11 @@ static int fail(FILE *err, const char *path, const char *what, int fd)
 
 int ns_write_data(const char *path, long long size, uint64_t seed, FILE *err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
+    int fd = nr_open_write(path);
+    if (fd < 0) {
+        errno = -fd;
         return fail(err, path, "creating", -1);
+    }
     struct nr_rng rng;
     nr_rng_seed(&rng, seed, STREAM_DATA);
     static uint8_t buf[CHUNK];

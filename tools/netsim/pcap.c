@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "safeopen.h"
+
 struct ns_pcap_pending {
     struct ns_pcap_pending *next;
     int64_t at_ns;
@@ -43,11 +45,11 @@ static int write_all(struct ns_pcap *p, const void *buf, size_t len)
 int ns_pcap_open(struct ns_pcap *p, const char *path, FILE *err)
 {
     *p = (struct ns_pcap){.path = path, .err = err};
-    p->f = fopen(path, "wb");
+    p->f = nr_fopen_write(path, "wb");
     if (!p->f) {
         int rc = -errno;
         fprintf(err, "netsim: creating the capture file %s failed: %s; give --pcap a path in a "
-                     "writable folder\n", path, strerror(-rc));
+                     "writable folder\n", path, nr_open_write_error(rc));
         return rc;
     }
     struct file_header h = {NS_PCAP_MAGIC_NS, 2, 4, 0, 0, NS_PCAP_SNAPLEN, NS_PCAP_LINKTYPE_RAW};

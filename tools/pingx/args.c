@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "nrargs.h"
 #include "nrio.h"
 #include "pingwire.h"
 #include "units.h"
@@ -99,9 +100,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* A time from min to NR_ARG_MAX_WAIT_NS (an hour). */
 static int time_arg(const char *s, int64_t min, int64_t *out)
 {
-    return nr_parse_time_ns(s, out) || *out < min ? -1 : 0;
+    return nr_parse_time_ns(s, out) || *out < min || *out > NR_ARG_MAX_WAIT_NS ? -1 : 0;
 }
 
 enum { OPT_MODE = 256, OPT_SIZES, OPT_COUNT, OPT_ORDER, OPT_SEED, OPT_INTERVAL, OPT_TIMEOUT,
@@ -166,8 +168,9 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             break;
         case OPT_SIZES:
             if (nr_parse_size_list(optarg, sizes, PX_MAX_SIZES, &a->nsizes))
-                return fail(err, errlen, "--sizes %s: give up to %d sizes with units, "
-                            "separated by commas, e.g. 512B,12K-1,100K", optarg, PX_MAX_SIZES);
+                /* The reason first: a long list would cut it off the message. */
+                return fail(err, errlen, "--sizes: give up to %d sizes with units, separated by "
+                            "commas, e.g. 512B,12K-1,100K; got %s", PX_MAX_SIZES, optarg);
             for (int i = 0; i < a->nsizes; i++) {
                 if (sizes[i] < PW_MIN_MESSAGE || sizes[i] > PX_MAX_MESSAGE)
                     return fail(err, errlen, "--sizes: %lldB is out of range: a message holds "
@@ -194,7 +197,7 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             break;
         case OPT_INTERVAL:
             if (time_arg(optarg, 0, &a->interval_ns))
-                return fail(err, errlen, "--interval %s: give a time, e.g. 1s or 200ms", optarg);
+                return fail(err, errlen, "--interval %s: give a time up to 3600s, e.g. 1s or 200ms", optarg);
             break;
         case OPT_PACING:
             if (strcmp(optarg, "grid") != 0 && strcmp(optarg, "alarm") != 0)
@@ -203,7 +206,7 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             break;
         case OPT_TIMEOUT:
             if (time_arg(optarg, 1000000, &a->timeout_ns))
-                return fail(err, errlen, "--timeout %s: give a time of at least 1ms, e.g. 5s",
+                return fail(err, errlen, "--timeout %s: give a time from 1ms to 3600s, e.g. 5s",
                             optarg);
             break;
         case OPT_SILENT:
@@ -213,8 +216,8 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             break;
         case OPT_QUIET:
             if (time_arg(optarg, 1000000, &a->udp_quiet_ns))
-                return fail(err, errlen, "--udp-quiet %s: give a time of at least 1ms, e.g. "
-                            "500ms", optarg);
+                return fail(err, errlen, "--udp-quiet %s: give a time from 1ms to 3600s, "
+                            "e.g. 500ms", optarg);
             break;
         case OPT_DATAGRAM:
             if (nr_parse_size(optarg, &v) || v < PW_MIN_DGRAM || v > PW_MAX_DGRAM)
@@ -224,7 +227,7 @@ int pingx_parse_args(int argc, char **argv, struct pingx_args *a, char *err, siz
             break;
         case OPT_GAP:
             if (time_arg(optarg, 1, &a->cool_gap_ns))
-                return fail(err, errlen, "--cool-gap %s: give a positive time, e.g. 2ms",
+                return fail(err, errlen, "--cool-gap %s: give a time from 1ns to 3600s, e.g. 2ms",
                             optarg);
             break;
         case OPT_ITER:

@@ -134,6 +134,14 @@ static void test_refusals(void)
     refused(extra, "stray");
     char *unknown[] = {"pingx", "--mode", "tcp", "--sizes", "1K", "--verbose", NULL};
     refused(unknown, "--verbose");
+    /* Issue 32: a deadline of now + this timeout wrapped around: every echo lost, exit 0. */
+    char *forever[] = {"pingx", "--mode", "tcp", "--sizes", "1K", "--timeout",
+                       "9223372036854775807ns", NULL};
+    refused(forever, "--timeout 9223372036854775807ns: give a time from 1ms to 3600s");
+    char *long_interval[] = {"pingx", "--mode", "tcp", "--sizes", "1K", "--interval", "3601s", NULL};
+    refused(long_interval, "--interval 3601s: give a time up to 3600s");
+    char *padded[] = {"pingx", "--mode", "tcp", "--sizes", "1K", "--count", "007", NULL};
+    refused(padded, "--count 007");
 }
 
 static void test_help(void)

@@ -30,6 +30,7 @@
 #include "nrio_tahoe.h"
 #include "pktstamp.h"
 #include "txlag.h"
+#include "safeopen.h"
 #include "units.h"
 
 /* Packets the modelled CPU has finished but whose time has not come; far more than any window
@@ -455,14 +456,21 @@ static void write_segment_log(struct rtdrv *d)
 {
     int failed = fclose(d->segments) != 0;
     d->segments = NULL;
-    FILE *f = failed ? NULL : fopen(d->segment_log, "w");
+    int fd = failed ? -errno : nr_open_write(d->segment_log);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (fd >= 0 && !f) {
+        int e = errno;
+        close(fd);
+        fd = -e;
+    }
     if (f) {
         failed = fwrite(d->segments_buf, 1, d->segments_len, f) != d->segments_len;
         failed = (fclose(f) != 0) || failed;
+        fd = failed ? -errno : 0;
     }
     if (failed || !f)
         fprintf(stderr, "tahoe: writing the segment log %s failed: %s; check that its folder "
-                "exists and has room\n", d->segment_log, strerror(errno));
+                "exists and has room\n", d->segment_log, nr_open_write_error(fd));
     free(d->segments_buf);
     d->segments_buf = NULL;
 }

@@ -7,6 +7,7 @@
 
 #define IP_HDRLEN 20      /* we never send IP options */
 #define IP_MAXPACKET 65535
+#define IP_MSS 576        /* the datagram every host must accept (RFC 791) */
 #define IP_DF 0x4000      /* don't fragment */
 #define IP_MF 0x2000      /* more fragments */
 #define IP_OFFMASK 0x1fff /* fragment offset in 8-octet units */

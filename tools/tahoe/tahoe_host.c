@@ -1,16 +1,20 @@
 /* The stack object, its clock, the CPU cost model and host model files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "in_pcb.h"
 #include "ip.h"
 #include "socketvar.h"
 #include "tahoe_var.h"
+#include "units.h"
 
 void tahoe_config_defaults(struct tahoe_config *cfg)
 {
@@ -325,27 +329,32 @@ const struct tahoe_cpustat *tahoe_cpustat(const struct tahoe_stack *st) { return
  * margin, comments, and the indented block of `fitted` (which records how values were chosen
  * and changes none). Every other key is refused, so the schema and this reader cannot drift
  * apart unseen (test_hostcost checks that they name the same keys). */
+/* No cost of a host model is above a second, nor its memory above a terabyte: with these a
+ * run's costs stay far inside the 64-bit virtual clock (netrepro/limits.py HOST_KEYS, which the
+ * validator checks, says why). per_packet_ns 9223372036854775807 wrapped it around. */
+#define HOST_MAX_COST 1000000000LL
+#define HOST_MAX_BYTES (1LL << 40)
 #define HOSTKEY(k, lo, hi) {#k, offsetof(struct tahoe_hostcost, k), lo, hi}
 static const struct hostkey {
     const char *name;
     size_t off;
     int64_t min, max;
 } hostkeys[] = {
-    HOSTKEY(per_packet_ns, 0, INT64_MAX), HOSTKEY(per_byte_ps, 0, INT64_MAX),
-    HOSTKEY(per_call_ns, 0, INT64_MAX), HOSTKEY(copy_write_passes, 0, 8),
-    HOSTKEY(dma_passes, 0, 8), HOSTKEY(ram_bytes, 0, INT64_MAX),
-    HOSTKEY(resident_bytes, 0, INT64_MAX), HOSTKEY(page_size, 512, INT64_MAX),
-    HOSTKEY(page_in_ns, 0, INT64_MAX), HOSTKEY(page_out_ns, 0, INT64_MAX),
-    HOSTKEY(spin_ps, 1, INT64_MAX), HOSTKEY(print_ns, 0, INT64_MAX),
+    HOSTKEY(per_packet_ns, 0, HOST_MAX_COST), HOSTKEY(per_byte_ps, 0, HOST_MAX_COST),
+    HOSTKEY(per_call_ns, 0, HOST_MAX_COST), HOSTKEY(copy_write_passes, 0, 8),
+    HOSTKEY(dma_passes, 0, 8), HOSTKEY(ram_bytes, 0, HOST_MAX_BYTES),
+    HOSTKEY(resident_bytes, 0, HOST_MAX_BYTES), HOSTKEY(page_size, 512, 1 << 20),
+    HOSTKEY(page_in_ns, 0, HOST_MAX_COST), HOSTKEY(page_out_ns, 0, HOST_MAX_COST),
+    HOSTKEY(spin_ps, 1, HOST_MAX_COST), HOSTKEY(print_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_hz, 1, 1000000000), HOSTKEY(intr_preempts, 0, 1),
-    HOSTKEY(wakeup_ns, 0, INT64_MAX), HOSTKEY(ctx_switch_ns, 0, INT64_MAX),
-    HOSTKEY(sched_delay_mean_ns, 0, INT64_MAX), HOSTKEY(intr_jitter_max_ns, 0, INT64_MAX),
-    HOSTKEY(le_tx_ns, 0, INT64_MAX), HOSTKEY(le_rx_ns, 0, INT64_MAX),
-    HOSTKEY(atm_tx_ns, 0, INT64_MAX), HOSTKEY(atm_rx_ns, 0, INT64_MAX),
-    HOSTKEY(atm_per_buffer_ns, 0, INT64_MAX), HOSTKEY(atm_buffer_bytes, 0, 65535),
-    HOSTKEY(atm_rx_per_byte_ps, 0, INT64_MAX), HOSTKEY(streams_hop_ns, 0, INT64_MAX),
+    HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
+    HOSTKEY(sched_delay_mean_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
+    HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),
+    HOSTKEY(atm_tx_ns, 0, HOST_MAX_COST), HOSTKEY(atm_rx_ns, 0, HOST_MAX_COST),
+    HOSTKEY(atm_per_buffer_ns, 0, HOST_MAX_COST), HOSTKEY(atm_buffer_bytes, 0, 65535),
+    HOSTKEY(atm_rx_per_byte_ps, 0, HOST_MAX_COST), HOSTKEY(streams_hop_ns, 0, HOST_MAX_COST),
     HOSTKEY(streams_tx_hops, 0, 16), HOSTKEY(streams_rx_hops, 0, 16),
-    HOSTKEY(sbus_dma_bytes_per_s, 0, INT64_MAX),
+    HOSTKEY(sbus_dma_bytes_per_s, 0, HOST_MAX_BYTES),
     HOSTKEY(udp_sendspace_bytes, 0, 65535), HOSTKEY(udp_recvspace_bytes, 0, 262144),
     HOSTKEY(sb_addr_bytes, 0, 128),
 };
@@ -390,6 +399,40 @@ static void strip_line(char *line)
         line[--n] = '\0';
 }
 
+/* A host model file is at most this long (netrepro/yamlsrc.py MAX_FILE_BYTES, the most any spec
+ * file may have): a longer one, or a device such as /dev/zero, is refused unread. */
+#define HOST_MODEL_MAX_BYTES (1 << 20)
+
+/* The file's text, NUL-terminated, in a buffer to free; NULL with *rc a negative errno. */
+static char *read_host_model(const char *path, int *rc)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *rc = -errno;
+        return NULL;
+    }
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) < 0) {
+        *rc = -errno;
+    } else if (!S_ISREG(st.st_mode) || st.st_size > HOST_MODEL_MAX_BYTES) {
+        *rc = -EINVAL;
+    } else if (!(text = malloc((size_t)st.st_size + 1))) {
+        *rc = -ENOMEM;
+    } else {
+        ssize_t n = read(fd, text, (size_t)st.st_size);
+        if (n < 0) {
+            *rc = -errno;
+            free(text);
+            text = NULL;
+        } else {
+            text[n] = '\0';
+        }
+    }
+    close(fd);
+    return text;
+}
+
 /* Reads path's keys into c; set[i] records which of hostkeys the chain gave. */
 static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost *c,
                               int set[NHOSTKEYS], char *err, size_t errlen)
@@ -399,19 +442,22 @@ static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost
                  EXTENDS_DEPTH_MAX);
         return -ELOOP;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        int e = errno;
-        snprintf(err, errlen, "%s: %s", path, strerror(e));
-        return -e;
+    int rc = 0;
+    char *text = read_host_model(path, &rc);
+    if (!text) {
+        snprintf(err, errlen, "%s: %s", path,
+                 rc == -EINVAL ? "not a regular file of at most 1 MiB" : strerror(-rc));
+        return rc;
     }
     struct tahoe_hostcost own;
     memset(&own, 0, sizeof own);
     int own_set[NHOSTKEYS] = {0};
     char base[512] = "";
-    char line[512];
-    int lineno = 0, in_block = 0, rc = 0;
-    while (fgets(line, sizeof line, f)) {
+    int lineno = 0, in_block = 0;
+    for (char *line = text, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         lineno++;
         strip_line(line);
         if (!line[0])
@@ -457,10 +503,8 @@ static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost
             rc = -EINVAL;
             break;
         }
-        char *end;
-        errno = 0;
-        long long v = strtoll(val, &end, 10);
-        if (end == val || *end || errno || v < k->min || v > k->max) {
+        long long v;
+        if (nr_parse_count(val, k->max, &v) || v < k->min) {
             snprintf(err, errlen, "%s:%d: %s: '%s' is not a whole number from %lld to %lld",
                      path, lineno, key, val, (long long)k->min, (long long)k->max);
             rc = -EINVAL;
@@ -469,7 +513,7 @@ static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost
         memcpy((char *)&own + k->off, &(int64_t){v}, sizeof(int64_t));
         own_set[k - hostkeys] = 1;
     }
-    fclose(f);
+    free(text);
     if (rc < 0)
         return rc;
     if (base[0]) {

@@ -14,13 +14,18 @@
 /* The MSS this host can take from or send to the connection's peer: MTU - 40 on a local net
  * (comer94, liu95db: 9188 -> 9148, 1500 -> 1460), TCP_MSS beyond a gateway. Unlike the Tahoe
  * sources, SunOS 4.1 neither rounded it down to a multiple of the 1K cluster nor capped the
- * offer at half the receive buffer: the papers report MSS 9148 with 16K buffers. */
+ * offer at half the receive buffer: the papers report MSS 9148 with 16K buffers. As in Tahoe, a
+ * connection beyond a gateway also starts its congestion window at one segment: it slow-starts
+ * from its first segment, where a local one may send its whole buffer at once. */
 uint32_t tcp_mss(struct tcpcb *tp)
 {
     struct tahoe_stack *st = tp->t_inpcb->inp_socket->so_stack;
     uint32_t mss = (uint32_t)st->cfg.mtu - IP_HDRLEN - TCP_HDRLEN;
-    if (!in_localaddr(st, tp->t_inpcb->inp_faddr) && mss > TCP_MSS)
-        mss = TCP_MSS;
+    if (!in_localaddr(st, tp->t_inpcb->inp_faddr)) {
+        if (mss > TCP_MSS)
+            mss = TCP_MSS;
+        tp->snd_cwnd = mss;
+    }
     return mss;
 }
 
@@ -62,13 +67,15 @@ static void tcp_settle_scale(struct tcpcb *tp)
     }
 }
 
-/* Jacobson's estimator with Tahoe's fixed point: srtt x8, rttvar x4, timeout srtt + 2*rttvar. */
+/* Jacobson's estimator with Tahoe's fixed point: srtt x8, rttvar x4, timeout srtt + 2*rttvar.
+ * t_rtt counts from 1, so a smoothed sample is t_rtt - 1 (Tahoe: "adjust t_rtt to origin 0");
+ * the first sample is taken as t_rtt, as in Tahoe. */
 static void tcp_xmit_timer(struct tcpcb *tp)
 {
     struct tahoe_stack *st = tp->t_inpcb->inp_socket->so_stack;
     st->tcpstat.tcps_rttupdated++;
     if (tp->t_srtt != 0) {
-        int delta = tp->t_rtt - (tp->t_srtt >> 3);
+        int delta = tp->t_rtt - 1 - (tp->t_srtt >> 3);
         if ((tp->t_srtt += delta) <= 0)
             tp->t_srtt = 1;
         if (delta < 0)
@@ -228,7 +235,7 @@ findpcb:;
 
     ostate = tp->t_state;
     tp->t_idle = 0;
-    tp->t_timer[TCPT_KEEP] = TCPTV_KEEP;
+    tp->t_timer[TCPT_KEEP] = TCPTV_KEEP_IDLE;
     if (!(tiflags & TH_SYN))
         tiwin <<= tp->snd_scale;
     if (optlen && tp->t_state != TCPS_LISTEN)
@@ -261,7 +268,7 @@ findpcb:;
         tcp_rcvseqinit(tp);
         tp->t_flags |= TF_ACKNOW;
         tp->t_state = TCPS_SYN_RECEIVED;
-        tp->t_timer[TCPT_KEEP] = TCPTV_KEEP;
+        tp->t_timer[TCPT_KEEP] = TCPTV_KEEP_INIT;
         dropsocket = 0;
         ts->tcps_accepts++;
         goto trimthenstep6;
@@ -314,7 +321,9 @@ findpcb:;
         break;
     }
 
-    /* Trim what we already have off the front; a whole duplicate is answered with an ACK. */
+    /* Trim what we already have off the front; a whole duplicate is answered with an ACK. A
+     * resent FIN just left of the window is acknowledged and its ACK still taken, or FINs that
+     * crossed (both ends CLOSING) would wait for a retransmission timeout. */
     {
         int32_t todrop = (int32_t)(tp->rcv_nxt - seq);
         if (todrop > 0) {
@@ -326,10 +335,15 @@ findpcb:;
             if ((uint32_t)todrop > dlen || ((uint32_t)todrop == dlen && !(tiflags & TH_FIN))) {
                 ts->tcps_rcvduppack++;
                 ts->tcps_rcvdupbyte += dlen;
-                goto dropafterack;
+                if (!(tiflags & TH_FIN) || (uint32_t)todrop != dlen + 1)
+                    goto dropafterack;
+                todrop = (int32_t)dlen;
+                tiflags &= ~TH_FIN;
+                tp->t_flags |= TF_ACKNOW;
+            } else {
+                ts->tcps_rcvpartduppack++;
+                ts->tcps_rcvpartdupbyte += (uint32_t)todrop;
             }
-            ts->tcps_rcvpartduppack++;
-            ts->tcps_rcvpartdupbyte += (uint32_t)todrop;
             data += todrop;
             seq += (uint32_t)todrop;
             dlen -= (uint32_t)todrop;
@@ -370,16 +384,18 @@ findpcb:;
         }
     }
 
+    /* A RST closes the connection; it is not answered (tcp_drop would send one back). */
     if (tiflags & TH_RST) {
         switch (tp->t_state) {
         case TCPS_SYN_RECEIVED:
-            tp = tcp_drop(tp, ECONNREFUSED);
-            goto drop;
         case TCPS_ESTABLISHED:
         case TCPS_FIN_WAIT_1:
         case TCPS_FIN_WAIT_2:
         case TCPS_CLOSE_WAIT:
-            tp = tcp_drop(tp, ECONNRESET);
+            so->so_error = tp->t_state == TCPS_SYN_RECEIVED ? ECONNREFUSED : ECONNRESET;
+            tp->t_state = TCPS_CLOSED;
+            ts->tcps_drops++;
+            tp = tcp_close(tp);
             goto drop;
         default:
             tp = tcp_close(tp);
@@ -511,14 +527,9 @@ findpcb:;
                 goto drop;
             }
             break;
-        case TCPS_TIME_WAIT:
-            tp->t_timer[TCPT_2MSL] = 2 * TCPTV_MSL;
-            goto dropafterack;
         default:
             break;
         }
-        break;
-    default:
         break;
     }
 
@@ -557,9 +568,6 @@ step6:
             tp->t_flags |= TF_ACKNOW;
         }
         tiflags = (tiflags & ~TH_FIN) | fin;
-        uint32_t rcvd = (uint32_t)so->so_rcv.sb_hiwat - (tp->rcv_nxt - tp->rcv_adv);
-        if (rcvd > tp->max_rcvd)
-            tp->max_rcvd = rcvd;
     } else {
         tiflags &= ~TH_FIN;
     }
@@ -584,11 +592,6 @@ step6:
             tp->t_timer[TCPT_2MSL] = 2 * TCPTV_MSL;
             soisdisconnected(so);
             break;
-        case TCPS_TIME_WAIT:
-            tp->t_timer[TCPT_2MSL] = 2 * TCPTV_MSL;
-            break;
-        default:
-            break;
         }
     }
     if (needoutput || (tp->t_flags & TF_ACKNOW))
@@ -604,15 +607,14 @@ dropafterack:
     return;
 
 dropwithreset:
+    /* The RST offers the window of the connection it was sent for, if that still exists. */
     if (!(tiflags & TH_RST) && !in_broadcast(st, dst)) {
         if (tiflags & TH_ACK)
-            tcp_respond(st, NULL, dst, src, dport, sport, ack, 0, TH_RST);
+            tcp_respond(st, tp, dst, src, dport, sport, ack, 0, TH_RST);
         else
-            tcp_respond(st, NULL, dst, src, dport, sport, 0,
+            tcp_respond(st, tp, dst, src, dport, sport, 0,
                         seq + dlen + ((tiflags & TH_SYN) ? 1 : 0), TH_RST | TH_ACK);
     }
-    if (dropsocket)
-        soabort(so);
     return;
 
 drop:

@@ -63,19 +63,21 @@ static int tcp_send_segment(struct tcpcb *tp, long off, long len, int flags, int
     uint8_t opt[8];
     size_t optlen = 0;
     if ((flags & TH_SYN) && !(tp->t_flags & TF_NOOPT)) {
+        /* Tahoe offers an MSS only above the one every host must take (IP_MSS less headers). */
         uint32_t mss = tcp_mss(tp);
-        opt[0] = TCPOPT_MAXSEG;
-        opt[1] = 4;
-        put16(opt + 2, (uint16_t)mss);
-        optlen = 4;
+        if (mss > IP_MSS - IP_HDRLEN - TCP_HDRLEN) {
+            opt[optlen++] = TCPOPT_MAXSEG;
+            opt[optlen++] = 4;
+            put16(opt + optlen, (uint16_t)mss);
+            optlen += 2;
+        }
         /* Offer scaling on our SYN, answer it only if the peer offered it. */
         if ((tp->t_flags & TF_REQ_SCALE) &&
             (!(flags & TH_ACK) || (tp->t_flags & TF_RCVD_SCALE))) {
-            opt[4] = TCPOPT_NOP;
-            opt[5] = TCPOPT_WINDOW;
-            opt[6] = 3;
-            opt[7] = (uint8_t)tp->request_r_scale;
-            optlen = 8;
+            opt[optlen++] = TCPOPT_NOP;
+            opt[optlen++] = TCPOPT_WINDOW;
+            opt[optlen++] = 3;
+            opt[optlen++] = (uint8_t)tp->request_r_scale;
         }
     }
 
@@ -110,6 +112,10 @@ static int tcp_send_segment(struct tcpcb *tp, long off, long len, int flags, int
         return -ENOBUFS;
     memset(pkt, 0, hdr);
     sbcopy(&so->so_snd, (size_t)off, pkt + hdr, (size_t)len);
+
+    /* PUSH marks a segment that carries everything left to send. */
+    if (len && off + len == (long)so->so_snd.sb_cc)
+        flags |= TH_PUSH;
 
     /* A resent FIN reuses its sequence number. */
     if ((flags & TH_FIN) && (tp->t_flags & TF_SENTFIN) && tp->snd_nxt == tp->snd_max)
@@ -177,6 +183,9 @@ static int tcp_send_segment(struct tcpcb *tp, long off, long len, int flags, int
         ev.at_ns = tahoe_cpu_free_ns(st);
         st->cfg.trace(st->cfg.trace_ctx, &ev);
     }
+    /* A full interface queue is taken as a source quench: back to one segment (tcp_quench). */
+    if (err == -ENOBUFS)
+        tp->snd_cwnd = tp->t_maxseg;
     if (err < 0)
         return err;
 

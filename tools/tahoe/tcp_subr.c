@@ -47,8 +47,9 @@ struct tcpcb *tcp_newtcpcb(struct inpcb *inp)
     tp->t_rttvar = TCPTV_SRTTDFLT << 2;
     TCPT_RANGESET(tp->t_rxtcur, ((TCPTV_SRTTBASE >> 2) + (TCPTV_SRTTDFLT << 2)) >> 1, TCPTV_MIN,
                   TCPTV_REXMTMAX);
-    /* Tahoe opens the congestion window to the whole send buffer of a new connection; slow
-     * start from one segment happens only after a loss (retransmit timeout, fast retransmit). */
+    /* Tahoe opens the congestion window to the whole send buffer of a new connection on the
+     * local net; one beyond a gateway starts from one segment (tcp_mss), and any connection
+     * slow-starts from one segment after a loss (retransmit timeout, fast retransmit). */
     long space = sbspace(&so->so_snd);
     tp->snd_cwnd = space > 0 ? (uint32_t)space : 0;
     tp->snd_ssthresh = so->so_stack->cfg.window_scale ? (uint32_t)TCP_MAXWIN << TCP_MAX_WINSHIFT

@@ -58,7 +58,6 @@ static struct tcpcb *tcp_rexmt_timeout(struct tcpcb *tp)
         win = 2;
     tp->snd_cwnd = tp->t_maxseg;
     tp->snd_ssthresh = win * tp->t_maxseg;
-    tp->t_dupacks = 0;
     tcp_output(tp);
     return tp;
 }
@@ -71,7 +70,7 @@ static struct tcpcb *tcp_timers(struct tcpcb *tp, int timer)
     case TCPT_2MSL:
         /* FIN_WAIT_2 waits for the peer's FIN only while the peer still talks. */
         if (tp->t_state != TCPS_TIME_WAIT && tp->t_idle <= TCPTV_MAXIDLE)
-            tp->t_timer[TCPT_2MSL] = TCPTV_KEEP;
+            tp->t_timer[TCPT_2MSL] = TCPTV_KEEPINTVL;
         else
             tp = tcp_close(tp);
         break;
@@ -90,15 +89,17 @@ static struct tcpcb *tcp_timers(struct tcpcb *tp, int timer)
         if (tp->t_state < TCPS_ESTABLISHED)
             goto dropit;
         if ((so->so_options & SO_KEEPALIVE) && tp->t_state <= TCPS_CLOSE_WAIT) {
-            if (tp->t_idle >= TCPTV_KEEP + TCPTV_MAXIDLE)
+            if (tp->t_idle >= TCPTV_KEEP_IDLE + TCPTV_MAXIDLE)
                 goto dropit;
             /* An old sequence number forces the peer to answer with an ACK. */
             st->tcpstat.tcps_keepprobe++;
             struct inpcb *inp = tp->t_inpcb;
             tcp_respond(st, tp, inp->inp_laddr, inp->inp_faddr, inp->inp_lport, inp->inp_fport,
                         tp->snd_una - 1, tp->rcv_nxt, 0);
+            tp->t_timer[TCPT_KEEP] = TCPTV_KEEPINTVL;
+        } else {
+            tp->t_timer[TCPT_KEEP] = TCPTV_KEEP_IDLE;
         }
-        tp->t_timer[TCPT_KEEP] = TCPTV_KEEP;
         break;
     dropit:
         st->tcpstat.tcps_keepdrops++;

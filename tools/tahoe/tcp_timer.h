@@ -13,13 +13,19 @@
 #define PR_SLOWHZ 2 /* tcp_slowtimo: every 500 ms */
 #define PR_FASTHZ 5 /* tcp_fasttimo: every 200 ms */
 
-#define TCPTV_MSL (15 * PR_SLOWHZ)      /* maximum segment lifetime (4.3BSD) */
+#define TCPTV_MSL (30 * PR_SLOWHZ)      /* maximum segment lifetime (4.3BSD-Tahoe) */
 #define TCPTV_SRTTBASE 0                /* srtt 0 means "no estimate yet" */
 #define TCPTV_SRTTDFLT (3 * PR_SLOWHZ)  /* assumed RTT before the first sample */
 #define TCPTV_PERSMIN (5 * PR_SLOWHZ)
 #define TCPTV_PERSMAX (60 * PR_SLOWHZ)
-#define TCPTV_KEEP (45 * PR_SLOWHZ)     /* 4.3BSD-Tahoe keep-alive / connect limit */
-#define TCPTV_MAXIDLE (8 * TCPTV_KEEP)
+/* Keep-alive as 4.3BSD-Tahoe set it (tcp_timer.h 7.5): a connection must be set up within
+ * KEEP_INIT; an idle one with SO_KEEPALIVE is probed after KEEP_IDLE, then every KEEPINTVL, and
+ * dropped after KEEPCNT probes go unanswered. */
+#define TCPTV_KEEP_INIT (75 * PR_SLOWHZ)
+#define TCPTV_KEEP_IDLE (120 * 60 * PR_SLOWHZ)
+#define TCPTV_KEEPINTVL (75 * PR_SLOWHZ)
+#define TCPTV_KEEPCNT 8
+#define TCPTV_MAXIDLE (TCPTV_KEEPCNT * TCPTV_KEEPINTVL)
 #define TCPTV_MIN (1 * PR_SLOWHZ)       /* smallest retransmission timeout */
 #define TCPTV_REXMTMAX (64 * PR_SLOWHZ) /* largest retransmission timeout */
 

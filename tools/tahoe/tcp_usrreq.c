@@ -58,7 +58,7 @@ int tcp_usr_connect(struct socket *so, uint32_t faddr, uint16_t fport)
     soisconnecting(so);
     st->tcpstat.tcps_connattempt++;
     tp->t_state = TCPS_SYN_SENT;
-    tp->t_timer[TCPT_KEEP] = TCPTV_KEEP;
+    tp->t_timer[TCPT_KEEP] = TCPTV_KEEP_INIT;
     tp->iss = st->tcp_iss;
     st->tcp_iss += TCP_ISSINCR / 2;
     tcp_sendseqinit(tp);

@@ -53,7 +53,6 @@ struct tcpcb {
     int t_srtt;
     int t_rttvar;
     uint32_t max_sndwnd; /* largest window the peer has offered */
-    uint32_t max_rcvd;
 
     /* RFC 1323 window scaling (only when the stack enables it) */
     int snd_scale, rcv_scale, request_r_scale, requested_s_scale;

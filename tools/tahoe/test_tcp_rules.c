@@ -94,14 +94,12 @@ static void passive_open(struct conn *c, int mtu, int rcvbuf, uint16_t mss)
     NRT_EQ_INT(who.port, PEER_PORT);
 }
 
-/* The MSS option in the SYN, i.e. the octets after the fixed TCP header. */
+/* The MSS option in the SYN. */
 static int syn_mss(const struct tn_rec *r)
 {
-    const uint8_t *th = r->data + IP_HDRLEN;
-    size_t off = (size_t)(th[THO_OFF] >> 4) << 2;
-    if (off < TCP_HDRLEN + 4 || th[TCP_HDRLEN] != TCPOPT_MAXSEG)
-        return -1;
-    return get16(th + TCP_HDRLEN + 2);
+    int mss, wscale;
+    tn_tcp_options(r->data, r->size, &mss, &wscale);
+    return mss;
 }
 
 static void test_mss_option(void)
@@ -121,12 +119,13 @@ static void test_mss_option(void)
     NRT_EQ_INT(tahoe_tcpcb(c.st, c.s)->t_maxseg, 512); /* no option: 4.3BSD's TCP_MSS */
     tn_free(&c.net);
 
-    /* A peer beyond the local net gets 512 (4.3BSD in_localaddr). */
+    /* A peer beyond the local net gets 512 (4.3BSD in_localaddr), so the SYN offers no MSS:
+     * Tahoe sends the option only above 536. */
     struct tahoe_config cfg;
     tahoe_config_defaults(&cfg);
     cfg.netmask = tn_ip(255, 255, 255, 255);
     active_open(&c, 1500, &cfg, 16384, 24576, 1460);
-    NRT_EQ_INT(syn_mss(&c.net.log[0]), 512);
+    NRT_EQ_INT(syn_mss(&c.net.log[0]), -1);
     NRT_EQ_INT(tahoe_tcpcb(c.st, c.s)->t_maxseg, 512);
     tn_free(&c.net);
 }
@@ -566,6 +565,15 @@ static void test_close_handshake(void)
     tn_free(&net);
 }
 
+/* The rule names of segment traces, and "?" for a code that names no rule. */
+static void test_reason_names(void)
+{
+    NRT_EQ_STR(tcp_out_reason_name(TCPO_S3), "S3");
+    NRT_EQ_STR(tcp_out_reason_name(TCPO_FIN), "fin");
+    NRT_EQ_STR(tcp_out_reason_name(TCPO_FIN + 1), "?");
+    NRT_EQ_STR(tcp_out_reason_name(-1), "?");
+}
+
 int main(void)
 {
     NRT_RUN(test_mss_option);
@@ -585,5 +593,6 @@ int main(void)
     NRT_RUN(test_window_scale);
     NRT_RUN(test_rst_for_closed_port);
     NRT_RUN(test_close_handshake);
+    NRT_RUN(test_reason_names);
     return nrt_summary("tahoe/test_tcp_rules");
 }

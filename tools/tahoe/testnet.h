@@ -58,6 +58,7 @@ struct tn_net {
     /* Return 1 to lose the packet. */
     int (*drop)(void *ctx, int from, const uint8_t *pkt, size_t len);
     void *drop_ctx;
+    int refuse; /* the interface refuses this many more packets with -ENOBUFS (queue full) */
     int64_t now;
 };
 
@@ -103,8 +104,14 @@ static int tn_if_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at)
         r->data = malloc(len);
         memcpy(r->data, pkt, len);
         r->size = len;
-        return 0;
     }
+    if (net->refuse > 0) {
+        net->refuse--;
+        r->dropped = 1;
+        return -ENOBUFS;
+    }
+    if (!net->h[to])
+        return 0;
     if ((int)len > net->mtu || (net->drop && net->drop(net->drop_ctx, port->idx, pkt, len))) {
         r->dropped = 1;
         return 0;
@@ -256,6 +263,39 @@ static inline size_t tn_build_tcp(uint8_t *buf, uint32_t src, uint32_t dst, uint
         memcpy(th + TCP_HDRLEN + optlen, data, dlen);
     put16(th + THO_SUM, in_pseudo_cksum(src, dst, IPPROTO_TCP, th, tlen));
     return IP_HDRLEN + tlen;
+}
+
+/* The MSS and window-scale options of an IPv4/TCP packet, -1 where absent. Returns how many
+ * other options it carries (NOP and EOL not counted), or -1 if the option list is malformed. */
+static inline int tn_tcp_options(const uint8_t *pkt, size_t len, int *mss, int *wscale)
+{
+    size_t hl = (size_t)(pkt[0] & 0x0f) << 2;
+    const uint8_t *th = pkt + hl;
+    size_t off = (size_t)(th[THO_OFF] >> 4) << 2;
+    *mss = *wscale = -1;
+    if (len < hl + TCP_HDRLEN || off < TCP_HDRLEN || hl + off > len)
+        return -1;
+    const uint8_t *cp = th + TCP_HDRLEN;
+    size_t cnt = off - TCP_HDRLEN;
+    int other = 0;
+    while (cnt > 0 && cp[0] != TCPOPT_EOL) {
+        if (cp[0] == TCPOPT_NOP) {
+            cp++;
+            cnt--;
+            continue;
+        }
+        if (cnt < 2 || cp[1] < 2 || cp[1] > cnt)
+            return -1;
+        if (cp[0] == TCPOPT_MAXSEG && cp[1] == 4)
+            *mss = get16(cp + 2);
+        else if (cp[0] == TCPOPT_WINDOW && cp[1] == 3)
+            *wscale = cp[2];
+        else
+            other++;
+        cnt -= cp[1];
+        cp += cp[1];
+    }
+    return other;
 }
 
 /* 1 when the IP header checksum and the TCP/UDP/ICMP checksum of a packet verify. */

@@ -7,6 +7,7 @@ rule aggregate_results:
         provenance="results/{paper}/{experiment}/provenance.jsonl",
     params:
         argv=get_aggregate_argv,
+        words=get_experiment_words,
     localrule: True
     log:
         "logs/{paper}/{experiment}/aggregate_results.log",

@@ -6,8 +6,9 @@ from pathlib import Path
 sys.path.insert(0, workflow.basedir)
 
 from netrepro.backends import resolve_backend_name  # noqa: E402
-from netrepro.jobs import run_logged  # noqa: E402
+from netrepro.jobs import forward_stop_signals, run_logged  # noqa: E402
 from netrepro.runsettings import SETTINGS_FILE, other_backend_runs, write_settings  # noqa: E402
+from netrepro.safepath import links_under  # noqa: E402
 from netrepro.spec import SpecError, load_spec, settings_hash  # noqa: E402
 
 
@@ -31,10 +32,33 @@ def get_loaded_spec():
 
 SPEC = get_loaded_spec()
 PAPER = SPEC.paper
+
+
+def get_linked_outputs():
+    """Symbolic links where this workflow writes or Snakemake deletes outputs: results/, logs/,
+    reports/html/ themselves, and anything under the paper's folders in results/ and logs/."""
+    tops = [Path("results"), Path("logs"), Path("reports"), Path("reports/html")]
+    return [top for top in tops if top.is_symlink()] or links_under([Path("results") / PAPER, Path("logs") / PAPER])
+
+
+# Checked at parse time, before anything is written: with results/ a link to another tree,
+# Snakemake deleted that tree's incomplete outputs before any job of netrepro's could refuse it.
+_LINKED = get_linked_outputs()
+if _LINKED:
+    sys.exit(f"netrepro: {_LINKED[0]} is a symbolic link; netrepro runs as root and neither writes nor lets "
+             "Snakemake delete through links: remove it and run again")
+
 PROFILE = SPEC.profile
 for _experiment in SPEC.experiments.values():
     if _experiment.backend_note:
         print(f"netrepro: {_experiment.id}: {_experiment.backend_note}", file=sys.stderr)
+
+# Jobs run in Snakemake's threads (profiles/default), which its signals do not reach: a stop
+# signal to Snakemake is passed on to the running jobs (netrepro.jobs), set up once Snakemake's
+# scheduler has set its own handlers.
+onstart:
+    forward_stop_signals()
+
 
 # The backends this invocation runs; other backends' finished runs are read, never remade here.
 RUN_BACKENDS = sorted({resolve_backend_name(e.backend) for e in SPEC.experiments.values()})
@@ -59,6 +83,14 @@ def get_experiment_hash(wildcards):
     model, and not when the checkout moves."""
     experiment = SPEC.experiments[wildcards.experiment]
     return hashlib.sha256((settings_hash(experiment) + experiment.backend).encode()).hexdigest()[:16]
+
+
+def get_experiment_words(wildcards):
+    """What the spec says of an experiment that no trial measures (its description and the
+    paper's figures it mirrors, which results.csv carries): a new wording rewrites its
+    results.csv from the kept runs and reruns none of them (settings_hash leaves it out)."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    return [experiment.description, *experiment.mirrors]
 
 
 def get_backend_name(experiment):
@@ -188,8 +220,13 @@ def get_report_helpers():
 
 
 def get_report_reference():
-    reports = Path(workflow.basedir) / "reports"
-    return sorted(str(p) for p in [*reports.glob(f"reference/{PAPER}-*.csv"), *reports.glob("*.css")])
+    """The published figures a report reads (any paper's: a host model's training set may name
+    another's table), its style, and the host models, whose `fitted` blocks decide which claims
+    read fitted."""
+    base = Path(workflow.basedir)
+    reports = base / "reports"
+    return sorted(str(p) for p in [*reports.glob("reference/*.csv"), *reports.glob("*.css"),
+                                   *(base / "configs" / "hosts").glob("*.yaml")])
 
 
 def get_render_argv():

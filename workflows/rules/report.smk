@@ -5,6 +5,7 @@ if get_has_own_report():
             results=get_experiment_results,
             traces=get_experiment_traces,
             report=get_report_source(),
+            renderer=get_report_script("render.R"),
             helpers=get_report_helpers(),
             reference=get_report_reference(),
         output:
@@ -24,6 +25,7 @@ else:
             results=get_experiment_results,
             traces=get_experiment_traces,
             report=get_report_source(),
+            renderer=get_report_script("render.R"),
             helpers=get_report_helpers(),
             spec=str(get_spec_path()),
         output:

@@ -12,6 +12,7 @@ test_that("claims are judged on the preferred backend of each link and stack", {
   expect_equal(judged$others, c("htb", ""))
   rows <- dplyr::mutate(runs, value = 1:4)
   expect_equal(judged_rows(rows, judged, c("link", "stack"))$value, c(2, 4))
+  expect_null(judged_rows(NULL, judged, c("link", "stack")))
   html <- judged_backends_html(judged)
   expect_match(html, "judged on <b>linkemu</b>; also ran on htb", fixed = TRUE)
   expect_equal(judged_backends_html(judged[0, ]), "")

@@ -42,7 +42,7 @@ test_that("the scorecard has the contract's columns", {
     c(
       "claim_id", "figure", "claim", "published", "measured", "verdict", "margin", "unit",
       "n", "n_of", "echoes", "ci_low", "ci_high",
-      "scanned_assumption"
+      "scanned_assumption", "setup", "hosts", "era_host", "fitted", "note"
     )
   )
 })
@@ -73,6 +73,28 @@ test_that("read_claims rejects unknown metrics and inconsistent tolerances", {
   expect_error(read_claims(path), "unknown metric")
   readr::write_csv(one_claim(tolerance = 5, partly_tolerance = 1), path)
   expect_error(read_claims(path), "partly_tolerance")
+})
+
+test_that("read_claims names a column it does not know and one a claim needs", {
+  path <- withr::local_tempfile(fileext = ".csv")
+  readr::write_csv(dplyr::mutate(one_claim(), colour = "red"), path)
+  expect_error(read_claims(path), "unknown column\\(s\\) colour")
+  readr::write_csv(dplyr::select(one_claim(), -check), path)
+  expect_error(read_claims(path), "missing column\\(s\\) check")
+})
+
+test_that("every claims file reads with the one column table, numbers as numbers", {
+  metrics <- c(claim_metrics, liu95db_echo_metrics, cell_metrics, mftp_metrics, milliner_metrics)
+  paths <- Sys.glob(file.path(reports_dir, "reference", "*-claims.csv"))
+  expect_length(paths, 5)
+  for (path in paths) {
+    claims <- read_claims(path, metrics)
+    header <- names(readr::read_csv(path, n_max = 0, show_col_types = FALSE))
+    expect_equal(names(claims), header, info = path)
+    numeric <- names(claim_column_types)[claim_column_types == "d"]
+    expect_true(all(purrr::map_lgl(claims[intersect(header, numeric)], is.double)), info = path)
+    expect_true(all(purrr::map_lgl(claims[setdiff(header, numeric)], is.character)), info = path)
+  }
 })
 
 test_that("the liu95cool claims file is well formed", {
@@ -136,7 +158,31 @@ test_that("a claim an assumption decides never reads reproduced", {
   expect_equal(missed$verdict, "not reproduced")
   absent <- evaluate_claim(one_claim(target_basis = "not reproducible here: no TLI"), sizes)
   expect_equal(absent$verdict, "not reproducible here")
-  expect_equal(unname(verdict_counts(c("follows from assumption", "reproduced")))[c(1, 5)], c(1L, 1L))
+  counts <- verdict_counts(c("follows from assumption", "reproduced"))
+  expect_equal(unname(counts[c("reproduced", "follows from assumption")]), c(1L, 1L))
+  model <- evaluate_claim(one_claim(target_basis = "follows from the model: nothing drops it"), sizes)
+  expect_equal(model$verdict, "follows from the model")
+  against <- evaluate_claim(
+    one_claim(target_basis = "follows from the model: x", target = -5, partly_tolerance = 0), sizes
+  )
+  expect_equal(against$verdict, "not reproduced")
+})
+
+test_that("a value the data cannot decide reads inconclusive, with its reason as a note", {
+  judged <- judge_claim_row(one_claim(), undecided(NA_real_, "both spreads 0"))
+  expect_equal(judged$verdict, "inconclusive")
+  expect_equal(judged$note, "both spreads 0")
+  expect_true(is.na(judge_claim_row(one_claim(), 3)$note))
+})
+
+test_that("the scorecard says which setups ran on the era's hosts", {
+  expect_equal(
+    era_host_setup(c(
+      "ethernet-10/tahoe/sim/sparcstation-ipc", "tahoe / sim / sparcstation-ipc", "tahoe sim",
+      "ethernet-10/linux/linkemu", "linux linkemu", NA, "tahoeish/x"
+    )),
+    c(TRUE, TRUE, TRUE, FALSE, FALSE, FALSE, FALSE)
+  )
 })
 
 test_that("RTT verdicts carry a bootstrap interval over echoes, reproducible by its seed", {

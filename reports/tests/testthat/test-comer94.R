@@ -79,9 +79,6 @@ test_that("cell metrics answer from hand-made matrices", {
   expect_equal(cell_metrics$lockstep_deviation(cells), 25)
   expect_equal(as.numeric(cell_metrics$normal_rel_error(cells)), 100 * mean(c(0.25, 0.1)))
   expect_equal(attr(cell_metrics$normal_rel_error(cells), "n"), 2)
-  fitted <- dplyr::mutate(cells, calibration = c(TRUE, FALSE, FALSE, FALSE))
-  expect_equal(as.numeric(cell_metrics$normal_rel_error(fitted)), 10)
-  expect_equal(attr(cell_metrics$normal_rel_error(fitted), "n"), 1)
   expect_true(is.na(cell_metrics$normal_trend(cells[1:2, ])))
   expect_true(is.na(cell_metrics$lockstep_deviation(cells[1:2, ])))
 })
@@ -181,7 +178,7 @@ test_that("the comer94 reference files are complete and consistent", {
   printed <- per_tick_mbit(lockstep$octets_per_tick, mechanism_value(mechanism, "delayed_ack_tick_ms")) *
     1e6 / mechanism_value(mechanism, "paper_megabit_bits")
   expect_equal(printed, lockstep$published_mbit)
-  claims <- read_claims(ref("comer94-claims.csv"), cell_metrics, cell_claim_columns)
+  claims <- read_claims(ref("comer94-claims.csv"), cell_metrics)
   expect_false(anyDuplicated(claims$claim_id) > 0)
   expect_true(all(nzchar(claims$source)))
   fix <- dplyr::filter(claims, claim_id == "K05")
@@ -242,7 +239,7 @@ test_that("claim buffer ranges read in Kbytes, or octets when not whole", {
 
 test_that("a rise where the paper has a fall is not reproduced, and write-size claims are marked", {
   claims <- read_claims(
-    file.path(reports_dir, "reference", "comer94-claims.csv"), cell_metrics, cell_claim_columns
+    file.path(reports_dir, "reference", "comer94-claims.csv"), cell_metrics
   )
   k08 <- dplyr::filter(claims, claim_id == "K08")
   # The issue's measurement: 20K/20K 3.9 % faster than 16K/16K, where the paper has it slower.
@@ -295,4 +292,99 @@ test_that("throughput verdicts carry a bootstrap interval over each cell's trans
   near <- evaluate_cell_claims(dplyr::mutate(claim, target = -20), cells, transfers)
   expect_equal(as.character(near$verdict), "inconclusive")
   expect_true(is.na(evaluate_cell_claims(claim, cells)$ci_low))
+})
+
+# Toy transfers of one experiment, a row per transfer, as results.csv holds them.
+toy_transfers <- function(experiment, send, recv, mbit, nodelay = FALSE, backend = "sim") {
+  tibble::tibble(
+    experiment = experiment, link = "l", stack = "tahoe", backend = backend,
+    send_buffer = send, recv_buffer = recv, `repeat` = seq_along(mbit), bytes = 1e6,
+    throughput_mbit = mbit, nodelay = nodelay, run_id = "r"
+  )
+}
+
+write_toy_transfers <- function(dir, rows) {
+  path <- file.path(dir, "comer94", rows$experiment[1])
+  dir.create(path, recursive = TRUE)
+  readr::write_csv(rows, file.path(path, "results.csv"))
+}
+
+# A toy published side: two cells, the second shaded, the first 10 Mb/s as printed.
+toy_published <- function() {
+  matrix_published(
+    tibble::tibble(
+      send_buffer = 16384, recv_buffer = c(16384, 24576), throughput_mbit = c(10, 0.3),
+      shaded = c(FALSE, TRUE)
+    ),
+    tibble::tibble(send_buffer = 16384, recv_buffer = 24576, octets_per_tick = 8192, published_mbit = 0.3125),
+    1e6, 200
+  )
+}
+
+test_that("a matrix's cells are summarised, classified and set beside the published side", {
+  transfers <- toy_transfers("table1", 16384, c(16384, 16384, 24576), c(11, 13, 0.4)) |>
+    dplyr::mutate(host = NA_character_, receiver_throughput_mbit = NA_real_, setup = "s")
+  cells <- matrix_cells(transfers, 0.1, toy_published())
+  expect_equal(cells$mean_mbit, c(12, 0.4))
+  expect_equal(cells$abnormal, c(FALSE, TRUE))
+  expect_equal(cells$published_si_mbit, c(10, 0.3))
+  expect_equal(cells$lockstep_octets, c(NA, 8192))
+})
+
+test_that("each experiment's cells leave out TCP_NODELAY and experiments that did not run", {
+  dir <- withr::local_tempdir()
+  write_toy_transfers(dir, dplyr::bind_rows(
+    toy_transfers("table1", 16384, 16384, c(11, 13)),
+    toy_transfers("table1", 16384, 24576, c(0.2, 0.4)),
+    toy_transfers("table1", 16384, 24576, 9, nodelay = TRUE)
+  ))
+  write_toy_transfers(dir, toy_transfers("table1-uncalibrated", 16384, c(16384, 24576), c(8, 0.3)))
+  models <- c(fitted = "table1", "before the fit" = "table1-uncalibrated", absent = "table1-write9k")
+  cells <- experiments_cells(dir, "comer94", models, 0.1, toy_published())
+  expect_named(cells, c("fitted", "before the fit"))
+  expect_equal(cells$fitted$mean_mbit, c(12, 0.3))
+  errors <- host_model_errors(cells)
+  expect_equal(errors$model, c("fitted", "before the fit"))
+  expect_equal(errors$cells, c(1, 1))
+  expect_equal(errors$error, c(20, 20))
+  expect_equal(errors$low, c(12, 8))
+  expect_equal(nrow(host_model_errors(list())), 0)
+  both <- read_experiments_transfers(dir, "comer94", c("table1", "absent", "table1-uncalibrated"))
+  expect_equal(nrow(both), 7)
+  expect_equal(nrow(read_experiments_transfers(dir, "comer94", "absent")), 0)
+  expect_named(read_experiments_transfers(dir, "comer94", character()), names(empty_transfers()))
+})
+
+test_that("comer94's claims are judged each on its experiment, a missing one no data", {
+  transfers <- toy_transfers("table1", 16384, c(16384, 16384, 24576), c(11, 13, 0.4)) |>
+    dplyr::mutate(host = NA_character_, receiver_throughput_mbit = NA_real_, setup = "s")
+  claims <- dplyr::bind_rows(
+    one_claim(claim_id = "T", experiments = "table1"), one_claim(claim_id = "E", experiments = "ethernet")
+  ) |>
+    dplyr::select(-modes, -size_min_bytes, -size_max_bytes) |>
+    dplyr::mutate(
+      metric = "share_abnormal", check = "about", target = 50, tolerance = 0, partly_tolerance = 0,
+      send_min_bytes = 16384, send_max_bytes = 16384, recv_min_bytes = NA_real_, recv_max_bytes = NA_real_
+    )
+  measured <- list(state_pairs = NULL, ethernet_cells = NULL, ethernet_transfers = NULL, ftp_cells = NULL)
+  evaluated <- judge_comer94(list(transfers = transfers), claims, measured, 0.1, toy_published())
+  expect_equal(evaluated$claim_id, c("T", "E"))
+  expect_equal(evaluated$measured, c(50, NA))
+  expect_equal(as.character(evaluated$verdict), c("reproduced", "no data"))
+  expect_equal(
+    cell_claims_measured_as(dplyr::mutate(claims, recv_min_bytes = 24576))[1],
+    "<code>share_abnormal</code> over send 16K, receive \u2265 24K"
+  )
+})
+
+test_that("the write-size table and the ftp rates read from their tables", {
+  by_write <- tibble::tibble(
+    write_size = "4K", setup = "s", cells = 100, agree = 99, abnormal_only_measured = 1,
+    abnormal_only_paper = 0, cells_off = "16K/20K", abnormal_error_pct = 3.14159
+  )
+  html <- write_size_table_html(by_write)
+  expect_match(html, "Abnormal cells: mean error against the paper (%)", fixed = TRUE)
+  expect_match(html, "> 3.1 <", fixed = TRUE)
+  ftp <- tibble::tibble(network = c("ethernet", "atm"), published_mbit = c(2, 0.5))
+  expect_equal(ftp_rate(ftp, c("atm", "ethernet", "fddi")), c(0.5, 2, NA))
 })

@@ -99,7 +99,7 @@ test_that("verdicts become badges with a CSS class", {
   )
   expect_equal(
     unname(verdict_counts(c("partly", "partly", "no data"))),
-    c(0L, 2L, 0L, 0L, 0L, 0L, 1L)
+    c(0L, 2L, 0L, 0L, 0L, 0L, 0L, 0L, 1L)
   )
 })
 
@@ -119,4 +119,53 @@ test_that("the index lists studies of one's own apart from the papers", {
 test_that("a no-wrap cell escapes its text", {
   expect_equal(nowrap_html("16K/20K"), '<span class="nowrap">16K/20K</span>')
   expect_equal(nowrap_html("a<b"), '<span class="nowrap">a&lt;b</span>')
+})
+
+test_that("use_report_output() sets every report's chunk options, with a report's own on top", {
+  chunk_options <- knitr::opts_chunk$get()
+  output_hook <- knitr::knit_hooks$get("output")
+  withr::defer({
+    knitr::opts_chunk$restore(chunk_options)
+    knitr::knit_hooks$set(output = output_hook)
+    knitr::opts_hooks$restore()
+  })
+  use_report_output(fig.height = 4.8, dpi = 96)
+  expect_false(knitr::opts_chunk$get("echo"))
+  expect_equal(knitr::opts_chunk$get("fig.width"), 9)
+  expect_equal(knitr::opts_chunk$get("fig.height"), 4.8)
+  expect_equal(knitr::opts_chunk$get("dpi"), 96)
+  hook <- knitr::knit_hooks$get("output")
+  expect_match(hook("<b>x</b>", list(results = "asis")), "```{=html}", fixed = TRUE)
+  use_report_output()
+  expect_equal(knitr::opts_chunk$get("fig.height"), 5.2)
+  expect_identical(knitr::knit_hooks$get("output"), hook)
+})
+
+test_that("the index counts the claims on the era's hosts by verdict, fitted ones apart", {
+  card <- function(verdict, era, fitted) {
+    tibble::tibble(claim_id = paste0("X", seq_along(verdict)), figure = "Fig 1", claim = "c",
+      published = "p", measured = "1", verdict = verdict,
+      era_host = as.character(era), fitted = as.character(fitted))
+  }
+  scorecards <- list(
+    a = card(c("reproduced", "fitted", "inconclusive", "reproduced"), c(TRUE, TRUE, TRUE, FALSE), c(FALSE, TRUE, FALSE, FALSE)),
+    b = card(c("reproduced", "not reproduced", "not reproduced"), TRUE, c(FALSE, FALSE, TRUE)),
+    old = tibble::tibble(claim_id = "Y", figure = "Fig 1", claim = "c", published = "p", measured = "1", verdict = "reproduced")
+  )
+  counts <- era_host_counts(scorecards)
+  expect_equal(counts$paper, c("a", "b", "old", "all papers"))
+  expect_equal(counts$era_claims, c(3, 3, 0, 6))
+  expect_equal(counts$on_fitted, c(1, 1, 0, 2))
+  expect_equal(counts$held_out, c(2, 2, 0, 4))
+  expect_equal(counts$reproduced, c(1, 1, 0, 2))
+  expect_equal(counts$inconclusive, c(1, 0, 0, 1))
+  expect_equal(counts$`not reproduced`, c(0, 1, 0, 1))
+  expect_equal(counts$reproduced_pct, c(50, 50, NA, 50))
+  html <- era_host_html(counts)
+  expect_match(html, "Claims on the era's hosts", fixed = TRUE)
+  expect_match(html, "<td>all papers</td><td>6</td><td>2</td><td>4</td>", fixed = TRUE)
+  # Verdicts no held-out claim has are left out of a paper's row.
+  expect_no_match(html, "<td>b</td>.*verdict-inconclusive.*</tr>\n<tr><td>old")
+  expect_match(era_host_html(era_host_counts(scorecards["old"])), "No claim was judged")
+  expect_match(index_html(scorecards, tempdir()), "id=\"era-hosts\"", fixed = TRUE)
 })

@@ -79,6 +79,16 @@ test_that("the report's synthetic fixture renders with a verdict for every claim
   expect_false(anyNA(transfers$cell_loss_ratio))
   points <- summarise_points(transfers)
   expect_equal(nrow(dplyr::filter(points, experiment == "fig6")), 80)
+  claims <- tibble::tibble(
+    claim_id = "N", figure = "Fig 6", source = "", claim = "", published = "",
+    experiments = "fig6", metric = "n16_rtt200_mbit", check = "at_least",
+    target = 0, tolerance = 0, partly_tolerance = 0, unit = "Mbit/s", target_basis = ""
+  )
+  judged <- judge_ishikura(list(transfers = transfers), claims, list())
+  expect_equal(judged, evaluate_mftp_claims(claims, points, list()))
+  expect_false(is.na(judged$measured))
+  without <- judge_ishikura(list(transfers = dplyr::filter(transfers, experiment != "fig6")), claims, list())
+  expect_equal(as.character(without$verdict), "no data")
 })
 
 test_that("the report renders from synthetic data with a verdict for every claim and ends with provenance", {
@@ -95,7 +105,7 @@ test_that("the report renders from synthetic data with a verdict for every claim
   headings <- regmatches(html, gregexpr("<h2>[^<]+</h2>", html, perl = TRUE))[[1]]
   expect_equal(utils::tail(headings, 1), "<h2>Provenance</h2>")
   card <- readr::read_csv(file.path(out, "ishikura-scorecard.csv"), show_col_types = FALSE)
-  claims <- read_claims(file.path(reports_dir, "reference", "ishikura-claims.csv"), mftp_metrics, mftp_claim_columns)
+  claims <- read_claims(file.path(reports_dir, "reference", "ishikura-claims.csv"), mftp_metrics)
   expect_setequal(card$claim_id, claims$claim_id)
   expect_false(any(card$verdict == "no data"))
 })
@@ -129,6 +139,15 @@ test_that("Fig 1 pairs n connections of W with one of n*W and weighs Tr by recov
   # No recovery completed by one n*W connection: no ratio, not a zero.
   none <- dplyr::mutate(points, recoveries = dplyr::if_else(experiment == "fig1-single", 0, recoveries))
   expect_true(is.na(mftp_metrics$recovery_ratio_per_n(none, list())))
+  panels <- recovery_panels(points)
+  expect_equal(unique(panels$panel), "cell loss 1.5e-05")
+  labels <- recovery_labels(panels)
+  one <- labels$case == "one connection of n*W"
+  expect_equal(labels$label[one], "4 done\n2 cut, 2 unfinished")
+  expect_equal(labels$top[one], max(panels$rtts[panels$case == "one connection of n*W"]))
+  expect_no_error(ggplot2::ggplot_build(plot_recovery(panels, labels, "Fig 1")))
+  two_setups <- recovery_panels(dplyr::bind_rows(points, dplyr::mutate(points, setup = "t")))
+  expect_setequal(unique(two_setups$panel), c("s\ncell loss 1.5e-05", "t\ncell loss 1.5e-05"))
 })
 
 test_that("a claim whose basis is an assumption is not counted as reproduced, and shows its n", {
@@ -143,4 +162,53 @@ test_that("a claim whose basis is an assumption is not counted as reproduced, an
   expect_equal(as.character(evaluated$verdict), c("reproduced", "follows from assumption"))
   expect_equal(evaluated$n, c(10, 10))
   expect_equal(evaluated$n_of, c("transfers", "transfers"))
+})
+
+test_that("each figure's points are shaped for its plot, lines in the order of their values", {
+  fig6 <- mftp_points("fig6", connections = c(1, 2, 1, 2), added_rtt_ms = c(1000, 1000, 200, 200), mean_mbit = 1:4)
+  rows <- fig6_rows(dplyr::bind_rows(fig6, mftp_points("fig7", mean_mbit = 1)))
+  expect_equal(nrow(rows), 4)
+  expect_equal(levels(rows$series), c("200 ms", "1000 ms"))
+  expect_no_error(ggplot2::ggplot_build(plot_connections(rows, "added RTT", "Fig 6")))
+  fig7 <- fig7_rows(mftp_points("fig7", window = c(8192, 24576), mean_mbit = c(1, 2)))
+  expect_equal(fig7$window_kbytes, c(8, 24))
+  expect_no_error(ggplot2::ggplot_build(plot_window_steps(fig7, "Fig 7")))
+  cells <- mftp_points("cell-loss",
+    connections = c(1, 16, 16), added_rtt_ms = c(200, 200, 500), cell_loss_ratio = c(1e-5, 1e-5, 1e-4),
+    mean_mbit = 1:3
+  )
+  fig8 <- fig8_rows(cells)
+  expect_equal(fig8$connections, c(1, 16))
+  expect_equal(levels(fig8$series), "1e-05")
+  fig9 <- fig9_rows(cells)
+  expect_equal(levels(fig9$series), c("1", "16"))
+  expect_no_error(ggplot2::ggplot_build(plot_cell_loss_rtt(fig9, "Fig 9")))
+  curves <- tibble::tibble(
+    setup = "s", error = "cell loss", error_ratio = 1e-5, packet_error_rate = 2e-3, normalised = 0.5
+  )
+  fig10 <- fig10_rows(curves)
+  expect_equal(fig10$x, c(1e-5, 2e-3))
+  expect_equal(fig10$axis, c("error ratio (Fig 10a, 10b)", "packet error rate (converted)"))
+  expect_no_error(ggplot2::ggplot_build(plot_error_curves(fig10, "Fig 10")))
+})
+
+test_that("Table 1 sets the paper's ranges beside the values swept, and auto-N its choices", {
+  table1 <- tibble::tibble(
+    parameter = c("connections", "cell loss"), column = c("connections", "cell_loss_ratio"),
+    low = c(1, 1e-6), high = c(16, 1e-4), unit = c("", "ratio")
+  )
+  swept <- table1_swept(table1, mftp_points("fig6", connections = c(4, 1, NA), mean_mbit = 1))
+  expect_equal(swept$`Our values`, c("1, 4", "0"))
+  expect_equal(swept$`Paper (low .. high)`[2], "1e-06 .. 1e-04 ratio")
+  expect_equal(table1_swept(table1, mftp_points("fig6", mean_mbit = 1)[0, ])$`Our values`, rep("not swept", 2))
+  transfers <- tibble::tibble(
+    experiment = c("auto-n", "auto-n", "fig6"), setup = "s", added_rtt_ms = 200,
+    rtt_measured_ms = c(201, 203, NA), formula_connections = c(7.2, 7.4, NA), connections = c(8, 8, 1),
+    throughput_mbit = c(20, 22, 1)
+  )
+  auto <- auto_n_rows(transfers)
+  expect_equal(nrow(auto), 1)
+  expect_equal(auto$`Measured RTT (ms)`, "202")
+  expect_equal(auto$`N chosen`, 8)
+  expect_equal(auto$`Throughput (Mb/s)`, "21")
 })

@@ -1,11 +1,16 @@
 # milliner's metrics and report, on small hand-made summaries and the synthetic fixture.
 
-ipc_sizes <- function(curve, message_bytes, throughput_mbit, ...) {
+# Per-size rows as summarise_ipc() gives them; the runs span spread (relative) around the mean.
+ipc_sizes <- function(curve, message_bytes, throughput_mbit, ..., spread = 0) {
   tibble::tibble(
     setup = "tahoe sim", experiment = "x", curve = curve, message_bytes = message_bytes,
     million_bytes = message_bytes / 1e6, throughput_mbit = throughput_mbit,
     elapsed_s = message_bytes * 8 / (throughput_mbit * 1e6), ...
-  )
+  ) |>
+    dplyr::mutate(
+      throughput_min = throughput_mbit * (1 - spread), throughput_max = throughput_mbit * (1 + spread),
+      elapsed_min = elapsed_s / (1 + spread), elapsed_max = elapsed_s / (1 - spread)
+    )
 }
 
 test_that("max_reliable_unack is the last k before the first loss", {
@@ -33,7 +38,50 @@ test_that("paging_onset is the first size that paged, Inf when none did", {
 
 test_that("protocol_order checks every size", {
   rows <- ipc_sizes(rep(c("a", "b"), 2), rep(c(1, 2), each = 2), c(9, 8, 7, 8))
-  expect_equal(milliner_metrics$protocol_order(rows, c("a", "b")), 50)
+  expect_equal(as.numeric(milliner_metrics$protocol_order(rows, c("a", "b"))), 50)
+})
+
+test_that("an order inside the runs' scatter decides nothing: its share's interval spans it", {
+  # At 1M a beats b beyond the runs' spread; at 2M the runs overlap.
+  rows <- dplyr::bind_rows(
+    ipc_sizes(c("a", "b"), 1, c(9, 7), spread = 0.01),
+    ipc_sizes(c("a", "b"), 2, c(8.0, 7.96), spread = 0.01)
+  )
+  share <- milliner_metrics$protocol_order(rows, c("a", "b"))
+  expect_equal(as.numeric(share), 100)
+  expect_equal(attr(share, "ci"), c(50, 100))
+  claim <- one_claim(metric = "protocol_order", modes = "a;b", check = "at_least", target = 100,
+    tolerance = 0, partly_tolerance = 50)
+  expect_equal(judge_claim_row(claim, share)$verdict, "inconclusive")
+  decided <- milliner_metrics$protocol_order(dplyr::mutate(rows, throughput_min = throughput_mbit, throughput_max = throughput_mbit), c("a", "b"))
+  expect_equal(judge_claim_row(claim, decided)$verdict, "reproduced")
+})
+
+test_that("M04 is judged on how much longer 9000-octet segments take than the fastest of the three", {
+  rows <- tidyr::expand_grid(unack = c(1, 6), segment = c(9000, 8760, 8192)) |>
+    dplyr::mutate(
+      message_bytes = 1e6, elapsed_s = dplyr::case_when(segment == 9000 & unack == 6 ~ 1.004, segment == 8192 ~ 1.01, TRUE ~ 1),
+      elapsed_min = elapsed_s, elapsed_max = elapsed_s
+    )
+  excess <- milliner_metrics$first_segment_excess_pct(rows, c("9000", "8760", "8192"))
+  # 0 % at 1 unack, 0.4 % at 6: the median.
+  expect_equal(as.numeric(excess), 0.2)
+  expect_equal(attr(excess, "n"), 2)
+  claims <- read_claims(file.path(reports_dir, "reference", "milliner-claims.csv"), milliner_metrics)
+  m04 <- claims[claims$claim_id == "M04", ]
+  expect_equal(judge_claim_row(m04, excess)$verdict, "reproduced")
+  expect_equal(judge_claim_row(m04, with_ci(8, 8, 8))$verdict, "not reproduced")
+})
+
+test_that("M18 is judged on a typical point's spread, not the largest of hundreds", {
+  rows <- tibble::tibble(cv_pct = c(0.5, 1, 2, 90, NA))
+  typical <- milliner_metrics$median_cv_pct(rows, character())
+  expect_equal(as.numeric(typical), 1.5)
+  expect_equal(attr(typical, "n"), 4)
+  claims <- read_claims(file.path(reports_dir, "reference", "milliner-claims.csv"), milliner_metrics)
+  m18 <- claims[claims$claim_id == "M18", ]
+  expect_equal(judge_claim_row(m18, typical)$verdict, "reproduced")
+  expect_equal(judge_claim_row(m18, 12)$verdict, "not reproduced")
 })
 
 test_that("summarise_ipc's coefficient of variation uses the repeats", {
@@ -99,7 +147,7 @@ test_that("throughput_ratio is the median over the sizes both modes measured", {
     ipc_sizes("tcp 50000B", c(1, 2, 4) * 1048576, c(10, 10, 1), mode = "tcp")
   )
   # 3M has no TCP and 4M no RPC: the ratios at 1M and 2M, 0.8 and 0.6.
-  expect_equal(milliner_metrics$throughput_ratio(rows, c("rpc", "tcp")), 0.7)
+  expect_equal(as.numeric(milliner_metrics$throughput_ratio(rows, c("rpc", "tcp"))), 0.7)
   expect_true(is.na(milliner_metrics$throughput_ratio(rows[rows$mode == "rpc", ], c("rpc", "tcp"))))
 })
 
@@ -127,6 +175,15 @@ test_that("M11 is reproduced when RPC is slower than TCP on the same stack, and 
   expect_equal(as.character(got$verdict), "not reproduced")
   got <- evaluate_claims(m11, sizes(c(8, 9), c(9, 9.5))[0, ], metrics = milliner_metrics)
   expect_equal(as.character(got$verdict), "no data")
+  # RPC 0.1 % behind TCP, whose runs scatter by 0.5 %: inside the scatter, inconclusive.
+  close <- sizes(c(8.991, 8.991), c(9, 9)) |>
+    dplyr::mutate(
+      throughput_min = throughput_mbit * dplyr::if_else(mode == "tcp", 0.995, 1),
+      throughput_max = throughput_mbit * dplyr::if_else(mode == "tcp", 1.005, 1)
+    )
+  got <- evaluate_claims(m11, close, metrics = milliner_metrics)
+  expect_equal(got$measured, 0.999)
+  expect_equal(as.character(got$verdict), "inconclusive")
 })
 
 test_that("has_rows tells a table with rows from none", {
@@ -144,4 +201,50 @@ test_that("paging_starts lists curves by their buffer, not by their names, and a
   got <- paging_starts(sizes)
   expect_equal(got$curve, c("tcp 4096B", "tcp 8192B", "tcp 16384B"))
   expect_equal(got$first_paging_million_bytes, c(Inf, 12, 13))
+})
+
+test_that("without messages every claim reads no data; with them it is judged per setup", {
+  claims <- read_claims(file.path(reports_dir, "reference", "milliner-claims.csv"), milliner_metrics)
+  # Metrics take min() and max() of no sizes on the way to no data, with R's warnings.
+  none <- suppressWarnings(judge_milliner(list(messages = NULL), claims))
+  expect_equal(nrow(none), nrow(claims))
+  expect_true(all(none$verdict %in% c("no data", "not reproducible here")))
+  dir <- withr::local_tempdir()
+  make_synthetic_milliner(dir)
+  messages <- read_ipc_messages(dir, "milliner")
+  expect_equal(names(empty_ipc_sizes()), names(summarise_ipc(messages)))
+  judged <- judge_milliner(list(messages = messages), claims)
+  expect_equal(judged, evaluate_claims(claims, summarise_ipc(messages), metrics = milliner_metrics))
+  expect_false(all(judged$verdict == "no data"))
+})
+
+test_that("Sec 5.1's table orders k per setup and names the setup only when there are several", {
+  sizes <- tibble::tibble(
+    setup = "tahoe sim", experiment = c("udp-unack-limit", "udp-unack-limit", "udp-unack"),
+    unack = c(8, 2, 1), completed = c(FALSE, TRUE, TRUE), retransmissions = c(NA, 0, 0),
+    throughput_mbit = c(0.12345, 4.5678, 5)
+  )
+  table <- unack_limit_table(sizes)
+  expect_equal(table$`Unacknowledged segments (k)`, c(2, 8))
+  expect_equal(table$`Message delivered`, c("yes", "no"))
+  expect_equal(table$`Throughput (Mb/s)`, c(4.57, 0.123))
+  expect_false("Setup" %in% names(table))
+  two <- unack_limit_table(dplyr::mutate(sizes, setup = c("a", "b", "a")))
+  expect_equal(two$Setup, c("a", "b"))
+})
+
+test_that("milliner's figures build from the per-size rows", {
+  dir <- withr::local_tempdir()
+  make_synthetic_milliner(dir)
+  sizes <- summarise_ipc(read_ipc_messages(dir, "milliner"))
+  udp <- dplyr::filter(sizes, experiment %in% c("udp-segments-1024", "udp-unack"))
+  expect_no_error(ggplot2::ggplot_build(plot_segment_times(udp)))
+  tcp <- dplyr::filter(sizes, experiment %in% c("tcp-buffers-small", "tcp-buffers"))
+  expect_no_error(ggplot2::ggplot_build(plot_tcp_buffers(tcp)))
+  compare <- dplyr::filter(sizes, experiment %in% c("compare-udp", "compare-tcp"))
+  paging <- tibble::tibble(curve = compare$curve[1], first_paging_million_bytes = 12)
+  plot <- plot_paging_compare(compare, paging)
+  expect_equal(ggplot2::ggplot_build(plot)$data[[3]]$xintercept, 12)
+  linux <- dplyr::filter(sizes, experiment %in% c("compare-rpc", "compare-tcp-linux"))
+  expect_equal(plot_linux_compare(linux, "Fig 7 on Linux")$labels$title, "Fig 7 on Linux")
 })

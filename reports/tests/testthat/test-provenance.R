@@ -35,3 +35,11 @@ test_that("nested values become compact JSON", {
   expect_equal(as_text(list(packets = 50)), "{\"packets\":50}")
   expect_true(is.na(as_text(NULL)))
 })
+
+test_that("only a report of synthetic runs carries the synthetic-data banner", {
+  synthetic <- provenance_runs(list(list(run_id = "a", profile = "synthetic"), list(run_id = "b")))
+  expect_match(synthetic_banner_html(synthetic), "SYNTHETIC DATA", fixed = TRUE)
+  expect_match(synthetic_banner_html(synthetic), "callout-danger", fixed = TRUE)
+  measured <- provenance_runs(list(list(run_id = "a", profile = "paper")))
+  expect_equal(synthetic_banner_html(measured), "")
+})

@@ -126,3 +126,15 @@ test_that("the section's opening names the spec and what is swapped, and adds th
   expect_match(intro, "another sample. A note.$")
   expect_match(sensitivity_intro("s.yaml", "transfers"), "another sample.$")
 })
+
+test_that("the report's own data reach its evaluation beside the swapped tables", {
+  tables <- base_tables(placed(size_rows("udp", 1000, sent = 100, back = 50, experiment = "exp-v")))
+  with_bound <- function(tables, claims, bound) {
+    evaluate_claims(dplyr::mutate(claims, target = bound), tables$sizes)
+  }
+  baseline <- with_bound(tables, two_claims, 90)
+  table <- sensitivity_table(variant(), tables, with_bound, baseline, two_claims, 90)
+  expect_equal(table$changed, "none")
+  table <- sensitivity_table(variant(), tables, with_bound, baseline, two_claims, 10)
+  expect_equal(table$changed, "X1: reproduced -> not reproduced")
+})

@@ -1,0 +1,57 @@
+"""The conformance suite catches broken rules: each mutant of tools/tahoe/conformance/mutants.yaml
+breaks one rule of the era in a copy of the Tahoe stack, and the scripts it names must fail on
+it, while the unbroken copy passes every script. Builds the copies with the tools' own Makefile
+(a second or two each); needs a C compiler."""
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import REPO
+
+TOOLS = REPO / "tools"
+SCRIPTS = TOOLS / "tahoe" / "conformance"
+MUTANTS = yaml.safe_load((SCRIPTS / "mutants.yaml").read_text())
+RUNNER = "build/tests/tahoe-test_conformance"
+
+pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler (cc)")
+
+
+def build_copy(dest: Path, mutant: dict | None = None) -> Path:
+    """The stack and the runner, copied to dest (a mutant's text replaced) and built there."""
+    shutil.copy(TOOLS / "Makefile", dest)
+    shutil.copytree(TOOLS / "common", dest / "common")
+    shutil.copytree(TOOLS / "tahoe", dest / "tahoe", ignore=shutil.ignore_patterns("conformance"))
+    if mutant:
+        source = dest / "tahoe" / mutant["file"]
+        text = source.read_text()
+        assert text.count(mutant["find"]) == 1, f"{mutant['name']}: its text is not in {mutant['file']} exactly once"
+        source.write_text(text.replace(mutant["find"], mutant["replace"]))
+    done = subprocess.run(["make", "-s", "-C", str(dest), "CFLAGS=-O0", RUNNER], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return dest / RUNNER
+
+
+def failed_scripts(runner: Path) -> tuple[set[str], str]:
+    """The scripts the runner reports failed, and what it printed."""
+    done = subprocess.run([str(runner)], cwd=TOOLS, capture_output=True, text=True)
+    failed = set(re.findall(r"^FAIL tahoe/conformance/(\S+)\.tahoe$", done.stderr, re.MULTILINE))
+    return failed, done.stderr
+
+
+def test_the_unbroken_copy_passes_every_script(tmp_path: Path) -> None:
+    failed, output = failed_scripts(build_copy(tmp_path))
+    assert not failed, output
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m["name"] for m in MUTANTS])
+def test_a_broken_rule_fails_the_scripts_that_pin_it(mutant: dict, tmp_path: Path) -> None:
+    assert all((SCRIPTS / f"{name}.tahoe").is_file() for name in mutant["fails"]), mutant["fails"]
+    failed, output = failed_scripts(build_copy(tmp_path, mutant))
+    missed = set(mutant["fails"]) - failed
+    assert not missed, f"{mutant['name']} ({mutant['rule']}): {sorted(missed)} passed\n{output}"
+    for name in mutant["fails"]:
+        assert re.search(rf"^tahoe/conformance/{re.escape(name)}\.tahoe:\d+: ", output, re.MULTILINE), output
