@@ -169,13 +169,15 @@ HOST_KEYS.update({
     "udp_recvspace_bytes": Limit(0, 262144, "netsim and the Tahoe stack", "--host-model", "B",
                                  "host model udp_recvspace_bytes"),
     "sb_addr_bytes": Limit(0, 128, "netsim and the Tahoe stack", "--host-model", "B", "host model sb_addr_bytes"),
+    "udp_no_cksum": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model udp_no_cksum"),
 })
 HOST_KEYS.update({
     key: Limit(0, MAX_COST, "netsim and the Tahoe stack", "--host-model", unit, f"host model {key}")
-    for key, unit in (("wakeup_ns", "ns"), ("ctx_switch_ns", "ns"), ("sched_delay_mean_ns", "ns"),
+    for key, unit in (("wakeup_ns", "ns"), ("ctx_switch_ns", "ns"), ("clock_tick_ns", "ns"),
                       ("intr_jitter_max_ns", "ns"), ("le_tx_ns", "ns"), ("le_rx_ns", "ns"),
                       ("atm_tx_ns", "ns"), ("atm_rx_ns", "ns"), ("atm_per_buffer_ns", "ns"),
-                      ("atm_rx_per_byte_ps", "ps"), ("streams_hop_ns", "ns"))
+                      ("atm_rx_per_byte_ps", "ps"), ("streams_hop_ns", "ns"),
+                      ("vac_flush_per_byte_ps", "ps"))
 })
 
 

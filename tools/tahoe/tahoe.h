@@ -54,11 +54,14 @@ struct tahoe_hostcost {
      * 0: one queue of work in order of arrival. */
     int64_t intr_preempts;
     /* The receive path: a process that slept waiting for data is woken from interrupt level
-     * (wakeup_ns there), runs after a scheduling delay (an exponential draw of mean
-     * sched_delay_mean_ns) and pays ctx_switch_ns at process level before it runs. */
+     * (wakeup_ns there), runs once interrupt-level work is done, and pays ctx_switch_ns at
+     * process level before it runs (SunOS 4 kern_synch.c: a process woken from a kernel sleep
+     * outranks user mode; the host runs no other process). */
     int64_t wakeup_ns;
     int64_t ctx_switch_ns;
-    int64_t sched_delay_mean_ns;
+    /* hardclock's work at each of the clock_hz ticks, at interrupt level from the boot's tick
+     * phase (kern_clock.c); 0: the ticks cost nothing. */
+    int64_t clock_tick_ns;
     /* A hardware interrupt waits a uniform draw in 0..intr_jitter_max_ns (spl sections). */
     int64_t intr_jitter_max_ns;
     /* The driver's work per frame, by the interface the stack attaches (tahoe_config.iface). */
@@ -67,6 +70,10 @@ struct tahoe_hostcost {
     int64_t atm_per_buffer_ns;    /* per host buffer of atm_buffer_bytes a PDU occupies */
     int64_t atm_buffer_bytes;
     int64_t atm_rx_per_byte_ps;   /* a receive-only pass over each octet (programmed I/O) */
+    /* sun4c's virtual cache is flushed by software over what a device wrote into memory: the
+     * LANCE driver over each frame received, the ATM driver a page per receive buffer; this
+     * much per octet flushed (0: no cache to flush). */
+    int64_t vac_flush_per_byte_ps;
     /* Solaris 2.x STREAMS: each packet passes streams_tx_hops / streams_rx_hops module
      * boundaries (putnext with its mblk work) of streams_hop_ns each. */
     int64_t streams_hop_ns;
@@ -78,6 +85,9 @@ struct tahoe_hostcost {
     int64_t udp_sendspace_bytes;
     int64_t udp_recvspace_bytes;
     int64_t sb_addr_bytes;
+    /* 1: UDP datagrams are neither checksummed when sent nor checked when received (SunOS
+     * 4.1's udp_cksum = 0), so the checksum pass is not charged for them. */
+    int64_t udp_no_cksum;
 };
 
 /* What the host's CPU did beside the protocols: the receive path's wakeups and the time at
@@ -85,7 +95,7 @@ struct tahoe_hostcost {
 struct tahoe_cpustat {
     uint64_t wakeups;       /* a process that slept on a socket or a timer was woken */
     uint64_t ctx_switches;  /* ... and switched to */
-    int64_t sched_delay_ns; /* the scheduling delays those wakeups drew, summed */
+    uint64_t clock_ticks;   /* clock interrupts whose work was charged (clock_tick_ns) */
     int64_t intr_ns;        /* CPU time charged at interrupt level */
     int64_t bus_ns;         /* time the I/O bus spent on DMA */
 };
@@ -184,9 +194,10 @@ int64_t tahoe_now_ns(const struct tahoe_stack *st);
 int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st);
 /* Charges ns of application work (a busy loop, say) to the host CPU. */
 void tahoe_cpu_charge(struct tahoe_stack *st, int64_t ns);
-/* The process slept and what it waited for has come: charges the wakeup at interrupt level and
- * draws the scheduling delay (host model: wakeup_ns, sched_delay_mean_ns). Returns the time
- * from which the process may run; it then pays the context switch (tahoe_switch_to). */
+/* The process slept and what it waited for has come: charges the wakeup at interrupt level
+ * (host model: wakeup_ns). Returns the time from which the process may run, once the
+ * interrupt-level work queued before it is done; it then pays the context switch
+ * (tahoe_switch_to). */
 int64_t tahoe_wakeup(struct tahoe_stack *st);
 void tahoe_switch_to(struct tahoe_stack *st);
 

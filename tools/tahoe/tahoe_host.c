@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -44,6 +43,8 @@ struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
         st->cfg.udp_sendspace = (int)cfg->cost.udp_sendspace_bytes;
     if (cfg->cost.udp_recvspace_bytes)
         st->cfg.udp_recvspace = (int)cfg->cost.udp_recvspace_bytes;
+    if (cfg->cost.udp_no_cksum)
+        st->cfg.udp_cksum = 0;
     st->now = cfg->boot_ns;
     st->cpu_free = cfg->boot_ns;
     st->intr_free = cfg->boot_ns;
@@ -51,6 +52,9 @@ struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
     nr_rng_seed(&st->jitter, cfg->jitter_seed, cfg->jitter_stream);
     st->next_fast = cfg->boot_ns + FASTTICK_NS;
     st->next_slow = cfg->boot_ns + SLOWTICK_NS;
+    st->next_hz = cfg->cost.clock_hz > 0 && cfg->cost.clock_tick_ns > 0
+                      ? cfg->boot_ns + 1000000000LL / cfg->cost.clock_hz
+                      : INT64_MAX;
     st->tcp_iss = cfg->iss;
     st->last_port = 1023;
     return st;
@@ -118,9 +122,13 @@ int64_t tahoe_copycost(const struct tahoe_stack *st, size_t nbytes)
     return (1 + st->cfg.cost.copy_write_passes) * tahoe_bytecost(st, nbytes);
 }
 
-static int64_t packetcost(const struct tahoe_stack *st, size_t len)
+/* The protocol work, the checksum pass and the DMA's passes of one packet; a UDP packet (any
+ * fragment of a datagram) on a host that does not checksum UDP has no checksum pass. */
+static int64_t packetcost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len)
 {
-    return st->cfg.cost.per_packet_ns + (1 + st->cfg.cost.dma_passes) * tahoe_bytecost(st, len);
+    int cksum = !(len > IPO_PROTO && pkt[IPO_PROTO] == IPPROTO_UDP && !st->cfg.udp_cksum);
+    return st->cfg.cost.per_packet_ns +
+           (cksum + st->cfg.cost.dma_passes) * tahoe_bytecost(st, len);
 }
 
 static int64_t streams_cost(const struct tahoe_hostcost *c, int64_t hops)
@@ -128,31 +136,51 @@ static int64_t streams_cost(const struct tahoe_hostcost *c, int64_t hops)
     return hops * c->streams_hop_ns;
 }
 
-/* The ATM driver maps a PDU into host buffers of atm_buffer_bytes, each its own DVMA work. */
-static int64_t atm_buffers_cost(const struct tahoe_hostcost *c, size_t len)
+/* The host buffers of atm_buffer_bytes a PDU of len octets occupies (one when unsized). */
+static int64_t atm_buffers(const struct tahoe_hostcost *c, size_t len)
 {
     if (c->atm_buffer_bytes <= 0)
-        return 0;
-    int64_t nbuf = ((int64_t)len + c->atm_buffer_bytes - 1) / c->atm_buffer_bytes;
-    return nbuf * c->atm_per_buffer_ns;
+        return 1;
+    return ((int64_t)len + c->atm_buffer_bytes - 1) / c->atm_buffer_bytes;
 }
 
-int64_t tahoe_outcost(const struct tahoe_stack *st, size_t len)
+/* The ATM driver maps a PDU into host buffers, each its own DVMA work. */
+static int64_t atm_buffers_cost(const struct tahoe_hostcost *c, size_t len)
+{
+    return c->atm_buffer_bytes > 0 ? atm_buffers(c, len) * c->atm_per_buffer_ns : 0;
+}
+
+/* A sun4c page (NBPG), what the ATM driver flushes from the virtual cache per receive buffer. */
+#define VAC_PAGE_BYTES 4096
+
+/* What a received frame's DMA left to flush from the virtual cache: the LANCE driver flushes the
+ * frame (if_le.c leread, vac_flush); an ATM driver each receive buffer's page (HARP's
+ * fore_receive.c, written for SunOS 4.1 on sun4c, vac_pageflush). */
+static int64_t vac_flush_cost(const struct tahoe_stack *st, size_t len)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    int64_t octets = st->cfg.iface == TAHOE_IF_ATM ? atm_buffers(c, len) * VAC_PAGE_BYTES
+                                                   : (int64_t)len;
+    return octets * c->vac_flush_per_byte_ps / 1000;
+}
+
+int64_t tahoe_outcost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len)
 {
     const struct tahoe_hostcost *c = &st->cfg.cost;
     int64_t driver = st->cfg.iface == TAHOE_IF_ATM ? c->atm_tx_ns + atm_buffers_cost(c, len)
                                                    : c->le_tx_ns;
-    return packetcost(st, len) + driver + streams_cost(c, c->streams_tx_hops);
+    return packetcost(st, pkt, len) + driver + streams_cost(c, c->streams_tx_hops);
 }
 
-int64_t tahoe_incost(const struct tahoe_stack *st, size_t len)
+int64_t tahoe_incost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len)
 {
     const struct tahoe_hostcost *c = &st->cfg.cost;
     int64_t driver = st->cfg.iface == TAHOE_IF_ATM
                          ? c->atm_rx_ns + atm_buffers_cost(c, len) +
                                (int64_t)len * c->atm_rx_per_byte_ps / 1000
                          : c->le_rx_ns;
-    return packetcost(st, len) + driver + streams_cost(c, c->streams_rx_hops);
+    return packetcost(st, pkt, len) + driver + vac_flush_cost(st, len) +
+           streams_cost(c, c->streams_rx_hops);
 }
 
 int64_t tahoe_bus(struct tahoe_stack *st, int64_t at_ns, size_t len)
@@ -174,15 +202,6 @@ int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st)
     return st->cpu_free > st->now ? st->cpu_free : st->now;
 }
 
-/* An exponential draw of the given mean, from the host's jitter stream; none when mean is 0,
- * so that a model without jitter draws nothing. */
-static int64_t draw_exp(struct tahoe_stack *st, int64_t mean)
-{
-    if (mean <= 0)
-        return 0;
-    return (int64_t)(-(double)mean * log(1.0 - nr_rng_unit(&st->jitter)));
-}
-
 static int64_t draw_uniform(struct tahoe_stack *st, int64_t max)
 {
     if (max <= 0)
@@ -196,10 +215,8 @@ int64_t tahoe_wakeup(struct tahoe_stack *st)
     st->in_intr = 1;
     int64_t woken = tahoe_charge(st, c->wakeup_ns);
     st->in_intr = 0;
-    int64_t delay = draw_exp(st, c->sched_delay_mean_ns);
     st->cpustat.wakeups++;
-    st->cpustat.sched_delay_ns += delay;
-    return woken + delay;
+    return woken;
 }
 
 void tahoe_switch_to(struct tahoe_stack *st)
@@ -216,7 +233,7 @@ static void process_input(struct tahoe_stack *st, struct inpkt *p)
         st->inq_tail = NULL;
     st->inq_len--;
     st->in_intr = 1;
-    tahoe_charge(st, tahoe_incost(st, p->len));
+    tahoe_charge(st, tahoe_incost(st, p->data, p->len));
     ip_input_process(st, p->data, p->len);
     st->in_intr = 0;
     free(p);
@@ -241,6 +258,8 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
     for (;;) {
         int64_t t_in = input_ready_time(st);
         int64_t t_tick = st->next_fast < st->next_slow ? st->next_fast : st->next_slow;
+        if (st->next_hz < t_tick)
+            t_tick = st->next_hz;
         int64_t t = t_in < t_tick ? t_in : t_tick;
         if (t > now_ns)
             break;
@@ -250,8 +269,15 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
             process_input(st, st->inq);
             continue;
         }
+        st->in_intr = 1;
+        /* hardclock first: the protocols' ticks are callouts that softclock runs after it. It
+         * is not a deadline: work that spans a tick is pushed later when the clock passes it. */
+        if (st->next_hz == t) {
+            st->next_hz += 1000000000LL / st->cfg.cost.clock_hz;
+            st->cpustat.clock_ticks++;
+            tahoe_charge(st, st->cfg.cost.clock_tick_ns);
+        }
         /* Both ticks come from the one hardware clock; at a common instant fast runs first. */
-        st->in_intr = 1; /* softclock */
         if (st->next_fast == t) {
             st->next_fast += FASTTICK_NS;
             tcp_fasttimo(st);
@@ -348,7 +374,7 @@ static const struct hostkey {
     HOSTKEY(spin_ps, 1, HOST_MAX_COST), HOSTKEY(print_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_hz, 1, 1000000000), HOSTKEY(intr_preempts, 0, 1),
     HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
-    HOSTKEY(sched_delay_mean_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
+    HOSTKEY(clock_tick_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
     HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),
     HOSTKEY(atm_tx_ns, 0, HOST_MAX_COST), HOSTKEY(atm_rx_ns, 0, HOST_MAX_COST),
     HOSTKEY(atm_per_buffer_ns, 0, HOST_MAX_COST), HOSTKEY(atm_buffer_bytes, 0, 65535),
@@ -356,7 +382,8 @@ static const struct hostkey {
     HOSTKEY(streams_tx_hops, 0, 16), HOSTKEY(streams_rx_hops, 0, 16),
     HOSTKEY(sbus_dma_bytes_per_s, 0, HOST_MAX_BYTES),
     HOSTKEY(udp_sendspace_bytes, 0, 65535), HOSTKEY(udp_recvspace_bytes, 0, 262144),
-    HOSTKEY(sb_addr_bytes, 0, 128),
+    HOSTKEY(sb_addr_bytes, 0, 128), HOSTKEY(vac_flush_per_byte_ps, 0, HOST_MAX_COST),
+    HOSTKEY(udp_no_cksum, 0, 1),
 };
 #define NHOSTKEYS (sizeof hostkeys / sizeof hostkeys[0])
 

@@ -39,6 +39,7 @@ struct tahoe_stack {
     struct nr_rng jitter; /* interrupt and scheduling delays (tahoe_config.jitter_seed) */
     struct tahoe_cpustat cpustat;
     int64_t next_fast, next_slow;
+    int64_t next_hz; /* the next clock interrupt whose work is charged; INT64_MAX: none */
 
     struct inpkt *inq, *inq_tail;
     int inq_len;
@@ -64,11 +65,12 @@ int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
 int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes);
 /* Cost of copying nbytes between user space and the kernel: the read pass and the stores. */
 int64_t tahoe_copycost(const struct tahoe_stack *st, size_t nbytes);
-/* Cost of one IP packet of len octets sent (tahoe_outcost) or received (tahoe_incost): the
- * protocol work, the checksum pass, the memory the interface's DMA of the frame takes from the
- * CPU, and the driver's work for the interface the stack attaches. */
-int64_t tahoe_outcost(const struct tahoe_stack *st, size_t len);
-int64_t tahoe_incost(const struct tahoe_stack *st, size_t len);
+/* Cost of one IP packet pkt of len octets sent (tahoe_outcost) or received (tahoe_incost): the
+ * protocol work, the checksum pass (unless a UDP one goes unchecksummed), the memory the
+ * interface's DMA of the frame takes from the CPU, and the driver's work for the interface the
+ * stack attaches. */
+int64_t tahoe_outcost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len);
+int64_t tahoe_incost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len);
 /* A frame of len octets the CPU finished at at_ns crosses the I/O bus: when its DMA ends. */
 int64_t tahoe_bus(struct tahoe_stack *st, int64_t at_ns, size_t len);
 /* Releases a socket's descriptor slot. */

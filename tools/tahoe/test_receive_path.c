@@ -1,7 +1,7 @@
 /* The host mechanisms of issue #35 on the tahoe stack: interrupt level before the process, the
- * receive path's wakeup, context switch and seeded scheduling delay, per-interface driver
- * costs, the I/O bus, and the socket buffer's count of a datagram's source address. */
-#include <math.h>
+ * receive path's wakeup and context switch, the clock interrupt's work, seeded interrupt
+ * jitter, per-interface driver costs, the I/O bus, and the socket buffer's count of a
+ * datagram's source address. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -70,7 +70,9 @@ static void send_datagram(struct world *w, size_t len)
     tahoe_close(w->net.h[1], s);
 }
 
-static void world_start(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed)
+/* The reader's stack attaches iface (TAHOE_IF_*). */
+static void world_start_on(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed,
+                           int iface)
 {
     memset(w, 0, sizeof *w);
     tn_init(&w->net, 1500, 10000000LL, 100 * US);
@@ -80,6 +82,7 @@ static void world_start(struct world *w, const struct tahoe_hostcost *cost, uint
     cfg.addr = tn_ip(10, 0, 0, 1);
     cfg.mtu = 1500;
     cfg.cost = *cost;
+    cfg.iface = iface;
     cfg.jitter_seed = seed;
     cfg.jitter_stream = 5;
     w->net.port[0] = (struct tn_port){&w->net, 0};
@@ -93,6 +96,11 @@ static void world_start(struct world *w, const struct tahoe_hostcost *cost, uint
     struct nrio_addr a = {tn_ip(10, 0, 0, 1), PORT};
     NRT_EQ_INT(nrio_bind(w->io, w->s, &a), 0);
     NRT_EQ_INT(nrio_watch(w->io, w->s, NRIO_IN, on_read, w), 0);
+}
+
+static void world_start(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed)
+{
+    world_start_on(w, cost, seed, TAHOE_IF_ETHER);
 }
 
 static void world_free(struct world *w)
@@ -144,30 +152,55 @@ static void test_without_the_keys_the_read_follows_the_input(void)
     nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
     NRT_EQ_INT(nrio_run(w.io), 0);
     NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US);
-    NRT_EQ_INT(tahoe_cpustat(w.net.h[0])->sched_delay_ns, 0);
+    NRT_EQ_INT((long)tahoe_cpustat(w.net.h[0])->clock_ticks, 0);
     world_free(&w);
 }
 
-/* The scheduling delay is an exponential draw from the host's jitter stream: the same seed
- * gives the same delay, which common/rng.h reproduces, and another seed another one. */
-static void test_the_scheduling_delay_is_drawn_from_the_seed(void)
+/* A received frame's interrupt waits a uniform draw from the host's jitter stream: the same
+ * seed gives the same wait, which common/rng.h reproduces, and another seed another one. */
+static void test_the_interrupt_jitter_is_drawn_from_the_seed(void)
 {
     static struct world w;
-    struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .sched_delay_mean_ns = 1000 * US};
-    int64_t delay[2];
+    struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .intr_jitter_max_ns = 1000 * US};
+    int64_t wait[2];
     for (int k = 0; k < 2; k++) {
         world_start(&w, &c, 42 + (uint64_t)k);
         send_datagram(&w, 100);
         nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
         NRT_EQ_INT(nrio_run(w.io), 0);
-        delay[k] = w.read_at - first_arrival(&w) - 100 * US;
+        wait[k] = w.read_at - first_arrival(&w) - 100 * US;
         world_free(&w);
     }
     struct nr_rng r;
     nr_rng_seed(&r, 42, 5);
-    int64_t expect = (int64_t)(-(double)(1000 * US) * log(1.0 - nr_rng_unit(&r)));
-    NRT_EQ_INT(delay[0], expect);
-    NRT_CHECK(delay[1] != delay[0]);
+    NRT_EQ_INT(wait[0], (int64_t)(nr_rng_unit(&r) * (double)(1000 * US + 1)));
+    NRT_CHECK(wait[1] != wait[0]);
+}
+
+/* hardclock's work comes at each clock interrupt, on the grid the boot fixes, at interrupt
+ * level: the process's work that spans ticks ends later by theirs; no key, no cost. */
+static void test_the_clock_interrupt_takes_its_time_from_the_process(void)
+{
+    for (int cost = 0; cost < 2; cost++) {
+        static struct tn_net net;
+        tn_init(&net, 1500, 10000000LL, 100 * US);
+        struct tahoe_config cfg;
+        tahoe_config_defaults(&cfg);
+        cfg.boot_ns = -3 * TN_MS; /* ticks at 7, 17, 27 ms */
+        cfg.cost = (struct tahoe_hostcost){.per_packet_ns = 100 * US, .intr_preempts = 1,
+                                           .clock_hz = 100, .clock_tick_ns = cost * 50 * US};
+        struct tahoe_stack *h = tn_host(&net, 0, &cfg);
+        tahoe_clock(h, 0);
+        tahoe_cpu_charge(h, 25 * TN_MS);
+        tahoe_clock(h, 25 * TN_MS);
+        NRT_EQ_INT(tahoe_cpu_free_ns(h), 25 * TN_MS + cost * 100 * US);
+        NRT_EQ_INT((long)tahoe_cpustat(h)->clock_ticks, cost ? 2 : 0);
+        /* An idle CPU spends the tick's time too. */
+        tahoe_clock(h, 40 * TN_MS);
+        NRT_EQ_INT((long)tahoe_cpustat(h)->clock_ticks, cost ? 4 : 0);
+        NRT_EQ_INT(tahoe_cpustat(h)->intr_ns, cost * 200 * US);
+        tn_free(&net);
+    }
 }
 
 /* With interrupt level first, a frame that arrives while the process computes is taken at
@@ -239,6 +272,55 @@ static void test_driver_costs_follow_the_interface_and_the_bus_spaces_frames(voi
     }
 }
 
+/* The receiving driver flushes the virtual cache over what the device wrote: an Ethernet frame's
+ * octets, a 4096-octet page per ATM receive buffer; the input's work grows by it, the output's
+ * not. */
+static void test_the_virtual_cache_is_flushed_over_what_was_received(void)
+{
+    for (int atm = 0; atm < 2; atm++) {
+        static struct world w;
+        struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .vac_flush_per_byte_ps = 1000,
+                                   .atm_buffer_bytes = 512};
+        world_start_on(&w, &c, 1, atm ? TAHOE_IF_ATM : TAHOE_IF_ETHER);
+        send_datagram(&w, 972); /* 1000 octets of IP: two 512-octet buffers */
+        nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
+        NRT_EQ_INT(nrio_run(w.io), 0);
+        NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US + (atm ? 2 * 4096 : 1000));
+        world_free(&w);
+    }
+}
+
+/* SunOS 4.1 neither checksums UDP nor checks it (udp_cksum = 0): no checksum pass is charged
+ * on either side, and a datagram whose checksum is wrong is taken. */
+static void test_a_host_without_udp_checksums_charges_no_pass_and_checks_none(void)
+{
+    for (int off = 0; off < 2; off++) {
+        static struct tn_net net;
+        tn_init(&net, 1500, 10000000LL, 100 * US);
+        struct tahoe_config cfg;
+        tahoe_config_defaults(&cfg);
+        cfg.cost = (struct tahoe_hostcost){.per_packet_ns = 100 * US, .per_byte_ps = 1000,
+                                           .udp_no_cksum = off};
+        struct tahoe_stack *h = tn_host(&net, 0, &cfg);
+        tn_host(&net, 1, &cfg);
+        int r = tahoe_socket(h, TAHOE_SOCK_DGRAM);
+        struct tahoe_addr a = {tn_ip(10, 0, 0, 1), PORT};
+        tahoe_bind(h, r, &a);
+        static const uint8_t data[972];
+        int s = tahoe_socket(net.h[1], TAHOE_SOCK_DGRAM);
+        NRT_EQ_INT(tahoe_sendto(net.h[1], s, data, sizeof data, &a), (long)sizeof data);
+        /* The copy of 972 octets in, then 1000 octets of IP and the checksum's pass over them
+         * unless it is off. */
+        NRT_EQ_INT(net.log[0].at_ns, 972 + 100 * US + (off ? 0 : 1) * 1000);
+        NRT_EQ_INT(get16(net.q->data + IP_HDRLEN + 6) == 0, off);
+        put16(net.q->data + IP_HDRLEN + 6, 0x1234); /* a wrong checksum */
+        tn_run(&net, 50 * TN_MS, NULL, NULL);
+        NRT_EQ_INT((long)tahoe_udpstat(h)->udps_badsum, off ? 0 : 1);
+        NRT_EQ_INT((long)tahoe_udpstat(h)->udps_ipackets, 1);
+        tn_free(&net);
+    }
+}
+
 /* A datagram's source address takes room in the receive buffer (SunOS's sockaddr mbuf). */
 static void test_the_source_address_counts_in_the_receive_buffer(void)
 {
@@ -287,9 +369,12 @@ int main(void)
 {
     NRT_RUN(test_a_sleeping_reader_pays_wakeup_and_switch);
     NRT_RUN(test_without_the_keys_the_read_follows_the_input);
-    NRT_RUN(test_the_scheduling_delay_is_drawn_from_the_seed);
+    NRT_RUN(test_the_interrupt_jitter_is_drawn_from_the_seed);
+    NRT_RUN(test_the_clock_interrupt_takes_its_time_from_the_process);
     NRT_RUN(test_interrupt_level_runs_before_the_process);
     NRT_RUN(test_driver_costs_follow_the_interface_and_the_bus_spaces_frames);
+    NRT_RUN(test_the_virtual_cache_is_flushed_over_what_was_received);
+    NRT_RUN(test_a_host_without_udp_checksums_charges_no_pass_and_checks_none);
     NRT_RUN(test_the_source_address_counts_in_the_receive_buffer);
     NRT_RUN(test_udp_space_from_the_host_model);
     return nrt_summary("tahoe/test_receive_path");

@@ -22,7 +22,8 @@ void udp_input(struct tahoe_stack *st, const uint8_t *ip, size_t hlen, size_t le
         return;
     }
     uint32_t src = getaddr(ip + IPO_SRC), dst = getaddr(ip + IPO_DST);
-    if (get16(uh + 6) && in_pseudo_cksum(src, dst, IPPROTO_UDP, uh, ulen) != 0) {
+    if (st->cfg.udp_cksum && get16(uh + 6) &&
+        in_pseudo_cksum(src, dst, IPPROTO_UDP, uh, ulen) != 0) {
         st->udpstat.udps_badsum++;
         return;
     }
