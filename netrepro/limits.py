@@ -135,6 +135,7 @@ DELAY_NS = Limit(0, 10**15, "linkemu", "--delay, --jitter", "ns", "a delay")
 # 0: no limit in this unit (the schema asks for 1 or more, the other unit limiting the queue).
 QUEUE_PACKETS = Limit(0, 10**9, "linkemu", "--queue-packets", "", "a queue in packets")
 QUEUE_BYTES = Limit(0, 10**15, "linkemu", "--queue-bytes", "B", "a queue in octets")
+BACKGROUND_SIZE = Limit(28, 1500, "linkemu and netsim", "--background-size", "B", "a background frame's IP octets")
 
 # Host models (configs/hosts/, netrepro.stacks): tools/tahoe/tahoe_host.c reads them. No 1990s
 # cost comes near a second (the largest, a page read from disk, is tens of milliseconds), and
@@ -209,6 +210,11 @@ def check_link(document: Document) -> None:
         if "bytes" in queue:
             where = (*prefix, "queue", "bytes")
             QUEUE_BYTES.check(document, where, value(document, where, parse_size, queue["bytes"]))
+    if "background" in data:
+        if data.get("medium") != "shared":
+            raise document.error(("background",), "other stations' traffic needs medium: shared")
+        where = ("background", "size")
+        BACKGROUND_SIZE.check(document, where, value(document, where, parse_size, data["background"]["size"]))
 
 
 def check_host(document: Document) -> None:

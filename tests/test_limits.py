@@ -58,6 +58,8 @@ CASES = {
     "queue packets": (limits.QUEUE_PACKETS, [("linkemu", [], "--queue-packets"), ("netsim", [], "--queue-packets")],
                       str),
     "queue bytes": (limits.QUEUE_BYTES, [("linkemu", [], "--queue-bytes")], octets),
+    "background size": (limits.BACKGROUND_SIZE, [("linkemu", [], "--background-size"),
+                                                 ("netsim", [], "--background-size")], octets),
 }
 
 

@@ -93,13 +93,15 @@ static void emit_link(struct nr_json *j, const char *prefix, const struct le_cou
 #undef LINK
 }
 
-/* --medium shared: what each host's interface counted, and collisions per frame sent. */
+/* --medium shared: what each host's interface counted (and the background station's), and
+ * collisions per frame the hosts sent. */
 static void emit_medium(struct nr_json *j, const struct le_medium *m)
 {
     char k[64];
-    for (int i = 0; i < 2; i++) {
+    static const char *const prefixes[LE_STATIONS] = {"medium_a", "medium_b", "medium_bg"};
+    for (int i = 0; i < m->nst; i++) {
         const struct le_station_counters *c = &m->st[i].count;
-        const char *prefix = i == 0 ? "medium_a" : "medium_b";
+        const char *prefix = prefixes[i];
 #define STATION(field)                          \
     key(k, sizeof k, prefix, #field);           \
     nr_json_int(j, k, (int64_t)c->field)

@@ -20,7 +20,8 @@
 
 /* linkemu draws forward and reverse with streams 0 and 1; host b's boot phase uses its own;
  * the shared medium's two stations draw their backoffs from the next two; each host's
- * interrupt and scheduling jitter from its own after those (host a, then b). */
+ * interrupt jitter from its own after those (host a, then b); the medium's background station
+ * from LE_BACKGROUND_STREAM (medium.h) and the next. */
 #define STREAM_BOOT 2
 #define STREAM_MEDIUM 3
 #define STREAM_JITTER 5
@@ -110,7 +111,7 @@ static int medium_output(struct ns_sim *s, int from, const uint8_t *pkt, size_t 
  * up after 16 collisions are gone, as on the wire. */
 static int run_medium(struct ns_sim *s)
 {
-    struct le_outcome out[2];
+    struct le_outcome out[LE_MAX_OUTCOMES];
     while (le_medium_next_ns(&s->medium) <= s->now_ns) {
         int n = le_medium_step(&s->medium, s->now_ns, out);
         for (int i = 0; i < n; i++) {
@@ -329,8 +330,10 @@ int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err)
         return -1;
     }
     if (a->shared_medium &&
-        le_medium_init(&s->medium, a->forward.rate_bps, a->forward.delay_ns, a->framing,
-                       a->forward.queue_packets, a->seed, STREAM_MEDIUM) < 0) {
+        (le_medium_init(&s->medium, a->forward.rate_bps, a->forward.delay_ns, a->framing,
+                        a->forward.queue_packets, a->seed, STREAM_MEDIUM) < 0 ||
+         (a->background_fps > 0 && le_medium_background(&s->medium, a->background_fps,
+                                                         a->background_octets, 0, a->seed) < 0))) {
         fprintf(err, "netsim: out of memory setting up the shared medium\n");
         return -1;
     }
