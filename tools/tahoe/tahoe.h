@@ -66,6 +66,9 @@ struct tahoe_hostcost {
     int64_t intr_jitter_max_ns;
     /* The driver's work per frame, by the interface the stack attaches (tahoe_config.iface). */
     int64_t le_tx_ns, le_rx_ns;   /* the LANCE Ethernet driver */
+    /* 1: every frame received is copied out of the LANCE's buffer into mbufs (SunOS's le with no
+     * spare receive buffer to loan up: a kernel with one interface and no NFS server). */
+    int64_t le_rx_copy;
     int64_t atm_tx_ns, atm_rx_ns; /* the ATM adapter's driver, per PDU */
     int64_t atm_per_buffer_ns;    /* per host buffer of atm_buffer_bytes a PDU occupies */
     int64_t atm_buffer_bytes;

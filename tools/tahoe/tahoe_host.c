@@ -178,7 +178,7 @@ int64_t tahoe_incost(const struct tahoe_stack *st, const uint8_t *pkt, size_t le
     int64_t driver = st->cfg.iface == TAHOE_IF_ATM
                          ? c->atm_rx_ns + atm_buffers_cost(c, len) +
                                (int64_t)len * c->atm_rx_per_byte_ps / 1000
-                         : c->le_rx_ns;
+                         : c->le_rx_ns + (c->le_rx_copy ? tahoe_copycost(st, len) : 0);
     return packetcost(st, pkt, len) + driver + vac_flush_cost(st, len) +
            streams_cost(c, c->streams_rx_hops);
 }
@@ -376,6 +376,7 @@ static const struct hostkey {
     HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_tick_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
     HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),
+    HOSTKEY(le_rx_copy, 0, 1),
     HOSTKEY(atm_tx_ns, 0, HOST_MAX_COST), HOSTKEY(atm_rx_ns, 0, HOST_MAX_COST),
     HOSTKEY(atm_per_buffer_ns, 0, HOST_MAX_COST), HOSTKEY(atm_buffer_bytes, 0, 65535),
     HOSTKEY(atm_rx_per_byte_ps, 0, HOST_MAX_COST), HOSTKEY(streams_hop_ns, 0, HOST_MAX_COST),

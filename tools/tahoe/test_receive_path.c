@@ -290,6 +290,24 @@ static void test_the_virtual_cache_is_flushed_over_what_was_received(void)
     }
 }
 
+/* A LANCE with no spare buffer to loan up copies each frame into mbufs: a copy's passes over
+ * the frame at interrupt level, on Ethernet only. */
+static void test_a_lance_without_spare_buffers_copies_each_frame(void)
+{
+    for (int copy = 0; copy < 2; copy++) {
+        static struct world w;
+        struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .per_byte_ps = 1000,
+                                   .copy_write_passes = 1, .le_rx_copy = copy};
+        world_start(&w, &c, 1);
+        send_datagram(&w, 972);
+        nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
+        NRT_EQ_INT(nrio_run(w.io), 0);
+        /* The checksum's pass over 1000 octets, and the copy's two when the driver copies. */
+        NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US + 1000 + copy * 2000);
+        world_free(&w);
+    }
+}
+
 /* SunOS 4.1 neither checksums UDP nor checks it (udp_cksum = 0): no checksum pass is charged
  * on either side, and a datagram whose checksum is wrong is taken. */
 static void test_a_host_without_udp_checksums_charges_no_pass_and_checks_none(void)
@@ -374,6 +392,7 @@ int main(void)
     NRT_RUN(test_interrupt_level_runs_before_the_process);
     NRT_RUN(test_driver_costs_follow_the_interface_and_the_bus_spaces_frames);
     NRT_RUN(test_the_virtual_cache_is_flushed_over_what_was_received);
+    NRT_RUN(test_a_lance_without_spare_buffers_copies_each_frame);
     NRT_RUN(test_a_host_without_udp_checksums_charges_no_pass_and_checks_none);
     NRT_RUN(test_the_source_address_counts_in_the_receive_buffer);
     NRT_RUN(test_udp_space_from_the_host_model);
