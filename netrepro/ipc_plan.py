@@ -170,7 +170,10 @@ def ipcbench_command(link: Any, host_a: Path | None, host_b: Path | None, seed: 
 
 def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]], sim: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per message the client timed; the run's paging and drop counts on each."""
+    from netrepro.sim import disk_columns
+
     clients = [r for r in records if r.get("record") == "message" and r.get("role") == "client"]
+    servers = {r["index"]: r for r in records if r.get("record") == "message" and r.get("role") == "server"}
     # netsim counts the link's drops per run; an emulated link's are the trial's, in its provenance.
     drops = [k for k in DROP_KEYS if k in sim]
     return [{
@@ -180,8 +183,12 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]], sim: M
         "timing_end": r.get("timing_end"),
         "echo_s": r["echo_ns"] / 1e9 if "echo_ns" in r else None, "echo_equal": r.get("echo_equal"), "completed": True,
         "segments": r.get("segments"), "acks": r.get("acks"), "retransmissions": r.get("retransmissions"),
-        "a_pageins": sim.get("a_v_pgin"), "a_pageouts": sim.get("a_v_pgout"),
-        "b_pageins": sim.get("b_v_pgin"), "b_pageouts": sim.get("b_v_pgout"),
+        # Each end's paging during this message, from its own record; the run's totals where
+        # the backend gives none per message.
+        "a_pageins": r.get("pageins", sim.get("a_v_pgin")), "a_pageouts": r.get("pageouts", sim.get("a_v_pgout")),
+        "b_pageins": servers.get(r["index"], {}).get("pageins", sim.get("b_v_pgin")),
+        "b_pageouts": servers.get(r["index"], {}).get("pageouts", sim.get("b_v_pgout")),
+        **disk_columns(r, servers.get(r["index"])),
         **{key: sim.get(key) for key in KERNEL_COLUMNS},
         "link_drops": sum(sim[k] for k in drops) if drops else None,
         "receiver_fullsock": sim.get("b_udps_fullsock"), "receiver_ipq_drops": sim.get("b_ips_qdrop"),
@@ -226,22 +233,27 @@ def measure_curves(experiment: Experiment, trial: int, run_id: str,
     runs: list[dict[str, Any]] = []
     for curve in plan.curves():
         for size in plan.sizes:
-            seed = measure.mode_seed(experiment, trial, f"{curve['curve']} {size}")
-            client, server = ipcbench_args(plan, curve, size, experiment.transfers)
             window = curve["buffer"] or curve["segment"] * curve["unack"]
-            try:
-                records, counts, run = run_one(curve, size, seed, client, server,
-                                               ipcbench_limit_s(experiment, window, size))
-            except Unfinished as exc:
-                rows.append({"run_id": run_id, "trial": trial, "host_b": plan.host_b, "repeat": 1,
-                             "mode": plan.mode, **curve, "message_bytes": size, "completed": False})
-                runs.append({**exc.run, "seed": seed, "error": str(exc)})
-                continue
-            got = message_rows(curve, records, counts)
-            if len(got) != experiment.transfers:
-                raise RunError(f"ipcbench reported {len(got)} messages, expected {experiment.transfers}")
-            rows += [{"run_id": run_id, "trial": trial, "host_b": plan.host_b, **row} for row in got]
-            runs.append({**run, "seed": seed})
+            # Each repeat is a run of its own, as the paper's runs were (configs/milliner.yaml,
+            # assumptions.repeats): a second message in one process would find its buffer paged out.
+            for repeat in range(1, experiment.transfers + 1):
+                label = f"{curve['curve']} {size}" + ("" if repeat == 1 else f" repeat {repeat}")
+                seed = measure.mode_seed(experiment, trial, label)
+                client, server = ipcbench_args(plan, curve, size, 1)
+                try:
+                    records, counts, run = run_one(curve, size, seed, client, server,
+                                                   ipcbench_limit_s(experiment, window, size))
+                except Unfinished as exc:
+                    rows.append({"run_id": run_id, "trial": trial, "host_b": plan.host_b, "repeat": repeat,
+                                 "mode": plan.mode, **curve, "message_bytes": size, "completed": False})
+                    runs.append({**exc.run, "seed": seed, "error": str(exc)})
+                    continue
+                got = message_rows(curve, records, counts)
+                if len(got) != 1:
+                    raise RunError(f"ipcbench reported {len(got)} messages, expected 1")
+                rows += [{"run_id": run_id, "trial": trial, "host_b": plan.host_b, **row, "repeat": repeat}
+                         for row in got]
+                runs.append({**run, "seed": seed})
     return rows, runs
 
 

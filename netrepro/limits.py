@@ -181,6 +181,16 @@ HOST_KEYS.update({
                       ("atm_rx_per_byte_ps", "ps"), ("streams_hop_ns", "ns"),
                       ("vac_flush_per_byte_ps", "ps"))
 })
+# The disk and its file system (tools/tahoe/disk.h).
+HOST_KEYS.update({
+    key: Limit(low, high, "netsim and the Tahoe stack", "--host-model", unit, f"host model {key}")
+    for key, low, high, unit in (
+        ("disk_rpm", 0, 100000, ""), ("disk_track_bytes", 0, 1 << 24, "B"),
+        ("disk_seek_avg_ns", 0, MAX_COST, "ns"), ("disk_seek_track_ns", 0, MAX_COST, "ns"),
+        ("disk_command_ns", 0, MAX_COST, "ns"), ("ufs_block_bytes", 512, 1 << 16, "B"),
+        ("ufs_cluster_bytes", 0, 1 << 20, "B"), ("ufs_rotdelay_ns", 0, MAX_COST, "ns"),
+        ("ufs_writes_limit_bytes", 0, 1 << 40, "B"), ("ufs_cache_bytes", 0, 1 << 40, "B"))
+})
 
 
 def value(document: Document, key_path: tuple, parse: Callable[[Any], Any], text: Any) -> Any:
@@ -232,6 +242,13 @@ def check_host(document: Document) -> None:
     if "ram_bytes" in data and data["resident_bytes"] + data["page_size"] > data["ram_bytes"]:
         raise document.error(("resident_bytes",), "resident_bytes plus a page must fit in ram_bytes: the "
                              "application needs at least one page of memory")
+    disk = [key for key in data if key.startswith(("disk_", "ufs_"))]
+    if disk and not (data.get("disk_rpm") and data.get("disk_track_bytes")):
+        raise document.error((disk[0],), "a disk needs disk_rpm and disk_track_bytes (the media rate); "
+                             "without both the other disk_ and ufs_ keys change nothing")
+    if disk and ("page_in_ns" in data or "page_out_ns" in data):
+        raise document.error(("disk_rpm",), "a host with a disk pages through it: drop page_in_ns and "
+                             "page_out_ns (the Tahoe stack refuses both together)")
 
 
 # An experiment's settings the tools take, each with its keys and how it becomes the flag's unit.

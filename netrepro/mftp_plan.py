@@ -40,6 +40,7 @@ class MftpPlan:
     pause_s: float
     timeout_s: float
     cwnd_trace: bool = False
+    write_file: bool = False
 
 
 def _get(document: Document, key_path: tuple, parser: Any, text: Any) -> Any:
@@ -95,6 +96,7 @@ def parse_plan(document: Document, where: Any, settings: Mapping[str, Any]) -> M
         pause_s=pause / limits.NS,
         timeout_s=timeout / limits.NS,
         cwnd_trace=bool(plan.get("cwnd_trace", False)),
+        write_file=bool(plan.get("write_file", False)),
     )
 
 
@@ -126,6 +128,11 @@ def stack_args(plan: MftpPlan) -> list[str]:
             *(["--trace", "--tcp-debug"] if plan.cwnd_trace else [])]
 
 
+def dest_of(plan: MftpPlan, root: Path) -> Path:
+    """Where mftp writes the file it gets: root/got.bin with write_file, else /dev/null."""
+    return root / "got.bin" if plan.write_file else Path("/dev/null")
+
+
 def recovery_columns(plan: MftpPlan, result: SimResult) -> dict[str, Any]:
     """With cwnd_trace, the session's recoveries from the sender's (mftpd's, host b) traces."""
     if not plan.cwnd_trace:
@@ -139,9 +146,12 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, records: list
     """One row per transfer, from mftp's (the receiving client's) records; session's columns
     (the recoveries) go on every row."""
     assert experiment.mftp is not None
+    from netrepro.sim import disk_columns
+
     clients = [r for r in records if r.get("record") == "transfer" and r.get("tool") == "mftp"]
+    servers = [r for r in records if r.get("record") == "transfer" and r.get("tool") == "mftpd"]
     rows = []
-    for record in clients:
+    for i, record in enumerate(clients):
         rtt = record.get("rtt_ns")
         rows.append({
             "run_id": run_id, "trial": trial, "repeat": record["index"] + 1,
@@ -154,6 +164,8 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, records: list
             # The session's totals at the sender (host b); the same on every row of the session.
             "retransmitted_packets": sim.get("b_tcps_sndrexmitpack"),
             "retransmit_timeouts": sim.get("b_tcps_rexmttimeo"),
+            # Each host's disk during this transfer: mftp's record (host a) and mftpd's (b).
+            **disk_columns(record, servers[i] if i < len(servers) else None),
             **(session or {}),
         })
     return rows
@@ -179,6 +191,7 @@ def run_trial(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None
             rows, run = run_emulated(experiment, trial, run_id, seed, root, point)
     finally:
         (root / "src.bin").unlink(missing_ok=True)
+        (root / "got.bin").unlink(missing_ok=True)
     if len(rows) != experiment.transfers:
         raise RunError(f"mftp reported {len(rows)} transfers, expected {experiment.transfers}")
     write_text(out / "records.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
@@ -203,7 +216,7 @@ def run_sim(experiment: Experiment, trial: int, run_id: str, seed: int,
     boot_b = phase.boot_b_ns(seed)
     command = mftp_command(experiment.link, experiment.host_model, seed, experiment.transfer_bytes, root,
                            mftp_args(experiment.mftp, experiment.transfers), boot_b=boot_b,
-                           stack_args=stack_args(experiment.mftp), dest=Path("/dev/null"))
+                           stack_args=stack_args(experiment.mftp), dest=dest_of(experiment.mftp, root))
     try:
         result = run_netsim(command, mftp_limit_s(experiment))
     except SimError as exc:
@@ -249,7 +262,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, seed: int, roo
         sysctls = read_sysctls(net.h1)
         client, server = mftp_net.run_session(net, tool_args, experiment.stack, root,
                                               mftp_args(experiment.mftp, experiment.transfers),
-                                              Path("/dev/null"), seed, mftp_limit_s(experiment))
+                                              dest_of(experiment.mftp, root), seed, mftp_limit_s(experiment))
     rows = transfer_rows(experiment, trial, run_id, [*client, *server], {})
     return rows, {
         **net.provenance(link_check, seed_of_link),

@@ -147,6 +147,19 @@ static void emit_cpu(struct nr_json *j, const char *prefix, const struct tahoe_c
 #undef CPU
 }
 
+/* What the host's disk did (a host model with a disk): I/Os, the drive's busy time and the
+ * time the process slept waiting for it. */
+static void emit_disk(struct nr_json *j, const char *prefix, const struct tahoe_diskstat *d)
+{
+    char k[64];
+    key(k, sizeof k, prefix, "disk_ios");
+    nr_json_int(j, k, (int64_t)d->ios);
+    key(k, sizeof k, prefix, "disk_busy_ns");
+    nr_json_int(j, k, d->busy_ns);
+    key(k, sizeof k, prefix, "disk_wait_ns");
+    nr_json_int(j, k, d->wait_ns);
+}
+
 void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
 {
     struct nr_json j;
@@ -178,6 +191,7 @@ void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
         emit_udp_ip(&j, i == 0 ? "a" : "b", st);
         emit_vm(&j, i == 0 ? "a" : "b", nrio_tahoe_vmstat(s->host[i].io));
         emit_cpu(&j, i == 0 ? "a" : "b", tahoe_cpustat(st));
+        emit_disk(&j, i == 0 ? "a" : "b", nrio_tahoe_diskstat(s->host[i].io));
     }
     int rc = nr_json_emit(&j, out);
     if (rc < 0)

@@ -91,6 +91,17 @@ struct tahoe_hostcost {
     /* 1: UDP datagrams are neither checksummed when sent nor checked when received (SunOS
      * 4.1's udp_cksum = 0), so the checksum pass is not charged for them. */
     int64_t udp_no_cksum;
+    /* The disk and its file system (disk.h): a model without disk_rpm and disk_track_bytes
+     * has no disk. The drive turns disk_rpm times a minute with disk_track_bytes a track (the
+     * media rate), seeks disk_seek_avg_ns to another area and disk_seek_track_ns within one,
+     * and takes disk_command_ns to start each I/O. UFS: ufs_block_bytes blocks (0: 8192), laid
+     * in runs of ufs_cluster_bytes (0: one block) a ufs_rotdelay_ns turn apart; a writer waits
+     * while more than ufs_writes_limit_bytes of its writes are pending (0: never); the memory
+     * keeps ufs_cache_bytes of file blocks (0: only the blocks being read and read ahead). */
+    int64_t disk_rpm, disk_track_bytes;
+    int64_t disk_seek_avg_ns, disk_seek_track_ns, disk_command_ns;
+    int64_t ufs_block_bytes, ufs_cluster_bytes, ufs_rotdelay_ns;
+    int64_t ufs_writes_limit_bytes, ufs_cache_bytes;
 };
 
 /* What the host's CPU did beside the protocols: the receive path's wakeups and the time at

@@ -84,6 +84,13 @@ void tahoe_free(struct tahoe_stack *st)
     free(st);
 }
 
+/* Interrupt work from start for ns while the process sleeps on its disk: only what runs past
+ * its wakeup delays it. */
+static int64_t asleep_push(const struct tahoe_stack *st, int64_t start, int64_t ns)
+{
+    return start + ns > st->sleep_end ? start + ns - st->sleep_end : 0;
+}
+
 /* Interrupt-level work with intr_preempts: it starts when earlier interrupt-level work ends,
  * and process-level work under way or queued waits while it runs (SunOS 4's spl levels: the
  * driver's interrupt and ipintr run before the process, kern_synch.c / if_le.c). Outputs the
@@ -93,7 +100,7 @@ static int64_t charge_intr(struct tahoe_stack *st, int64_t ns)
     int64_t start = st->intr_free > st->now ? st->intr_free : st->now;
     st->intr_free = start + ns;
     if (st->cpu_free > start)
-        st->cpu_free += ns;
+        st->cpu_free += start < st->sleep_end ? asleep_push(st, start, ns) : ns;
     else
         st->cpu_free = st->intr_free;
     st->cpustat.intr_ns += ns;
@@ -385,6 +392,12 @@ static const struct hostkey {
     HOSTKEY(udp_sendspace_bytes, 0, 65535), HOSTKEY(udp_recvspace_bytes, 0, 262144),
     HOSTKEY(sb_addr_bytes, 0, 128), HOSTKEY(vac_flush_per_byte_ps, 0, HOST_MAX_COST),
     HOSTKEY(udp_no_cksum, 0, 1),
+    HOSTKEY(disk_rpm, 0, 100000), HOSTKEY(disk_track_bytes, 0, 1 << 24),
+    HOSTKEY(disk_seek_avg_ns, 0, HOST_MAX_COST), HOSTKEY(disk_seek_track_ns, 0, HOST_MAX_COST),
+    HOSTKEY(disk_command_ns, 0, HOST_MAX_COST), HOSTKEY(ufs_block_bytes, 512, 1 << 16),
+    HOSTKEY(ufs_cluster_bytes, 0, 1 << 20), HOSTKEY(ufs_rotdelay_ns, 0, HOST_MAX_COST),
+    HOSTKEY(ufs_writes_limit_bytes, 0, HOST_MAX_BYTES),
+    HOSTKEY(ufs_cache_bytes, 0, HOST_MAX_BYTES),
 };
 #define NHOSTKEYS (sizeof hostkeys / sizeof hostkeys[0])
 
@@ -585,6 +598,12 @@ int tahoe_hostcost_read(const char *path, struct tahoe_hostcost *out, char *err,
     if (c.ram_bytes && (c.page_size <= 0 || c.resident_bytes + c.page_size > c.ram_bytes)) {
         snprintf(err, errlen, "%s: ram_bytes needs page_size, and resident_bytes at least a "
                  "page below it", path);
+        return -EINVAL;
+    }
+    /* With a disk, paging goes through it: the CPU stand-ins for one would be dead keys. */
+    if (c.disk_rpm && c.disk_track_bytes && (c.page_in_ns || c.page_out_ns)) {
+        snprintf(err, errlen, "%s: a model with a disk (disk_rpm, disk_track_bytes) pages "
+                 "through it; drop page_in_ns and page_out_ns", path);
         return -EINVAL;
     }
     *out = c;

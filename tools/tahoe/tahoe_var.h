@@ -35,6 +35,9 @@ struct tahoe_stack {
      * it pushes later (cpu_free). in_intr: the work being charged is at interrupt level. */
     int64_t intr_free;
     int in_intr;
+    /* The process sleeps on its disk until sleep_end (tahoe_proc_sleep, disk.c): interrupt
+     * work before then does not delay it. */
+    int64_t sleep_end;
     int64_t bus_free; /* when the I/O bus finishes the DMA it was given */
     struct nr_rng jitter; /* interrupt and scheduling delays (tahoe_config.jitter_seed) */
     struct tahoe_cpustat cpustat;
