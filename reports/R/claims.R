@@ -515,7 +515,7 @@ bootstrap_seed <- 1995
 bootstrap_metrics <- c(
   "rtt_rel_diff_median", "rtt_abs_rel_diff_median", "rtt_abs_rel_diff_max", "share_faster",
   "gap_trend", "rtt_linearity", "dispersion_ratio", "rtt_mean", "experiment_rtt_ratio_max",
-  "experiment_rtt_ratio_median", "rtt_ratio_first_last"
+  "experiment_rtt_ratio_median", "rtt_ratio_first_last", "rtt_trend"
 )
 
 # reps resamples of x with replacement, one per column (indices, since sample() of a single
@@ -639,8 +639,15 @@ evaluate_claim <- function(claim, sizes, extra = list(), metrics = claim_metrics
   if (nrow(in_modes) == 0) {
     in_modes <- rows
   }
+  judged <- judge_claim_row(claim, value, override)
+  if (missing_rtt) {
+    judged$note <- paste(
+      "at no size did every mode the claim names bring a message back whole:",
+      "there is no round trip to compare"
+    )
+  }
   dplyr::bind_cols(
-    judge_claim_row(claim, value, override),
+    judged,
     value_n(value, dplyr::n_distinct(in_modes$message_bytes), "sizes"),
     echoes = if ("echoes" %in% names(in_modes)) sum(in_modes$echoes) else NA_real_
   )

@@ -153,13 +153,15 @@ evaluate_claims_by_experiment <- function(claims, tables, transfers = list(), fi
 
 # comer94's claims, each judged on the experiments its claims-file row names. Table 1's cells
 # come from tables$transfers, so that the sensitivity section can judge a variant's transfers
-# the same way; the other experiments' tables from measured (state_pairs, ethernet_cells,
-# ethernet_transfers, ftp_cells) and Table 1's rule and published side from fraction and
-# published (matrix_published()); fits, the host models' fitted figures (read_host_fits()).
+# the same way; the other experiments' tables from measured (circular_wait, state_pairs,
+# ethernet_cells, ethernet_transfers, ftp_cells) and Table 1's rule and published side from
+# fraction and published (matrix_published()); fits, the host models' fitted figures
+# (read_host_fits()).
 judge_comer94 <- function(tables, claims, measured, fraction, published, fits = no_fits()) {
   table1_transfers <- dplyr::filter(tables$transfers, experiment == "table1")
   evaluate_claims_by_experiment(claims, list(
     "table1" = matrix_cells(table1_transfers, fraction, published),
+    "circular-wait" = measured$circular_wait,
     "fig8-16k16k; fig8-16k20k" = measured$state_pairs[["stats"]],
     "ethernet" = measured$ethernet_cells,
     "ftp-ethernet; ftp-atm" = measured$ftp_cells
@@ -268,4 +270,109 @@ ftp_cells <- function(transfers) {
       min_mbit = min(throughput_mbit), max_mbit = max(throughput_mbit), .groups = "drop"
     ) |>
     dplyr::mutate(send_buffer = window, recv_buffer = window)
+}
+
+# The segment sequence of Figs 5 and 6 (reference/comer94-circular-wait.csv): step, phase
+# (opening, entry, lockstep), len_octets and the sender rule of each.
+read_circular_wait_reference <- function(path) {
+  readr::read_csv(path,
+    col_types = readr::cols(step = "i", len_octets = "d", .default = "c"), progress = FALSE
+  ) |>
+    dplyr::arrange(step)
+}
+
+# TRUE where a segment's recorded rule is the published one; a capture without rules (an
+# emulated run) is judged on lengths and timing alone.
+rule_matches <- function(recorded, published) {
+  recorded == "not recorded" | recorded == published
+}
+
+# Share (%) of the published opening steps that the first data segments of one trace (sorted
+# by time) repeat: the same length and, where recorded, the same rule.
+opening_share <- function(segments, opening) {
+  first <- utils::head(segments, nrow(opening))
+  matched <- first$len == opening$len_octets[seq_len(nrow(first))] &
+    rule_matches(first$rule, opening$rule[seq_len(nrow(first))])
+  100 * sum(matched) / nrow(opening)
+}
+
+# The cycles of one trace (sorted by time) from its circular wait to the end: the first segment
+# of the published entry length sent with everything acknowledged is the entry; each data segment
+# after it is a cycle, but for the transfer's last one, which carries whatever remained. A cycle
+# follows the published sequence when its segment is the lockstep batch, left with everything
+# acknowledged and one timer tick (within `band`) after the segment before it; after the entry
+# the wait for the timer is anywhere up to a tick. No entry: no cycle follows (share 0).
+lockstep_cycles <- function(segments, entry, lockstep, tick_ms, band) {
+  at <- which(segments$len == entry$len_octets & !segments$pipelined &
+    rule_matches(segments$rule, entry$rule))
+  if (length(at) == 0) {
+    return(tibble::tibble(entry_ms = NA_real_, cycles = 0L, following = 0L, share = 0))
+  }
+  first <- at[1]
+  after <- seq_len(nrow(segments) - 1)
+  after <- after[after > first]
+  gap <- segments$t_ms[after] - segments$t_ms[after - 1]
+  on_tick <- dplyr::if_else(
+    after == first + 1, gap <= (1 + band) * tick_ms,
+    gap >= (1 - band) * tick_ms & gap <= (1 + band) * tick_ms
+  )
+  follows <- segments$len[after] == lockstep$len_octets & !segments$pipelined[after] &
+    rule_matches(segments$rule[after], lockstep$rule) & on_tick
+  tibble::tibble(
+    entry_ms = segments$t_ms[first], cycles = length(after), following = sum(follows),
+    share = if (length(after) == 0) NA_real_ else 100 * mean(follows)
+  )
+}
+
+# Per traced pair and backend (trace_segments() of read_state_pairs(), keyed by setup and
+# buffers): opening_match, the share of Fig 5's opening_steps the transfer repeats, and
+# circular_wait_share, the share of its cycles from the entry of Fig 6 to the end that follow
+# the published lockstep (lockstep_cycles()), with the cycles it rests on.
+circular_wait_stats <- function(segments, sequence, tick_ms, band = lockstep_band) {
+  opening <- dplyr::filter(sequence, phase == "opening")
+  entry <- dplyr::filter(sequence, phase == "entry")
+  lockstep <- dplyr::filter(sequence, phase == "lockstep")
+  keys <- c("pair", "backend", "setup", "host", "send_buffer", "recv_buffer")
+  keys <- intersect(keys, names(segments))
+  segments |>
+    dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
+    dplyr::group_modify(function(s, key) {
+      s <- s[order(s$t_ms), ]
+      cycles <- lockstep_cycles(s, entry[1, ], lockstep[1, ], tick_ms, band)
+      dplyr::bind_cols(
+        tibble::tibble(opening_match = opening_share(s, opening), opening_steps = nrow(opening)),
+        dplyr::rename(cycles, circular_wait_share = share)
+      )
+    }) |>
+    dplyr::ungroup()
+}
+
+# The first data segments of each traced pair and backend as "len rule" texts, e.g.
+# "4096 S2, 9148 S1, 3140 S2".
+opening_segments_text <- function(segments, n) {
+  segments |>
+    dplyr::group_by(pair, backend) |>
+    dplyr::arrange(t_ms, .by_group = TRUE) |>
+    dplyr::slice_head(n = n) |>
+    dplyr::summarise(opening = paste(len, rule, collapse = ", "), .groups = "drop")
+}
+
+# The circular-wait section's table: per traced pair and backend, its opening beside Fig 5's
+# (the reference sequence), where it entered the wait of Fig 6 and how many of its cycles
+# followed the lockstep (circular_wait_stats()).
+circular_wait_rows <- function(segments, stats, sequence) {
+  opening <- dplyr::filter(sequence, phase == "opening")
+  entry <- dplyr::filter(sequence, phase == "entry")
+  published <- paste(opening$len_octets, opening$rule, collapse = ", ")
+  first <- opening_segments_text(segments, nrow(opening))
+  dplyr::left_join(stats, first, by = c("pair", "backend")) |>
+    dplyr::transmute(
+      Pair = pair, Backend = backend,
+      !!paste0("First segments (Fig 5: ", published, ")") := opening,
+      `Opening matched (%)` = fmt_num(opening_match),
+      !!paste0("Entry: ", entry$len_octets[1], " octets at") := dplyr::if_else(
+        is.na(entry_ms), "none", paste(fmt_num(entry_ms), "ms")
+      ),
+      `Cycles that follow the lockstep` = paste(following, "of", cycles)
+    )
 }

@@ -187,14 +187,49 @@ matrix_published <- function(matrix, lockstep, paper_megabit_bits, tick_ms) {
   list(matrix = matrix, lockstep = lockstep, paper_megabit_bits = paper_megabit_bits, tick_ms = tick_ms)
 }
 
-# The cells of transfers: summarised, classified by the rule with `fraction`, and joined to the
-# published side.
+# The cells of transfers: summarised, classified by the rule with `fraction`, joined to the
+# published side, and with the classes of their single transfers (count_transfer_classes()).
 matrix_cells <- function(transfers, fraction, published) {
   summarise_cells(transfers) |>
     classify_cells(fraction) |>
     join_reference(
       published$matrix, published$lockstep, published$paper_megabit_bits, published$tick_ms
+    ) |>
+    count_transfer_classes(transfers, fraction)
+}
+
+# How far a lockstep transfer may lie from the mechanism's rate and still be at it (Fig 7's band).
+lockstep_band <- 0.1
+
+# Per cell, of its transfers (Figs 9-13): how many the rule calls abnormal, each against its
+# setup's normal level as classify_measurements() does, and how many lie within `band` of the
+# cell's lockstep mechanism rate (0 where the paper gives none).
+count_transfer_classes <- function(cells, transfers, fraction, band = lockstep_band) {
+  keys <- c("setup", "send_buffer", "recv_buffer")
+  rates <- dplyr::select(cells, dplyr::all_of(keys), normal_level_mbit, lockstep_mbit)
+  counts <- transfers |>
+    dplyr::inner_join(rates, by = keys) |>
+    dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
+    dplyr::summarise(
+      transfers_abnormal = sum(throughput_mbit < fraction * normal_level_mbit, na.rm = TRUE),
+      transfers_at_lockstep = sum(abs(throughput_mbit / lockstep_mbit - 1) <= band, na.rm = TRUE),
+      .groups = "drop"
     )
+  dplyr::left_join(cells, counts, by = keys)
+}
+
+# Share (%) of the transfers of the cells that `counted` (a count per cell) counts, with the
+# transfers it rests on; NA without transfers or counts.
+transfer_share <- function(cells, counted) {
+  if (!counted %in% names(cells)) {
+    return(NA_real_)
+  }
+  cells <- rows_where(cells, !is.na(cells[[counted]]) & cells$measurements > 0)
+  total <- sum(cells$measurements)
+  if (total == 0) {
+    return(NA_real_)
+  }
+  structure(100 * sum(cells[[counted]]) / total, n = total, n_of = "transfers")
 }
 
 # matrix_cells() of each experiment's transfers without TCP_NODELAY, named as experiments is;
@@ -542,6 +577,47 @@ cell_metrics <- list(
     }
     structure(100 * (mean(cells$mean_mbit) / mean(cells$baseline_mbit) - 1), n = nrow(cells))
   },
+  # Share (%) of the cells' transfers that the rule calls abnormal (Figs 9-13).
+  transfer_abnormal_share = function(cells) transfer_share(cells, "transfers_abnormal"),
+  # Share (%) of the cells' transfers that the rule calls normal.
+  transfer_normal_share = function(cells) {
+    abnormal <- transfer_share(cells, "transfers_abnormal")
+    if (is.na(abnormal)) {
+      return(abnormal)
+    }
+    structure(100 - abnormal, n = attr(abnormal, "n"), n_of = "transfers")
+  },
+  # Share (%) of the transfers of the cells with a lockstep mechanism rate that run at it
+  # (within lockstep_band).
+  transfer_lockstep_share = function(cells) {
+    transfer_share(rows_where(cells, !is.na(cells$lockstep_mbit)), "transfers_at_lockstep")
+  },
+  # The circular-wait trace (circular_wait_stats()): share (%) of Fig 5's opening segments
+  # that the transfer repeats.
+  opening_match = function(cells) {
+    if (!"opening_match" %in% names(cells)) {
+      return(NA_real_)
+    }
+    cells <- rows_where(cells, !is.na(cells$opening_match))
+    if (nrow(cells) == 0) {
+      return(NA_real_)
+    }
+    structure(mean(cells$opening_match), n = sum(cells$opening_steps), n_of = "opening segments")
+  },
+  # The circular-wait trace: share (%) of its cycles from Fig 6's entry to the end that
+  # follow the published lockstep, over the traced transfers.
+  circular_wait_share = function(cells) {
+    if (!"circular_wait_share" %in% names(cells)) {
+      return(NA_real_)
+    }
+    cells <- rows_where(cells, !is.na(cells$circular_wait_share))
+    if (nrow(cells) == 0) {
+      return(NA_real_)
+    }
+    cycles <- sum(cells$cycles)
+    share <- if (cycles == 0) 0 else 100 * sum(cells$following) / cycles
+    structure(share, n = cycles, n_of = "cycles")
+  },
   # Traced pairs (read_state_pairs()): share (%) of the data octets that rule
   # S3 sent; NA when the trace has no rules (emulated runs).
   s3_octet_share = function(cells) {
@@ -716,7 +792,7 @@ lockstep_rows <- function(classified_transfers, cells) {
     ),
     mechanism = dplyr::mutate(mechanism,
       cell = paste0(buffer_label(send_buffer), "/", buffer_label(recv_buffer)),
-      low = 0.9 * lockstep_mbit, high = 1.1 * lockstep_mbit
+      low = (1 - lockstep_band) * lockstep_mbit, high = (1 + lockstep_band) * lockstep_mbit
     )
   )
 }
@@ -795,4 +871,28 @@ cell_comparison_labels <- function(comparison) {
     recv = buffer_factor(recv_buffer),
     panel = factor(panel, levels = unique(panel[ordering]))
   )
+}
+
+# The appendix figure that plots a send buffer's row, by our reading: Figs 9 to 13 take the
+# send buffers of the published matrix (`rows`) two at a time, in order, Fig 9(a) being the 16K
+# row as Sec 4.2 says; e.g. "Fig 9(a)".
+appendix_figure <- function(send_buffer, rows) {
+  i <- match(send_buffer, sort(unique(rows))) - 1
+  panel <- c("a", "b")[i %% 2 + 1]
+  dplyr::if_else(is.na(i), NA_character_, paste0("Fig ", 9 + i %/% 2, "(", panel, ")"))
+}
+
+# Per setup and send-buffer row of cells (count_transfer_classes()): its appendix figure, the
+# cells and transfers, how many transfers the rule calls abnormal, and of the transfers of cells
+# with a lockstep rate how many ran at it.
+appendix_rows <- function(cells, rows) {
+  cells |>
+    dplyr::filter(!is.na(transfers_abnormal)) |>
+    dplyr::group_by(setup, send_buffer) |>
+    dplyr::summarise(
+      cells = dplyr::n(), transfers = sum(measurements), abnormal = sum(transfers_abnormal),
+      with_rate = sum(measurements[!is.na(lockstep_mbit)]),
+      at_rate = sum(transfers_at_lockstep[!is.na(lockstep_mbit)]), .groups = "drop"
+    ) |>
+    dplyr::mutate(figure = appendix_figure(send_buffer, rows), .before = 1)
 }

@@ -71,6 +71,7 @@ claims_list_html <- function(evaluated) {
     ""
   }
   unit <- dplyr::coalesce(as.character(evaluated$unit), "")
+  note <- as.character(claim_column(evaluated, "note"))
   items <- paste0(
     "<li>", verdict_badge(evaluated$verdict), " <b>", escape_html(evaluated$claim_id),
     "</b> ", escape_html(evaluated$claim), setup_note,
@@ -78,7 +79,12 @@ claims_list_html <- function(evaluated) {
     " (", escape_html(evaluated$source), "). Measured: ",
     ifelse(
       is.na(evaluated$measured),
-      "no data (the experiment, or the values this claim needs, are missing)",
+      # A verdict without a value says why (e.g. no echo came back whole); else nothing ran.
+      ifelse(
+        is.na(note),
+        "no data (the experiment, or the values this claim needs, are missing)",
+        paste0("nothing to measure: ", escape_html(note))
+      ),
       paste0(
         escape_html(fmt_num(evaluated$measured)), " ", escape_html(unit),
         escape_html(interval_text(evaluated)),

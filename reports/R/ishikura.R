@@ -211,6 +211,36 @@ table2_kbps <- function(points, ref, which, total_kbytes) {
   if (anyNA(cell)) NA_real_ else with_n(cell[["kbps"]], cell[["runs"]])
 }
 
+# Multi over single at one Table 2 column (total window in Kbytes): n connections of 64K against
+# one window-scaled connection of the same total; NA when either was not measured.
+table2_ratio <- function(points, total_kbytes) {
+  multi <- table2_point(points, "multi", total_kbytes)
+  single <- table2_point(points, "single", total_kbytes)
+  if (anyNA(c(multi, single))) {
+    return(NA_real_)
+  }
+  with_n(multi[["kbps"]] / single[["kbps"]], multi[["runs"]] + single[["runs"]])
+}
+
+# Per Table 2 column and setup: the published and the measured multi / single ratio.
+table2_ratio_rows <- function(points, reference) {
+  published <- reference |>
+    tidyr::pivot_wider(names_from = series, values_from = published_kbps) |>
+    dplyr::transmute(total_window_kbytes, published_ratio = multi / single)
+  setups <- unique(points$setup[points$experiment %in% c("table2-multi", "table2-single")])
+  measured <- purrr::map(setups, function(s) {
+    here <- dplyr::filter(points, setup == s)
+    tibble::tibble(
+      setup = s, total_window_kbytes = published$total_window_kbytes,
+      measured_ratio = purrr::map_dbl(
+        published$total_window_kbytes, function(k) as.numeric(table2_ratio(here, k))
+      )
+    )
+  })
+  none <- tibble::tibble(setup = character(), total_window_kbytes = numeric(), measured_ratio = numeric())
+  dplyr::left_join(published, dplyr::bind_rows(none, measured), by = "total_window_kbytes")
+}
+
 # Fig 1, measured and by the formula, in RTTs: each of n connections of W and
 # one connection of n*W, per n and cell loss ratio, with the recoveries behind
 # each (completed; cut by the next loss; unfinished when the transfer ended).
@@ -410,6 +440,11 @@ mftp_metrics <- list(
   table2_single_change = function(points, ref) table2_change(points, ref, "single"),
   table2_single_64k_kbps = function(points, ref) table2_kbps(points, ref, "single", 64),
   table2_multi_512k_kbps = function(points, ref) table2_kbps(points, ref, "multi", 512),
+  table2_ratio_64k = function(points, ref) table2_ratio(points, 64),
+  table2_ratio_128k = function(points, ref) table2_ratio(points, 128),
+  table2_ratio_256k = function(points, ref) table2_ratio(points, 256),
+  table2_ratio_384k = function(points, ref) table2_ratio(points, 384),
+  table2_ratio_512k = function(points, ref) table2_ratio(points, 512),
   table2_multi_wins = function(points, ref) {
     totals <- unique(ref$table2$total_window_kbytes[ref$table2$total_window_kbytes > 64])
     wins <- purrr::map_lgl(totals, function(total) {
@@ -452,7 +487,8 @@ mftp_metrics <- list(
 # transfers' scatter reads inconclusive.
 mftp_bootstrap_metrics <- c(
   "linear_efficiency_drop", "growth_with_n_rtt200", "share_rtt_helped", "table2_multi_growth",
-  "table2_single_change", "table2_multi_wins"
+  "table2_single_change", "table2_multi_wins", "table2_ratio_64k", "table2_ratio_128k",
+  "table2_ratio_256k", "table2_ratio_384k", "table2_ratio_512k"
 )
 
 # reps copies of the points, each point's mean throughput recomputed from its transfers drawn

@@ -138,6 +138,71 @@ echo_steps <- function(data) {
     dplyr::select(setup, experiment, link, mode, message_bytes, trial, echo, step_ms)
 }
 
+# How far the mean RTT of a size may lie from the typical one and still count as the same
+# (Fig 14's "almost constant"): a quarter.
+near_constant_band <- 0.25
+
+# The sizes (per-size rows of one mode) the formula calls abnormal, each with its mean RTT beside
+# the median of those means in its setup and whether it lies within `band` of it (Fig 14's
+# small files).
+abnormal_constancy_rows <- function(sizes, formula, band = near_constant_band) {
+  rows <- rows_where(sizes, !is.na(sizes$rtt_mean))
+  network <- link_network(rows$link, formula)
+  rows <- rows[formula_class(rows$message_bytes, network, formula) %in% "abnormal", , drop = FALSE]
+  typical <- stats::ave(rows$rtt_mean, rows$setup, FUN = stats::median)
+  tibble::tibble(
+    setup = rows$setup, message_bytes = rows$message_bytes, rtt_mean = rows$rtt_mean,
+    typical_ms = typical, off_pct = 100 * (rows$rtt_mean / typical - 1),
+    near = abs(rows$rtt_mean / typical - 1) <= band
+  )
+}
+
+# Per run (experiment, size and trial) of one mode's echoes, the spread of its round trips from
+# the 10th to the 90th percentile (ms): how far the RTT swings from message to message within one
+# run of 50 (Fig 13). Runs of fewer than 5 round trips are left out.
+rtt_swings <- function(echoes, mode) {
+  rows <- rows_where(echoes, echoes$mode == mode & !is.na(echoes$rtt_ms))
+  key <- paste(rows$setup, rows$experiment, rows$message_bytes, rows$trial, sep = "\r")
+  runs <- split(rows$rtt_ms, key)
+  runs <- runs[lengths(runs) >= 5]
+  keys <- do.call(rbind, strsplit(names(runs), "\r", fixed = TRUE))
+  if (length(runs) == 0) {
+    return(tibble::tibble(
+      setup = character(), experiment = character(), message_bytes = numeric(),
+      trial = character(), echoes = integer(), swing_ms = numeric()
+    ))
+  }
+  tibble::tibble(
+    setup = keys[, 1], experiment = keys[, 2], message_bytes = as.numeric(keys[, 3]),
+    trial = keys[, 4], echoes = lengths(runs),
+    swing_ms = unname(vapply(runs, function(x) {
+      diff(stats::quantile(x, c(0.1, 0.9), names = FALSE))
+    }, numeric(1)))
+  )
+}
+
+# Per size of one mode: datagrams returned and those of them that came back after one of a
+# higher index (pingx's count; NA for runs before it was recorded), as a share (%).
+misorder_rows <- function(sizes, mode) {
+  rows <- rows_where(sizes, sizes$mode == mode & sizes$datagrams_back > 0)
+  tibble::tibble(
+    setup = rows$setup, experiment = rows$experiment, message_bytes = rows$message_bytes,
+    returned = rows$datagrams_back, misordered = rows$datagrams_misordered,
+    misordered_pct = 100 * rows$datagrams_misordered / rows$datagrams_back
+  )
+}
+
+# Spearman correlation of size with x; 0 when x never changes (nothing rises), NA under 3 sizes.
+size_trend <- function(bytes, x) {
+  if (length(x) < 3) {
+    return(NA_real_)
+  }
+  if (stats::sd(x) == 0) {
+    return(0)
+  }
+  stats::cor(bytes, x, method = "spearman")
+}
+
 # Median RTT of one mode in experiment a over experiment b at each size both
 # measured.
 experiment_ratios <- function(sizes, mode, experiments) {
@@ -201,6 +266,41 @@ liu95db_echo_metrics <- c(claim_metrics, list(
       return(NA_real_)
     }
     na_if_empty(experiment_ratios(sizes, modes[1], experiments), stats::median)
+  },
+  # Median over the first mode's runs of how far their round trips swing (rtt_swings(), ms),
+  # from the echoes (extra$echoes) at the sizes in the range.
+  rtt_swing_ms = function(sizes, modes, extra = list(), ...) {
+    echoes <- extra$echoes
+    if (is.null(echoes)) {
+      return(NA_real_)
+    }
+    echoes <- rows_where(echoes, echoes$message_bytes %in% sizes$message_bytes)
+    swings <- rtt_swings(echoes, modes[1])
+    if (nrow(swings) == 0) NA_real_ else stats::median(swings$swing_ms)
+  },
+  # Share (%) of the sizes the formula (extra$formula) calls abnormal whose mean RTT, for the
+  # first mode, lies within near_constant_band of the median of those sizes' means.
+  abnormal_rtt_constancy = function(sizes, modes, extra = list(), ...) {
+    if (is.null(extra$formula)) {
+      return(NA_real_)
+    }
+    rows <- abnormal_constancy_rows(rows_where(sizes, sizes$mode == modes[1]), extra$formula)
+    if (nrow(rows) < 2) NA_real_ else 100 * mean(rows$near)
+  },
+  # Spearman correlation of size with the median RTT of the first mode.
+  rtt_trend = function(sizes, modes, ...) {
+    rows <- rows_where(sizes, sizes$mode == modes[1] & !is.na(sizes$rtt_median))
+    size_trend(rows$message_bytes, rows$rtt_median)
+  },
+  # Spearman correlation of size with the share of the first mode's returned datagrams that
+  # came back out of order (misorder_rows()); NA without pingx's count.
+  misorder_trend = function(sizes, modes, ...) {
+    if (!"datagrams_misordered" %in% names(sizes)) {
+      return(NA_real_)
+    }
+    rows <- misorder_rows(sizes, modes[1])
+    rows <- rows[!is.na(rows$misordered_pct), ]
+    size_trend(rows$message_bytes, rows$misordered_pct)
   },
   # Pooled datagram loss of the first mode in the first experiment over that
   # in the second, over the sizes both measured.
@@ -520,4 +620,32 @@ stack_verdict_changes <- function(evaluated) {
   ) |>
     dplyr::filter(as.character(other_verdict) != as.character(tahoe_verdict)) |>
     dplyr::arrange(claim_id)
+}
+
+# One sentence per setup on the datagrams pingx counted out of order (misorder_rows()), for
+# Fig 4: how many of how many returned, at how many sizes; or that the runs predate the count.
+misorder_summary_html <- function(rows) {
+  if (nrow(rows) == 0) {
+    return("")
+  }
+  per_setup <- rows |>
+    dplyr::group_by(setup) |>
+    dplyr::summarise(
+      recorded = all(!is.na(misordered)), misordered = sum(misordered), returned = sum(returned),
+      sizes = dplyr::n(), with_any = sum(misordered > 0), .groups = "drop"
+    )
+  paste0(
+    "<p><b>Misordering (", escape_html(per_setup$setup), "):</b> ",
+    dplyr::if_else(
+      per_setup$recorded,
+      paste0(
+        "pingx counted ", per_setup$misordered, " of the ", per_setup$returned,
+        " returned UDP datagrams out of order, at ", per_setup$with_any, " of ", per_setup$sizes,
+        " sizes."
+      ),
+      "not recorded: these runs predate pingx's count of datagrams returned out of order."
+    ),
+    "</p>",
+    collapse = ""
+  )
 }

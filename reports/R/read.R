@@ -1,8 +1,9 @@
 # Reading the pipeline's results tree: results/<paper>/<experiment>/{results.csv,provenance.jsonl}.
 
 # The columns an echo (pingx) results.csv must have: its contract's columns
-# (R/columns.R) but those older results lack, which add_setup() fills in.
-echo_optional_columns <- c("host", "send_buffer", "recv_buffer")
+# (R/columns.R) but those older results lack: add_setup() fills in the host, and
+# summarise_sizes() reads a missing count of misordered datagrams as not recorded.
+echo_optional_columns <- c("host", "send_buffer", "recv_buffer", "datagrams_misordered")
 
 echo_required_columns <- function() {
   setdiff(results_column_names("pingx"), echo_optional_columns)

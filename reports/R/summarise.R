@@ -18,8 +18,12 @@ pooled_loss_pct <- function(datagrams, returned) {
 }
 
 # One row per setup, experiment, mode and message: RTT quantiles over the
-# echoes that came back whole, and the pooled datagram loss.
+# echoes that came back whole, the pooled datagram loss, and the datagrams that came back out
+# of order (NA for results recorded before pingx counted them).
 summarise_sizes <- function(data) {
+  if (!"datagrams_misordered" %in% names(data)) {
+    data$datagrams_misordered <- rep(NA_real_, nrow(data))
+  }
   data |>
     dplyr::group_by(dplyr::across(dplyr::all_of(size_keys))) |>
     dplyr::summarise(
@@ -35,6 +39,7 @@ summarise_sizes <- function(data) {
       rtt_max = stats_or_na(rtt_ms, max),
       datagrams_sent = sum(datagrams, na.rm = TRUE),
       datagrams_back = sum(datagrams_returned, na.rm = TRUE),
+      datagrams_misordered = sum(datagrams_misordered),
       loss_pct = pooled_loss_pct(datagrams, datagrams_returned),
       cool_gap_us = stats_or_na(cool_gap_us, stats::median),
       .groups = "drop"

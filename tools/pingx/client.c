@@ -87,6 +87,7 @@ static void emit_record(struct px_client *c)
     nr_json_int(&j, "datagrams_returned", m->dg_returned);
     nr_json_int(&j, "datagrams_stale", m->dg_stale);
     nr_json_int(&j, "datagrams_duplicate", m->dg_duplicate);
+    nr_json_int(&j, "datagrams_misordered", m->dg_misordered);
     nr_json_int(&j, "interval_ns", m->interval_ns);
     nr_json_int(&j, "timeout_ns", m->timeout_ns);
     if (m->cool_gap_ns >= 0)
@@ -303,7 +304,7 @@ static void udp_receive(struct px_client *c)
             continue;
         }
         c->seen[h.index] = 1;
-        m->dg_returned++;
+        px_note_returned(m, h.index);
         m->t_last_return = now;
         if (c->a.print_each)
             print_returned(c, h.index);
@@ -649,6 +650,15 @@ int px_start(struct px_client *c, nrio *io, const struct pingx_args *a, FILE *ou
         return -1;
     }
     return 0;
+}
+
+void px_note_returned(struct px_msg *m, long index)
+{
+    if (m->dg_returned > 0 && index < m->dg_top_index)
+        m->dg_misordered++;
+    else
+        m->dg_top_index = index;
+    m->dg_returned++;
 }
 
 void px_free(struct px_client *c)

@@ -23,6 +23,8 @@ struct px_msg {
     int64_t interval_ns, timeout_ns, cool_gap_ns;
     size_t sent, got; /* TCP octets */
     long dg_count, dg_sent, dg_returned, dg_stale, dg_duplicate;
+    long dg_misordered; /* returned after a datagram of a higher index */
+    long dg_top_index;  /* the highest index returned so far */
     uint32_t msg_id;
     int64_t t_last_return;
     int timeout_timer, quiet_timer;
@@ -62,5 +64,10 @@ int pingx_run(nrio *io, const struct pingx_args *a, FILE *out, FILE *err);
  * c->hint set. */
 int px_start(struct px_client *c, nrio *io, const struct pingx_args *a, FILE *out);
 void px_free(struct px_client *c);
+
+/* Counts one datagram of the message under way returned (each index once): misordered when a
+ * datagram of a higher index came back before it. echod echoes a message in index order once it
+ * has all of it (or gave up waiting), so what is counted is misordering on the way back. */
+void px_note_returned(struct px_msg *m, long index);
 
 #endif

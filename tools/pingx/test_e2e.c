@@ -203,6 +203,8 @@ static void check_mode(const char *mode, char *const *extra)
             long expect = (size + 8191) / 8192;
             NRT_EQ_INT(int_field(l, "datagrams"), expect);
             NRT_CHECK(int_field(l, "datagrams_returned") <= expect);
+            /* Loopback keeps datagrams in order. */
+            NRT_EQ_INT(int_field(l, "datagrams_misordered"), 0);
             if (is(l, "complete", "true")) {
                 complete_udp++;
                 NRT_EQ_INT(int_field(l, "datagrams_returned"), expect);
@@ -214,6 +216,7 @@ static void check_mode(const char *mode, char *const *extra)
             NRT_CHECK(is(l, "complete", "true"));
             NRT_CHECK(int_field(l, "rtt_ns") > 0);
             NRT_EQ_INT(int_field(l, "datagrams"), 0);
+            NRT_EQ_INT(int_field(l, "datagrams_misordered"), 0);
             NRT_CHECK(is(l, "cool_gap_ns", "null"));
         }
     }

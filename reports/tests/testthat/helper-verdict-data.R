@@ -83,10 +83,12 @@ claim_sizes <- function(claim, n = 5) {
 }
 
 # One spec row per experiment, mode and size: the RTT of its echoes (ms; spread: their
-# relative spread), its loss (%) and its share of whole echoes (%).
-echo_spec <- function(experiments, modes, sizes, rtt = 10, loss = 0, complete = 100, spread = 0) {
+# relative spread), its loss (%), its share of whole echoes (%) and the share (%) of its
+# returned datagrams that came back out of order.
+echo_spec <- function(experiments, modes, sizes, rtt = 10, loss = 0, complete = 100, spread = 0,
+                      misordered = 0) {
   tidyr::expand_grid(experiment = experiments, mode = modes, message_bytes = sizes) |>
-    dplyr::mutate(rtt = rtt, loss = loss, complete = complete, spread = spread)
+    dplyr::mutate(rtt = rtt, loss = loss, complete = complete, spread = spread, misordered = misordered)
 }
 
 # Echo rows (results.csv's contract) of a spec: 50 echoes a row, 400 datagrams an echo for the
@@ -119,7 +121,8 @@ echo_data <- function(spec, echoes = 50, datagrams = 400) {
       recv_buffer = 16384, mode = row$mode, message_set = "sizes",
       message_name = paste0(row$message_bytes, "B"), message_bytes = row$message_bytes,
       trial = 1, echo = seq_len(echoes), rtt_ms = dplyr::if_else(complete, rtt, NA_real_),
-      datagrams = per_echo, datagrams_returned = returned, complete = complete,
+      datagrams = per_echo, datagrams_returned = returned,
+      datagrams_misordered = round(returned * row$misordered / 100), complete = complete,
       cool_gap_us = NA_real_, run_id = "synthetic-run"
     )
   }) |>
@@ -319,6 +322,40 @@ echo_generators <- list(
     files <- verdict_table1()$size_bytes
     sizes <- c(files[first_k(length(files), v)], 3)
     spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], sizes)
+    list(echoes = echo_data(spec))
+  }),
+  misorder_trend = list(domain = c(-1, 1), scale = 1, make = function(claim, v) {
+    sizes <- claim_sizes(claim)
+    spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], sizes) |>
+      dplyr::mutate(misordered = if (v >= 0) 10 * seq_along(sizes) else 60 - 10 * seq_along(sizes))
+    list(echoes = echo_data(spec))
+  }),
+  # A run's RTTs spread evenly over 2 x spread x rtt; its 10th to 90th percentile over 0.8 of that.
+  rtt_swing_ms = list(domain = c(0, Inf), scale = 50, make = function(claim, v) {
+    rtt <- 400
+    spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], claim_sizes(claim),
+      rtt = rtt, spread = v / (1.6 * rtt))
+    list(echoes = echo_data(spec))
+  }),
+  rtt_trend = list(domain = c(-1, 1), scale = 1, make = function(claim, v) {
+    sizes <- claim_sizes(claim)
+    spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], sizes) |>
+      dplyr::mutate(rtt = if (v >= 0) 10 * seq_along(sizes) else 60 - 10 * seq_along(sizes))
+    list(echoes = echo_data(spec))
+  }),
+  # The NASA files in the claim's range: the formula's abnormal ones, the first share v at one
+  # RTT and the rest each four times the one before (none near the median); normal ones fast.
+  abnormal_rtt_constancy = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    experiment <- claim_experiments(claim)[1]
+    formula <- verdict_formula()
+    sizes <- verdict_table1()$size_bytes
+    sizes <- sizes[sizes >= dplyr::coalesce(claim$size_min_bytes, 0) &
+      sizes <= dplyr::coalesce(claim$size_max_bytes, Inf)]
+    abnormal <- formula_class(sizes, link_network(echo_link(experiment), formula), formula) == "abnormal"
+    same <- first_k(sum(abnormal), v)
+    times <- rep(10, length(sizes))
+    times[abnormal] <- dplyr::if_else(same, 200, 200 * 4^seq_len(sum(abnormal)))
+    spec <- echo_spec(experiment, claim_modes(claim)[1], sizes) |> dplyr::mutate(rtt = times)
     list(echoes = echo_data(spec))
   }),
   abnormal_slower_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
@@ -522,7 +559,81 @@ state_pair_stats <- function(claim, column, v) {
   list(state_pairs = list(stats = stats))
 }
 
+# Table 1's transfers (3 per cell) with the share v of those in the claim's range made `yes`
+# and the rest `no`: a throughput function of the cells' lockstep rates (the rest of the matrix
+# as published).
+transfer_claim_data <- function(claim, v, yes, no) {
+  published <- verdict_published("comer94")
+  cells <- published_cells(published$matrix)
+  cells$lockstep_mbit <- join_reference(
+    dplyr::mutate(cells, setup = "s"), published$matrix, published$lockstep, 2^20, 200
+  )$lockstep_mbit
+  transfers <- matrix_transfers(cells, claim_experiments(claim)[1])
+  lockstep <- cells$lockstep_mbit[match(
+    paste(transfers$send_buffer, transfers$recv_buffer), paste(cells$send_buffer, cells$recv_buffer)
+  )]
+  range <- which(in_claim_range(transfers, claim))
+  chosen <- first_k(length(range), v)
+  transfers$throughput_mbit[range] <- dplyr::if_else(chosen, yes(lockstep[range]), no(lockstep[range]))
+  list(transfers = transfers, published = published)
+}
+
+streaming_mbit <- function(lockstep) rep(15, length(lockstep))
+locked_mbit <- function(lockstep) rep(0.05, length(lockstep))
+
+# A 16K/24K trace (trace.csv's columns): three opening segments (the first `opening` of them as
+# Fig 5 has them, the rest 1024 octets), the 7236-octet entry, then `cycles` 8K batches of which
+# the first `following` leave one tick apart after an ACK of everything, the rest 5 ms after the
+# one before without one, and a 4096-octet tail.
+circular_trace <- function(opening = 3, cycles = 20, following = cycles) {
+  published <- read_circular_wait_reference(verdict_reference("comer94-circular-wait"))
+  lens <- published$len_octets
+  first <- lens[1:3]
+  first[seq_len(3) > opening] <- 1024
+  len <- c(first, lens[4], rep(lens[5], cycles), 4096)
+  rule <- c(published$rule[1:3], "S2", rep("S2", cycles), "fin")
+  waited <- c(TRUE, TRUE, TRUE, TRUE, seq_len(cycles) <= following, FALSE)
+  gap <- c(4, 4, 6, 62, dplyr::if_else(seq_len(cycles) <= following, 200, 5), 2)
+  t_ms <- cumsum(gap)
+  start <- 1 + cumsum(c(0, utils::head(len, -1)))
+  data <- tibble::tibble(t_ms = t_ms, direction = "data", seq = start, len = len, ack = 0, win = 16384, rule = rule)
+  acks <- tibble::tibble(
+    t_ms = t_ms[waited] - 1, direction = "ack", seq = 0, len = 0, ack = start[waited], win = 24576,
+    rule = "acknow"
+  )
+  dplyr::bind_rows(data, acks) |>
+    dplyr::arrange(t_ms) |>
+    dplyr::mutate(backend = "sim")
+}
+
+# circular_wait_stats() of a circular_trace(), keyed as the report keys the 16K/24K pair.
+circular_data <- function(trace) {
+  segments <- trace_segments(trace) |>
+    dplyr::mutate(
+      setup = "atm-taxi-100/tahoe/sim/sparcstation-ipc", host = "sparcstation-ipc",
+      send_buffer = 16384, recv_buffer = 24576, pair = "16K/24K"
+    )
+  published <- read_circular_wait_reference(verdict_reference("comer94-circular-wait"))
+  list(circular_wait = circular_wait_stats(segments, published, 200))
+}
+
 comer94_other_generators <- list(
+  transfer_abnormal_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    transfer_claim_data(claim, v, locked_mbit, streaming_mbit)
+  }),
+  transfer_normal_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    transfer_claim_data(claim, v, streaming_mbit, locked_mbit)
+  }),
+  # At the mechanism's rate, or half as fast again (still abnormal, off the rate).
+  transfer_lockstep_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    transfer_claim_data(claim, v, function(l) l, function(l) 1.5 * l)
+  }),
+  opening_match = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    circular_data(circular_trace(opening = round(3 * v / 100)))
+  }),
+  circular_wait_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    circular_data(circular_trace(cycles = 20, following = round(20 * v / 100)))
+  }),
   s3_octet_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
     state_pair_stats(claim, "s3_octet_share", v)
   }),
@@ -583,6 +694,15 @@ table2_points <- function(multi_kbps, single_kbps) {
     mftp_points("table2-multi", connections = totals / 64, window = 65536, mbit = multi_kbps / 1000),
     mftp_points("table2-single", connections = 1, window = totals * 1024, mbit = single_kbps / 1000)
   )
+}
+
+# Table 2 at 762 kb/s everywhere but the multi point of one column (total window in Kbytes), at
+# v times the single one.
+table2_ratio_generator <- function(total_kbytes) {
+  list(domain = c(0.01, Inf), scale = 1, make = function(claim, v) {
+    multi <- dplyr::if_else(c(64, 128, 256, 384, 512) == total_kbytes, 762 * v, 762)
+    list(transfers = mftp_transfers(table2_points(multi, rep(762, 5))))
+  })
 }
 
 # Fig 7: one connection at 100 ms over windows, flat from `from` octets up to 24K.
@@ -688,6 +808,11 @@ mftp_generators <- list(
   table2_multi_512k_kbps = list(domain = c(1, Inf), scale = 100, make = function(claim, v) {
     list(transfers = mftp_transfers(table2_points(c(rep(762, 4), v), rep(762, 5))))
   }),
+  table2_ratio_64k = table2_ratio_generator(64),
+  table2_ratio_128k = table2_ratio_generator(128),
+  table2_ratio_256k = table2_ratio_generator(256),
+  table2_ratio_384k = table2_ratio_generator(384),
+  table2_ratio_512k = table2_ratio_generator(512),
   table2_multi_wins = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
     wins <- c(TRUE, first_k(4, v))
     list(transfers = mftp_transfers(table2_points(dplyr::if_else(wins, 900, 600), rep(762, 5))))
@@ -932,7 +1057,7 @@ judge_generated <- function(paper, claim, data) {
     comer94 = {
       ethernet <- data$ethernet_transfers
       measured <- list(
-        state_pairs = data$state_pairs,
+        circular_wait = data$circular_wait, state_pairs = data$state_pairs,
         ethernet_cells = if (!is.null(ethernet)) classify_cells(summarise_cells(ethernet), 0.1),
         ethernet_transfers = ethernet, ftp_cells = data$ftp_cells
       )

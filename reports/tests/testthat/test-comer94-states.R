@@ -90,3 +90,104 @@ test_that("measured cells near a rate are found at any write size", {
 test_that("sizes that are not whole Kbytes keep their octets", {
   expect_equal(octet_label(c(4096, 4380, 52428)), c("4K", "4380 octets", "51K"))
 })
+
+# Fig 5's opening, Fig 6's entry and lockstep, as reference/comer94-circular-wait.csv has them.
+circular_sequence <- function() {
+  read_circular_wait_reference(file.path(reports_dir, "reference", "comer94-circular-wait.csv"))
+}
+
+# Data segments (trace_segments()'s columns) at times t_ms, each with everything acknowledged
+# unless pipelined.
+cycle_segments <- function(t_ms, len, rule = "S2", pipelined = FALSE) {
+  tibble::tibble(backend = "sim", t_ms = t_ms, len = len, rule = rule, pipelined = pipelined)
+}
+
+test_that("the circular-wait sequence is Fig 5's opening, Fig 6's entry and an 8K lockstep", {
+  sequence <- circular_sequence()
+  expect_equal(sequence$phase, c("opening", "opening", "opening", "entry", "lockstep"))
+  expect_equal(sequence$rule, c("S2", "S1", "S2", "S2", "S2"))
+  # The leftover of Fig 5 is 12K less an MSS, and the entry of Fig 6 that leftover plus a block.
+  expect_equal(sequence$len_octets[3], 12288 - sequence$len_octets[2])
+  expect_equal(sequence$len_octets[4], sequence$len_octets[3] + sequence$len_octets[1])
+})
+
+test_that("the opening counts segments of the published length and, where logged, rule", {
+  opening <- dplyr::filter(circular_sequence(), phase == "opening")
+  segments <- cycle_segments(1:4, c(4096, 9148, 3140, 7236), c("S2", "S1", "S2", "S2"))
+  expect_equal(opening_share(segments, opening), 100)
+  expect_equal(opening_share(dplyr::mutate(segments, rule = c("S2", "S3", "S2", "S2")), opening), 100 * 2 / 3)
+  expect_equal(opening_share(dplyr::mutate(segments, rule = "not recorded"), opening), 100)
+  expect_equal(opening_share(segments[1, ], opening), 100 / 3)
+})
+
+test_that("lockstep cycles start at the entry, keep to the tick and leave out the tail", {
+  sequence <- circular_sequence()
+  entry <- dplyr::filter(sequence, phase == "entry")
+  lockstep <- dplyr::filter(sequence, phase == "lockstep")
+  # Entry at 10 ms, the first batch 150 ms later (the timer's phase), then one a tick, a tail.
+  segments <- cycle_segments(c(5, 10, 160, 360, 561, 563), c(9148, 7236, 8192, 8192, 8192, 4096))
+  cycles <- lockstep_cycles(segments, entry, lockstep, 200, 0.1)
+  expect_equal(c(cycles$entry_ms, cycles$cycles, cycles$following, cycles$share), c(10, 3, 3, 100))
+  # A batch that leaves early, one behind unacknowledged data, one of another length.
+  early <- dplyr::mutate(segments, t_ms = c(5, 10, 160, 300, 501, 503))
+  expect_equal(lockstep_cycles(early, entry, lockstep, 200, 0.1)$following, 2)
+  behind <- dplyr::mutate(segments, pipelined = c(FALSE, FALSE, FALSE, TRUE, FALSE, FALSE))
+  expect_equal(lockstep_cycles(behind, entry, lockstep, 200, 0.1)$share, 100 * 2 / 3)
+  other <- dplyr::mutate(segments, len = c(9148, 7236, 8192, 12288, 8192, 4096))
+  expect_equal(lockstep_cycles(other, entry, lockstep, 200, 0.1)$following, 2)
+  # An entry sent behind unacknowledged data is no entry: no cycle follows.
+  none <- lockstep_cycles(dplyr::mutate(segments, pipelined = c(FALSE, TRUE, FALSE, FALSE, FALSE, FALSE)),
+    entry, lockstep, 200, 0.1)
+  expect_equal(c(none$cycles, none$share), c(0, 0))
+  # The transfer ends at the entry: nothing to judge.
+  expect_true(is.na(lockstep_cycles(segments[1:3, ], entry, lockstep, 200, 0.1)$share))
+})
+
+test_that("circular-wait statistics come per pair and backend, and the metrics read them", {
+  segments <- dplyr::bind_rows(
+    cycle_segments(c(1, 5, 10, 80, 280, 480, 482), c(4096, 9148, 3140, 7236, 8192, 8192, 4096),
+      c("S2", "S1", "S2", "S2", "S2", "S2", "fin")),
+    dplyr::mutate(cycle_segments(c(1, 2, 3), c(4096, 4096, 4096)), backend = "linkemu")
+  ) |>
+    dplyr::mutate(pair = "16K/24K", setup = paste0("s-", backend), send_buffer = 16384, recv_buffer = 24576)
+  stats <- circular_wait_stats(segments, circular_sequence(), 200)
+  sim <- dplyr::filter(stats, backend == "sim")
+  expect_equal(c(sim$opening_match, sim$circular_wait_share, sim$cycles), c(100, 100, 2))
+  emulated <- dplyr::filter(stats, backend == "linkemu")
+  expect_equal(c(emulated$opening_match, emulated$circular_wait_share), c(100 / 3, 0))
+  # Pooled over cycles: a trace without the entry adds none.
+  expect_equal(as.numeric(cell_metrics$circular_wait_share(stats)), 100)
+  expect_equal(attr(cell_metrics$circular_wait_share(stats), "n"), 2)
+  expect_equal(as.numeric(cell_metrics$circular_wait_share(emulated)), 0)
+  expect_equal(as.numeric(cell_metrics$opening_match(sim)), 100)
+  expect_equal(attr(cell_metrics$opening_match(sim), "n"), 3)
+  expect_true(is.na(cell_metrics$opening_match(tibble::tibble(setup = "s"))))
+  expect_true(is.na(cell_metrics$circular_wait_share(tibble::tibble(setup = "s"))))
+})
+
+test_that("the circular-wait claims are judged on the trace's statistics", {
+  claims <- read_claims(file.path(reports_dir, "reference", "comer94-claims.csv"), cell_metrics) |>
+    dplyr::filter(claim_id %in% c("K21", "K22"))
+  stats <- tibble::tibble(
+    setup = "s", send_buffer = 16384, recv_buffer = 24576, opening_match = 100, opening_steps = 3,
+    cycles = 20, following = 9, circular_wait_share = 45
+  )
+  evaluated <- evaluate_claims_by_experiment(claims, list("circular-wait" = stats))
+  expect_equal(as.character(evaluated$verdict), c("reproduced", "not reproduced"))
+  expect_equal(evaluated$n_of, c("opening segments", "cycles"))
+})
+
+test_that("the circular-wait table sets the trace's opening beside Fig 5's", {
+  segments <- cycle_segments(c(1, 5, 10, 80), c(4096, 9148, 3140, 7236), c("S2", "S1", "S2", "S2")) |>
+    dplyr::mutate(pair = "16K/24K")
+  expect_equal(opening_segments_text(segments, 3)$opening, "4096 S2, 9148 S1, 3140 S2")
+  stats <- tibble::tibble(
+    pair = "16K/24K", backend = "sim", opening_match = 100, entry_ms = c(80), cycles = 0L, following = 0L
+  )
+  rows <- circular_wait_rows(segments, stats, circular_sequence())
+  expect_equal(rows[[3]], "4096 S2, 9148 S1, 3140 S2")
+  expect_match(names(rows)[3], "Fig 5: 4096 S2, 9148 S1, 3140 S2", fixed = TRUE)
+  expect_equal(rows[[5]], "80 ms")
+  expect_equal(rows$`Cycles that follow the lockstep`, "0 of 0")
+  expect_equal(circular_wait_rows(segments, dplyr::mutate(stats, entry_ms = NA_real_), circular_sequence())[[5]], "none")
+})

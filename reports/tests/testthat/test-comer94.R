@@ -249,7 +249,7 @@ test_that("a rise where the paper has a fall is not reproduced, and write-size c
   expect_equal(judge_claim_row(k07, -2)$verdict, "partly")
   expect_equal(judge_claim_row(k07, 2)$verdict, "not reproduced")
   # Every claim on ttcp's runs rests on the scanned write size; ftp (K20) does not.
-  expect_equal(claims$scanned_assumption[claims$claim_id != "K20"], rep("write_size", 19))
+  expect_equal(unique(claims$scanned_assumption[claims$claim_id != "K20"]), "write_size")
   expect_true(is.na(claims$scanned_assumption[claims$claim_id == "K20"]))
   view <- scorecard_view_html(dplyr::mutate(
     k08, setup = "s", measured = 3.9, verdict = factor("not reproduced", levels = verdict_levels),
@@ -387,4 +387,61 @@ test_that("the write-size table and the ftp rates read from their tables", {
   expect_match(html, "> 3.1 <", fixed = TRUE)
   ftp <- tibble::tibble(network = c("ethernet", "atm"), published_mbit = c(2, 0.5))
   expect_equal(ftp_rate(ftp, c("atm", "ethernet", "fddi")), c(0.5, 2, NA))
+})
+
+test_that("each cell counts its transfers that are abnormal and that run at the lockstep rate", {
+  published <- matrix_published(
+    tibble::tibble(send_buffer = 16384, recv_buffer = c(16384, 24576), throughput_mbit = c(15, 0.3125),
+      shaded = c(FALSE, TRUE)),
+    tibble::tibble(send_buffer = 16384, recv_buffer = 24576, octets_per_tick = 8192, published_mbit = 0.3125),
+    2^20, 200
+  )
+  transfer <- function(recv, mbit) {
+    tibble::tibble(experiment = "table1", link = "l", stack = "tahoe", backend = "sim", host = "h",
+      send_buffer = 16384, recv_buffer = recv, `repeat` = seq_along(mbit), bytes = 1,
+      throughput_mbit = mbit, receiver_throughput_mbit = mbit, nodelay = FALSE, run_id = "r",
+      setup = "s")
+  }
+  # Into 24K: two at the 8K-per-tick rate (0.32768 Mb/s), one at 12288 per tick, one streaming.
+  transfers <- dplyr::bind_rows(transfer(16384, c(15, 15, 15)), transfer(24576, c(0.33, 0.32, 0.49, 15)))
+  cells <- matrix_cells(transfers, 0.1, published)
+  locked <- dplyr::filter(cells, recv_buffer == 24576)
+  expect_equal(c(locked$transfers_abnormal, locked$transfers_at_lockstep), c(3, 2))
+  streaming <- dplyr::filter(cells, recv_buffer == 16384)
+  expect_equal(c(streaming$transfers_abnormal, streaming$transfers_at_lockstep), c(0, 0))
+  expect_equal(as.numeric(cell_metrics$transfer_abnormal_share(cells)), 300 / 7)
+  expect_equal(attr(cell_metrics$transfer_abnormal_share(cells), "n"), 7)
+  expect_equal(attr(cell_metrics$transfer_abnormal_share(cells), "n_of"), "transfers")
+  expect_equal(as.numeric(cell_metrics$transfer_normal_share(cells)), 400 / 7)
+  # Only cells with a mechanism rate count towards the lockstep share.
+  expect_equal(as.numeric(cell_metrics$transfer_lockstep_share(cells)), 50)
+  expect_true(is.na(cell_metrics$transfer_lockstep_share(streaming)))
+  expect_true(is.na(cell_metrics$transfer_normal_share(cells[0, ])))
+  expect_true(is.na(transfer_share(tibble::tibble(measurements = 3), "transfers_abnormal")))
+  expect_equal(lockstep_rows(classify_measurements(transfers, cells, 0.1), cells)$mechanism$low,
+    (1 - lockstep_band) * per_tick_mbit(8192, 200))
+})
+
+test_that("the claims on Figs 9 to 13 name each appendix figure", {
+  claims <- read_claims(file.path(reports_dir, "reference", "comer94-claims.csv"), cell_metrics)
+  figures <- unlist(purrr::map(claims$figure, split_list))
+  expect_true(all(paste("Fig", c(5, 6, 9, 10, 11, 12, 13)) %in% figures))
+  fix_rows <- dplyr::filter(claims, metric == "transfer_normal_share")
+  # The rows judged for the fix all lie above 3 x MSS.
+  expect_true(all(fix_rows$send_min_bytes >= 3 * 9148))
+})
+
+test_that("the appendix figures take the send rows two at a time, and each row counts its transfers", {
+  rows <- 1024 * c(16, 20, 24, 28, 32, 36, 40, 44, 48, 51.2)
+  expect_equal(appendix_figure(c(16384, 20480, 24576, 52428.8, 1), rows),
+    c("Fig 9(a)", "Fig 9(b)", "Fig 10(a)", "Fig 13(b)", NA))
+  cells <- tibble::tibble(
+    setup = "s", send_buffer = c(16384, 16384, 20480), recv_buffer = c(16384, 24576, 16384),
+    measurements = c(3, 3, 2), transfers_abnormal = c(0, 3, 1), transfers_at_lockstep = c(0, 2, 0),
+    lockstep_mbit = c(NA, 0.33, NA)
+  )
+  table <- appendix_rows(cells, rows)
+  expect_equal(table$figure, c("Fig 9(a)", "Fig 9(b)"))
+  expect_equal(table$abnormal, c(3, 1))
+  expect_equal(c(table$at_rate[1], table$with_rate[1], table$with_rate[2]), c(2, 3, 0))
 })

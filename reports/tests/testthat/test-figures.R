@@ -58,6 +58,8 @@ test_that("claims under a figure say when they have no data", {
   expect_match(html, "Measured: 3 % — 2 points under the target 5 %", fixed = TRUE)
   expect_match(html, "Measured: no data", fixed = TRUE)
   expect_match(html, "verdict-no-data", fixed = TRUE)
+  never_whole <- dplyr::mutate(evaluated[2, ], verdict = "not reproduced", note = "no echo came back <whole>")
+  expect_match(claims_list_html(never_whole), "Measured: nothing to measure: no echo came back &lt;whole&gt;", fixed = TRUE)
 })
 
 test_that("modes read as a comparison only for two-mode metrics", {

@@ -56,6 +56,25 @@ test_that("Table 2's shape metrics read multi growth and single change", {
   expect_equal(as.numeric(mftp_metrics$table2_single_64k_kbps(points, ref)), 500)
 })
 
+test_that("each Table 2 column sets the connections against the one window-scaled connection", {
+  points <- dplyr::bind_rows(
+    mftp_points("table2-multi", connections = c(1, 8), window = 65535, mean_mbit = c(0.5, 1)),
+    mftp_points("table2-single", window = c(65535, 524288), mean_mbit = c(0.5, 0.4))
+  )
+  expect_equal(as.numeric(mftp_metrics$table2_ratio_64k(points, list())), 1)
+  expect_equal(as.numeric(mftp_metrics$table2_ratio_512k(points, list())), 2.5)
+  expect_equal(attr(mftp_metrics$table2_ratio_512k(points, list()), "n"), 2)
+  expect_true(is.na(mftp_metrics$table2_ratio_128k(points, list())))
+  reference <- tibble::tibble(
+    total_window_kbytes = c(64, 512, 64, 512), series = c("multi", "multi", "single", "single"),
+    published_kbps = c(762, 1465, 762, 747)
+  )
+  rows <- table2_ratio_rows(dplyr::mutate(points, setup = "s"), reference)
+  expect_equal(rows$published_ratio, c(1, 1465 / 747))
+  expect_equal(rows$measured_ratio, c(1, 2.5))
+  expect_equal(nrow(table2_ratio_rows(dplyr::mutate(points, setup = "s")[0, ], reference)), 2)
+})
+
 test_that("claims are judged per setup that ran them, and say no data otherwise", {
   claims <- tibble::tibble(
     claim_id = c("A", "B"), figure = "Sec 2", source = "", claim = "", published = "",

@@ -357,3 +357,76 @@ test_that("a spec's experiments are read by tool, defaults included, and a missi
   expect_equal(spec_experiments(path, "mftp"), character())
   expect_error(spec_experiments(file.path(dirname(path), "absent.yaml"), "pingx"), "absent.yaml not found")
 })
+
+test_that("a run's swing is the spread of its round trips from the 10th to the 90th percentile", {
+  echoes <- dplyr::bind_rows(
+    echo_rows("tcp", 102400, c(100, 100, 100, 100, 100, 100), trial = 1),
+    echo_rows("tcp", 102400, seq(100, 200, length.out = 11), trial = 2),
+    echo_rows("tcp", 102400, c(100, 300), trial = 3),
+    echo_rows("udp", 102400, seq(1, 11), trial = 1)
+  )
+  swings <- rtt_swings(echoes, "tcp")
+  # A run of 2 round trips is too short to have a spread.
+  expect_equal(swings$trial, c("1", "2"))
+  expect_equal(swings$swing_ms, c(0, 80))
+  sizes <- summarise_sizes(echoes)
+  expect_equal(liu95db_echo_metrics$rtt_swing_ms(sizes, "tcp", extra = list(echoes = echoes)), 40)
+  expect_true(is.na(liu95db_echo_metrics$rtt_swing_ms(sizes, "tcp")))
+  expect_equal(nrow(rtt_swings(echoes[0, ], "tcp")), 0)
+})
+
+test_that("the small abnormal files are near constant when their means lie near their median", {
+  formula <- read_formula(file.path(reports_dir, "reference", "liu95db-formula.csv"))
+  # On ATM 6988, 17027 and 97835 octets lie in abnormal ranges, 12288 and 74058 in normal ones.
+  sizes <- tibble::tibble(
+    setup = "s", link = "atm-taxi-100", mode = "tcp",
+    message_bytes = c(6988, 12288, 17027, 74058, 97835), rtt_mean = c(190, 5, 210, 20, 400)
+  )
+  rows <- abnormal_constancy_rows(sizes, formula)
+  expect_equal(rows$message_bytes, c(6988, 17027, 97835))
+  expect_equal(rows$typical_ms, rep(210, 3))
+  expect_equal(rows$near, c(TRUE, TRUE, FALSE))
+  expect_equal(liu95db_echo_metrics$abnormal_rtt_constancy(sizes, "tcp", extra = list(formula = formula)), 200 / 3)
+  expect_true(is.na(liu95db_echo_metrics$abnormal_rtt_constancy(sizes, "tcp")))
+  # Each setup against its own median.
+  two <- dplyr::bind_rows(sizes, dplyr::mutate(sizes, setup = "t", rtt_mean = 2 * rtt_mean))
+  expect_equal(abnormal_constancy_rows(two, formula)$typical_ms, c(rep(210, 3), rep(420, 3)))
+  expect_true(is.na(liu95db_echo_metrics$abnormal_rtt_constancy(sizes[1:2, ], "tcp", extra = list(formula = formula))))
+})
+
+test_that("size trends are rank correlations, 0 for what never changes", {
+  expect_equal(size_trend(1:4, c(1, 3, 2, 4)), 0.8)
+  expect_equal(size_trend(1:4, rep(0, 4)), 0)
+  expect_true(is.na(size_trend(1:2, 1:2)))
+  sizes <- size_rows("tcp", c(1, 2, 3), rtt = c(9, 8, 7))
+  expect_equal(liu95db_echo_metrics$rtt_trend(sizes, "tcp"), -1)
+})
+
+test_that("misordering is the share of returned datagrams counted out of order, per size", {
+  echoes <- dplyr::bind_rows(
+    echo_rows("udp", 1000, c(1, 1), datagrams = 10, returned = c(10, 10)),
+    echo_rows("udp", 2000, c(1, 1), datagrams = 10, returned = c(10, 10)),
+    echo_rows("udp", 3000, c(1, 1), datagrams = 10, returned = c(10, 6))
+  ) |>
+    dplyr::mutate(datagrams_misordered = c(0, 0, 1, 1, 2, 2))
+  sizes <- summarise_sizes(echoes)
+  rows <- misorder_rows(sizes, "udp")
+  expect_equal(rows$misordered_pct, c(0, 10, 25))
+  expect_equal(liu95db_echo_metrics$misorder_trend(sizes, "udp"), 1)
+  # Results written before pingx counted it: not recorded, no trend.
+  older <- summarise_sizes(dplyr::select(echoes, -datagrams_misordered))
+  expect_true(all(is.na(older$datagrams_misordered)))
+  expect_true(is.na(liu95db_echo_metrics$misorder_trend(older, "udp")))
+  expect_true(is.na(liu95db_echo_metrics$misorder_trend(dplyr::select(sizes, -datagrams_misordered), "udp")))
+})
+
+test_that("the misordering sentence counts per setup, or says the runs predate the count", {
+  rows <- tibble::tibble(
+    setup = c("a", "a", "b"), experiment = "e", message_bytes = c(1, 2, 1), returned = c(10, 20, 5),
+    misordered = c(0, 3, NA), misordered_pct = c(0, 15, NA)
+  )
+  text <- misorder_summary_html(rows)
+  expect_match(text, "(a):</b> pingx counted 3 of the 30 returned UDP datagrams out of order, at 1 of 2 sizes", fixed = TRUE)
+  expect_match(text, "(b):</b> not recorded", fixed = TRUE)
+  expect_equal(misorder_summary_html(rows[0, ]), "")
+})
