@@ -17,7 +17,7 @@
 #include "tahoe.h"
 
 /* The disk's rotational draws have their own stream beside the host's jitter stream, so that
- * a host with a disk draws its scheduling delays as one without. */
+ * a host with a disk draws its interrupt jitter as one without. */
 #define TAHOE_DISK_STREAM_OFFSET 0x4449534bULL /* "DISK" */
 
 /* What the drive did over a run. */

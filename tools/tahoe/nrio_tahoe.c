@@ -438,8 +438,8 @@ static int dispatch_one(struct ntio *t, int64_t now)
 }
 
 /* The process may run now: not asleep, the CPU free of earlier work, and, when it slept, woken
- * (after the wakeup's interrupt work and its scheduling delay) and switched to. Returns 0 when
- * it may, else the time to wait for. */
+ * (after the interrupt work queued before its wakeup and the wakeup's own) and switched to.
+ * Returns 0 when it may, else the time to wait for. */
 static int64_t blocked_until(struct ntio *t, int64_t now, int64_t busy)
 {
     if (t->asleep && has_work(t, now)) {

@@ -39,7 +39,7 @@ struct tahoe_stack {
      * work before then does not delay it. */
     int64_t sleep_end;
     int64_t bus_free; /* when the I/O bus finishes the DMA it was given */
-    struct nr_rng jitter; /* interrupt and scheduling delays (tahoe_config.jitter_seed) */
+    struct nr_rng jitter; /* interrupt delays (tahoe_config.jitter_seed) */
     struct tahoe_cpustat cpustat;
     int64_t next_fast, next_slow;
     int64_t next_hz; /* the next clock interrupt whose work is charged; INT64_MAX: none */
