@@ -124,7 +124,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
     from netrepro import measure
     from netrepro.backends import emulation_backend
     from netrepro.backends.linkemu import LinkemuBackend, medium_delta
-    from netrepro.ipc_plan import Unfinished, measure_curves
+    from netrepro.ipc_plan import Unfinished, measure_curves, run_messages
     from netrepro.linkcheck import check_link
     from netrepro.provenance import binary_digests, read_sysctls
     from netrepro.seeds import link_seed
@@ -155,7 +155,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
             tag = f"run{next(numbers)}"
             before = medium_snapshot() if medium_snapshot else {}
             records, status, errors, memory = run_pair(net, tool_args, plans, experiment.stack, seed, client,
-                                                       server, experiment.transfers, limit_s, tag)
+                                                       server, run_messages(client), limit_s, tag)
             medium = medium_delta(before, medium_snapshot()) if medium_snapshot else {}
             run = {"client": client, "server": server, "boot_b_ns": phase.boot_b_ns(seed), "memory": memory,
                    **({"medium": medium} if medium else {})}

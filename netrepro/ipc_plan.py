@@ -156,6 +156,11 @@ def ipcbench_args(plan: IpcPlan, curve: Mapping[str, Any], size: int, repeats: i
     return client, server
 
 
+def run_messages(client: list[str]) -> int:
+    """The messages one run's client sends (its --repeat): what an emulated server waits for."""
+    return int(client[client.index("--repeat") + 1])
+
+
 def ipcbench_command(link: Any, host_a: Path | None, host_b: Path | None, seed: int,
                      client: list[str], server: list[str]) -> list[str]:
     """The netsim argument list: ipcbench's client on host a (host_a's model) sending to its
