@@ -1,4 +1,5 @@
-"""Gather an experiment's runs into one tidy table and one provenance file.
+"""Gather an experiment's runs into one tidy table, one provenance file and the digest of its
+virtual-time runs' records (netrepro.digest).
 
     python -m netrepro.aggregate --spec configs/liu95cool.yaml --experiment lan-large \
         --out results/liu95cool/lan-large RUN_FOLDER...
@@ -20,6 +21,7 @@ from typing import Any
 
 from netrepro.atomic import write_text
 from netrepro.columns import tool_columns
+from netrepro.digest import write_digest
 from netrepro.errors import RunError
 from netrepro.runsettings import check_runs
 from netrepro.spec import Experiment, SpecError, load_spec
@@ -72,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec", required=True, type=Path)
     parser.add_argument("--experiment", required=True)
     parser.add_argument("--profile", default="quick")
-    parser.add_argument("--out", required=True, type=Path, help="experiment folder for results.csv and provenance.jsonl")
+    parser.add_argument("--out", required=True, type=Path,
+                        help="experiment folder for results.csv, provenance.jsonl and digest.json")
     parser.add_argument("trials", nargs="+", type=Path,
                         help="run folders (a trial, or a trial's send buffer), each with records.jsonl and provenance.json")
     args = parser.parse_args(argv)
@@ -89,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     trials = [read_trial(path) for path in sorted(args.trials)]
     write_text(args.out / "results.csv", table(experiment, trials))
     write_text(args.out / "provenance.jsonl", "".join(json.dumps(p) + "\n" for _, p in trials))
+    try:
+        write_digest(args.out, args.trials)
+    except RunError as exc:
+        print(f"netrepro: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

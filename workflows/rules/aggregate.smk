@@ -5,6 +5,7 @@ rule aggregate_results:
     output:
         results="results/{paper}/{experiment}/results.csv",
         provenance="results/{paper}/{experiment}/provenance.jsonl",
+        digest="results/{paper}/{experiment}/digest.json",
     params:
         argv=get_aggregate_argv,
         words=get_experiment_words,

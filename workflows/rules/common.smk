@@ -195,11 +195,12 @@ def get_aggregate_argv(wildcards, output):
 
 
 def get_aggregate_code():
-    """The code that shapes results.csv: when it changes, every results.csv is written again
-    from the runs (which are kept), so a fixed reader reaches the reports without a new run."""
+    """The code that shapes results.csv and digest.json: when it changes, every results.csv is
+    written again from the runs (which are kept), so a fixed reader reaches the reports without a
+    new run."""
     base = Path(workflow.basedir)
     return [str(base / "netrepro" / "aggregate.py"), str(base / "netrepro" / "columns.py"),
-            str(base / "configs" / "schema" / "results-columns.json")]
+            str(base / "netrepro" / "digest.py"), str(base / "configs" / "schema" / "results-columns.json")]
 
 
 def get_trace_code():
