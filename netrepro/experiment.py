@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from netrepro import hostmodel
 from netrepro.linkspec import LinkParams
 from netrepro.sweep import LINK_AXES, Sweep
 
@@ -79,9 +80,13 @@ def settings_hash(experiment: Experiment) -> str:
 
 def _settings_view(value: Any) -> Any:
     """value with each file it names (a host model) replaced by the file's name and the digest
-    of its contents: an edited host model reruns what used it, a moved checkout reruns nothing."""
+    of its contents and of the models it extends: an edited host model reruns what used it, a
+    moved checkout reruns nothing."""
     if isinstance(value, Path):
-        return f"{value.name}:{hashlib.sha256(value.read_bytes()).hexdigest()}" if value.is_file() else value.name
+        if not value.is_file():
+            return value.name
+        contents = hostmodel.digest(value) if value.parent.name == "hosts" else hashlib.sha256(value.read_bytes()).hexdigest()
+        return f"{value.name}:{contents}"
     if is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__, tuple((f.name, _settings_view(getattr(value, f.name))) for f in fields(value)))
     if isinstance(value, (tuple, list)):

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from netrepro import hostmodel
 from netrepro.errors import RunError
 from netrepro.units import UnitError, parse_rate, parse_size, parse_time
 from netrepro.yamlsrc import Document
@@ -134,6 +135,7 @@ DELAY_NS = Limit(0, 10**15, "linkemu", "--delay, --jitter", "ns", "a delay")
 # 0: no limit in this unit (the schema asks for 1 or more, the other unit limiting the queue).
 QUEUE_PACKETS = Limit(0, 10**9, "linkemu", "--queue-packets", "", "a queue in packets")
 QUEUE_BYTES = Limit(0, 10**15, "linkemu", "--queue-bytes", "B", "a queue in octets")
+BACKGROUND_SIZE = Limit(28, 1500, "linkemu and netsim", "--background-size", "B", "a background frame's IP octets")
 
 # Host models (configs/hosts/, netrepro.stacks): tools/tahoe/tahoe_host.c reads them. No 1990s
 # cost comes near a second (the largest, a page read from disk, is tens of milliseconds), and
@@ -156,6 +158,38 @@ HOST_KEYS.update({
                             "host model resident_bytes"),
     "page_size": Limit(512, 1 << 20, "netsim and the Tahoe stack", "--host-model", "B", "host model page_size"),
     "clock_hz": Limit(1, NS, "netsim and the Tahoe stack", "--host-model", "", "host model clock_hz"),
+    "intr_preempts": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model intr_preempts"),
+    "atm_buffer_bytes": Limit(0, 65535, "netsim and the Tahoe stack", "--host-model", "B",
+                              "host model atm_buffer_bytes"),
+    "streams_tx_hops": Limit(0, 16, "netsim and the Tahoe stack", "--host-model", "", "host model streams_tx_hops"),
+    "streams_rx_hops": Limit(0, 16, "netsim and the Tahoe stack", "--host-model", "", "host model streams_rx_hops"),
+    "sbus_dma_bytes_per_s": Limit(0, 1 << 40, "netsim and the Tahoe stack", "--host-model", "B/s",
+                                  "host model sbus_dma_bytes_per_s"),
+    "udp_sendspace_bytes": Limit(0, 65535, "netsim and the Tahoe stack", "--host-model", "B",
+                                 "host model udp_sendspace_bytes"),
+    "udp_recvspace_bytes": Limit(0, 262144, "netsim and the Tahoe stack", "--host-model", "B",
+                                 "host model udp_recvspace_bytes"),
+    "sb_addr_bytes": Limit(0, 128, "netsim and the Tahoe stack", "--host-model", "B", "host model sb_addr_bytes"),
+    "udp_no_cksum": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model udp_no_cksum"),
+    "le_rx_copy": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model le_rx_copy"),
+})
+HOST_KEYS.update({
+    key: Limit(0, MAX_COST, "netsim and the Tahoe stack", "--host-model", unit, f"host model {key}")
+    for key, unit in (("wakeup_ns", "ns"), ("ctx_switch_ns", "ns"), ("clock_tick_ns", "ns"),
+                      ("intr_jitter_max_ns", "ns"), ("le_tx_ns", "ns"), ("le_rx_ns", "ns"),
+                      ("atm_tx_ns", "ns"), ("atm_rx_ns", "ns"), ("atm_per_buffer_ns", "ns"),
+                      ("atm_rx_per_byte_ps", "ps"), ("streams_hop_ns", "ns"),
+                      ("vac_flush_per_byte_ps", "ps"))
+})
+# The disk and its file system (tools/tahoe/disk.h).
+HOST_KEYS.update({
+    key: Limit(low, high, "netsim and the Tahoe stack", "--host-model", unit, f"host model {key}")
+    for key, low, high, unit in (
+        ("disk_rpm", 0, 100000, ""), ("disk_track_bytes", 0, 1 << 24, "B"),
+        ("disk_seek_avg_ns", 0, MAX_COST, "ns"), ("disk_seek_track_ns", 0, MAX_COST, "ns"),
+        ("disk_command_ns", 0, MAX_COST, "ns"), ("ufs_block_bytes", 512, 1 << 16, "B"),
+        ("ufs_cluster_bytes", 0, 1 << 20, "B"), ("ufs_rotdelay_ns", 0, MAX_COST, "ns"),
+        ("ufs_writes_limit_bytes", 0, 1 << 40, "B"), ("ufs_cache_bytes", 0, 1 << 40, "B"))
 })
 
 
@@ -187,14 +221,20 @@ def check_link(document: Document) -> None:
         if "bytes" in queue:
             where = (*prefix, "queue", "bytes")
             QUEUE_BYTES.check(document, where, value(document, where, parse_size, queue["bytes"]))
+    if "background" in data:
+        if data.get("medium") != "shared":
+            raise document.error(("background",), "other stations' traffic needs medium: shared")
+        where = ("background", "size")
+        BACKGROUND_SIZE.check(document, where, value(document, where, parse_size, data["background"]["size"]))
 
 
 def check_host(document: Document) -> None:
-    """A host model's values against the Tahoe stack's ranges (tahoe_hostcost_load)."""
-    data = document.data
+    """A host model's own values against the Tahoe stack's ranges (tahoe_hostcost_read), and
+    its values with those of the models it extends against each other."""
     for key, limit in HOST_KEYS.items():
-        if key in data:
-            limit.check(document, (key,), data[key])
+        if key in document.data:
+            limit.check(document, (key,), document.data[key])
+    data = hostmodel.values(document.path)
     hz = data.get("clock_hz")
     if hz is not None and NS % hz:
         raise document.error(("clock_hz",), f"{hz} does not divide 1000000000: a clock tick must be a whole "
@@ -202,6 +242,13 @@ def check_host(document: Document) -> None:
     if "ram_bytes" in data and data["resident_bytes"] + data["page_size"] > data["ram_bytes"]:
         raise document.error(("resident_bytes",), "resident_bytes plus a page must fit in ram_bytes: the "
                              "application needs at least one page of memory")
+    disk = [key for key in data if key.startswith(("disk_", "ufs_"))]
+    if disk and not (data.get("disk_rpm") and data.get("disk_track_bytes")):
+        raise document.error((disk[0],), "a disk needs disk_rpm and disk_track_bytes (the media rate); "
+                             "without both the other disk_ and ufs_ keys change nothing")
+    if disk and ("page_in_ns" in data or "page_out_ns" in data):
+        raise document.error(("disk_rpm",), "a host with a disk pages through it: drop page_in_ns and "
+                             "page_out_ns (the Tahoe stack refuses both together)")
 
 
 # An experiment's settings the tools take, each with its keys and how it becomes the flag's unit.

@@ -59,6 +59,9 @@ class LinkParams:
     check: LinkCheck
     # "shared": one half-duplex Ethernet both hosts take turns on (netsim and linkemu --medium shared).
     medium: str = "duplex"
+    # On a shared medium: other stations' frames a second (Poisson) and their IP octets.
+    background_fps: float = 0.0
+    background_octets: int = 1500
 
     def directions(self) -> dict[str, Direction]:
         return {"forward": self.forward, "reverse": self.reverse}
@@ -154,6 +157,8 @@ def link_from_dict(name: str, data: Mapping[str, Any], overrides: Mapping[str, A
             rtt_tolerance_s=parse_time(check.get("rtt_tolerance", "1ms")),
         ),
         medium=merged.get("medium", "duplex"),
+        background_fps=float(merged.get("background", {}).get("frames_per_s", 0.0)),
+        background_octets=parse_size(merged.get("background", {}).get("size", "1500B")),
     )
 
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from netrepro import hostmodel
 from netrepro.procmark import MARK, die_with_parent
-from netrepro.yamlsrc import load_document
 
 ROOT = Path("/sys/fs/cgroup/memory")
 PREFIX = "netrepro-"
@@ -57,7 +57,7 @@ def plan_of(host_model: Path | None, swap_bytes: int | None) -> MemoryPlan | Non
     """The cgroup a host model asks for, or None when it has no memory size (never pages)."""
     if host_model is None:
         return None
-    data = load_document(host_model).data
+    data = hostmodel.values(host_model)
     if not data.get("ram_bytes"):
         return None
     return MemoryPlan(int(data["ram_bytes"]) - int(data.get("resident_bytes", 0)), swap_bytes)

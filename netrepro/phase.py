@@ -36,11 +36,25 @@ def tick_phase_args(stack: str, phase_ns: int) -> list[str]:
     return ["--tick-phase", f"{phase_ns % TICK_CYCLE_NS}ns"] if stack == "tahoe" else []
 
 
+# netsim draws each host's interrupt and scheduling jitter from the run's seed on a stream of
+# its own (tools/netsim/sim.c, STREAM_JITTER + host): the Tahoe tools take the same (--jitter).
+JITTER_STREAM_A = 5
+JITTER_STREAM_B = 6
+
+
+def jitter_args(stack: str, seed: int, stream: int) -> list[str]:
+    """A Tahoe tool's --jitter: the run's seed and its host's stream; nothing on Linux."""
+    return ["--jitter", f"{seed}:{stream}"] if stack == "tahoe" else []
+
+
 def host_a_args(stack: str, seed: int) -> list[str]:
-    """The active tool's (host a's) --tick-phase for the run drawn from seed."""
-    return tick_phase_args(stack, host_a_phase(boot_b_ns(seed)))
+    """The active tool's (host a's) --tick-phase and jitter stream for the run drawn from seed."""
+    return [*tick_phase_args(stack, host_a_phase(boot_b_ns(seed))), *jitter_args(stack, seed, JITTER_STREAM_A)]
 
 
-def host_b_args(stack: str) -> list[str]:
-    """The server's (host b's) --tick-phase, the same for every run."""
-    return tick_phase_args(stack, HOST_B_PHASE_NS)
+def host_b_args(stack: str, seed: int | None = None) -> list[str]:
+    """The server's (host b's) --tick-phase, the same for every run, and, for a server that
+    serves one run (seed given), that run's jitter stream; a server of several runs draws its
+    own."""
+    jitter = jitter_args(stack, seed, JITTER_STREAM_B) if seed is not None else []
+    return [*tick_phase_args(stack, HOST_B_PHASE_NS), *jitter]

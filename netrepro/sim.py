@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from netrepro.backends import BackendError, linkemu
 from netrepro.procmark import die_with_parent
@@ -95,3 +95,15 @@ def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
     apps = [r for r in records if r.get("record") not in ("sim", "segment", "tcp_debug")]
     return SimResult(records=apps, transfers=transfers, segments=segments, tcp_debug=debug, sim=sims[0],
                      command=list(args))
+
+
+def disk_columns(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Each host's disk during one transfer, from its tool's record of it (the Tahoe backend
+    counts them per transfer: tools/common/nrcounts.h); None where a record has none."""
+    out: dict[str, Any] = {}
+    for host, record in (("a", a or {}), ("b", b or {})):
+        ios, busy, wait = (record.get(k) for k in ("disk_ios", "disk_busy_ns", "disk_wait_ns"))
+        out[f"{host}_disk_ios"] = ios
+        out[f"{host}_disk_busy_s"] = None if busy is None else busy / 1e9
+        out[f"{host}_disk_wait_s"] = None if wait is None else wait / 1e9
+    return out

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from netrepro.experiment import Experiment, Spec, Variant
 from netrepro.limits import check_link, check_settings
 from netrepro.linkspec import link_from_dict
-from netrepro.specread import Source, Where, load_named, require
+from netrepro.specread import Source, Where, host_file, load_named, require
 from netrepro.sweep import parse_sweep
 from netrepro.tools import TOOLS, tool
 from netrepro.yamlsrc import Document, SpecError, load_document, load_schema, validate
@@ -92,7 +92,7 @@ def _host_model(document: Document, where: Where, settings: Mapping[str, Any]) -
         if settings["stack"] == "tahoe":
             raise document.error(where + ("stack",), "stack tahoe needs `host`, a model in configs/hosts/")
         return None
-    return load_named("hosts", settings["host"], "host.schema.json", document, where + ("host",)).path
+    return host_file(settings["host"], document, where + ("host",))
 
 
 def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: dict[str, Any],

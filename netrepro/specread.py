@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from netrepro import limits
+from netrepro import hostmodel, limits
 from netrepro.paths import CONFIG_DIR
 from netrepro.yamlsrc import Document, load_document, validate
 
@@ -47,6 +47,13 @@ def load_named(kind: str, name: str, schema: str, referrer: Document, key_path: 
     if kind == "hosts":
         limits.check_host(document)
     return document
+
+
+def host_file(name: str, referrer: Document, key_path: tuple) -> Path:
+    """The host model named name, checked with every model it extends."""
+    path = load_named("hosts", name, "host.schema.json", referrer, key_path).path
+    hostmodel.chain(path)
+    return path
 
 
 def require(document: Document, key_path: tuple, settings: Mapping[str, Any], keys: tuple[str, ...]) -> None:
@@ -90,4 +97,4 @@ class Source:
 
     def host_model(self, name: str, key_path: tuple) -> Path:
         """The file of the host model called name, which the spec names at key_path."""
-        return load_named("hosts", name, "host.schema.json", self.document, key_path).path
+        return host_file(name, self.document, key_path)

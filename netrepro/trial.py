@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from netrepro import hostmodel
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
 from netrepro.experiment import Experiment, Spec, settings_hash
@@ -81,7 +82,7 @@ def base_provenance(spec: Spec, experiment: Experiment, run_id: str, started: st
         "backend_asked": experiment.backend,
         "backend_note": experiment.backend_note,
         "host": experiment.host,
-        "host_model": host_model.read_text(encoding="utf-8") if host_model else None,
+        "host_model": hostmodel.text(host_model) if host_model else None,
         "link": link_summary(experiment),
         "seed": experiment.seed,
         "started_at": started,

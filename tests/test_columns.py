@@ -43,7 +43,7 @@ def edited(change) -> dict:
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["tools"]["ttcp"]["columns"][9].update(type="float"), "ttcp: column nodelay: type 'float'"),
     (lambda d: d["tools"]["mftp"]["columns"].append(d["tools"]["mftp"]["columns"][0]), "paper listed twice"),
-    (lambda d: d["tools"]["pingx"]["columns"].pop(), "pingx: the last column is cool_gap_us, not run_id"),
+    (lambda d: d["tools"]["pingx"]["columns"].pop(), "pingx: the last column is run_drops_client_socket, not run_id"),
     (lambda d: d["sweep"]["columns"][-1].update(type="integer"), "mftp: column window is double, the sweep's"),
     (lambda d: d["tools"]["ipcbench"]["columns"][1].update(description=" "), "column experiment has no description"),
     (lambda d: d["tools"].pop("ipcbench"), "expected ipcbench, mftp, pingx, ttcp"),
@@ -83,7 +83,9 @@ def pingx_trial():
                          settings=replace(base.settings, send_buffer=16384, receive_buffer=24576))
     records = [{"size": 60379, "seq": 0, "rtt_ns": 2_500_000, "datagrams": 8, "datagrams_returned": 8,
                 "complete": True, "cool_gap_ns": 7_000_000, "t_start_ns": 5}]
-    return [(experiment, pingx.message_rows(experiment, "udp-cooled", 1, "r", records), {})]
+    counters = {key: 1 for keys in pingx.RUN_DROPS.values() for key in keys}
+    drops = pingx.run_drops(counters)
+    return [(experiment, [{**row, **drops} for row in pingx.message_rows(experiment, "udp-cooled", 1, "r", records)], {})]
 
 
 def ttcp_trial():
@@ -99,11 +101,16 @@ def ttcp_trial():
     return [(experiment, [{**row, **counts} for row in rows], {})]
 
 
+# A Tahoe backend's per-transfer disk counts (tools/common/nrcounts.h).
+DISK = {"disk_ios": 12, "disk_busy_ns": 9 * 10**7, "disk_wait_ns": 4 * 10**7}
+
+
 def mftp_trial():
     experiment = load_spec(CONFIGS / "ishikura.yaml", {"profile": "smoke"}).experiments["fig1-multi"]
     records = [{"record": "transfer", "tool": "mftp", "index": 0, "connections": 4, "connections_chosen_by": "formula",
                 "window_start": 24576, "block_size": 8192, "bytes": 1 << 21, "throughput_bps": 3e7,
-                "elapsed_ns": 5 * 10**8, "rtt_ns": 2 * 10**8, "formula_connections": 3.7}]
+                "elapsed_ns": 5 * 10**8, "rtt_ns": 2 * 10**8, "formula_connections": 3.7, **DISK},
+               {"record": "transfer", "tool": "mftpd", **DISK}]
     sim = {"b_tcps_sndrexmitpack": 3, "b_tcps_rexmttimeo": 1}
     session = recovery.summary([recovery.Episode((2121, 1024), 0, 4 * 10**8, 24576, 1000, 10**8)])
     point = {"sweep": {"cell_loss_ratio": 3.8e-6, "added_rtt_ms": 200.0, "connections": 4}}
@@ -123,8 +130,11 @@ def ipcbench_trial():
         def run_one(curve, size, seed, client, server, limit_s, transfers=experiment.settings.transfers):
             records = [{"record": "message", "role": "client", "proto": curve["curve"].split()[0], "index": i,
                         "size": size, "elapsed_ns": 10**9, "throughput_bps": 8e6, "timing_end": "receiver_ack",
-                        "echo_ns": 2 * 10**9, "echo_equal": True, "segments": 9, "acks": 9, "retransmissions": 0}
+                        "echo_ns": 2 * 10**9, "echo_equal": True, "segments": 9, "acks": 9, "retransmissions": 0,
+                        "pageins": 3, "pageouts": 2, **DISK}
                        for i in range(transfers)]
+            records += [{"record": "message", "role": "server", "index": i, "pageins": 1, "pageouts": 0, **DISK}
+                        for i in range(transfers)]
             return records, sim, {}
 
         rows, _ = ipcbench.measure_curves(experiment, 1, "r", run_one)

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from netrepro import memcg, phase, stacks
+from netrepro import hostmodel, memcg, phase, stacks
 from netrepro.tools import ipcbench
-from netrepro.tools.ipcbench import ipcbench_args
+from netrepro.tools.ipcbench import ipcbench_args, run_messages
 from netrepro.spec import load_spec
-from netrepro.yamlsrc import load_document
 from tests.conftest import needs_root_and_mininet
 from tests.test_ipc_plan import BASE
 
@@ -24,7 +23,7 @@ TINY = BASE.replace("backend: sim", "backend: linkemu") + (
 
 
 def memory_of(model: Path) -> int:
-    data = load_document(model).data
+    data = hostmodel.values(model)
     return data["ram_bytes"] - data["resident_bytes"]
 
 
@@ -57,7 +56,7 @@ def test_argv_of_both_ends_and_their_memory_cgroups() -> None:
     assert argv[argv.index("--tick-phase") + 1] == phase.host_a_args("tahoe", 7)[1]
     assert argv[argv.index("--buf") + 1] == "50000B" and argv[argv.index("--repeat") + 1] == "2"
     argv = ipcbench.server_argv(h2, "tahoe", server, 2)
-    assert argv[1] == "--server" and argv[argv.index("--count") + 1] == "2"
+    assert argv[1] == "--server" and argv[argv.index("--count") + 1] == "2" and run_messages(client) == 2
     assert argv[argv.index("--host-model") + 1] == str(plan.host_b_model)
     assert "--size" not in argv and argv[argv.index("--buf") + 1] == "50000B"
 
@@ -150,16 +149,18 @@ def test_one_small_emulated_run_gives_its_row_paging_counts_and_cgroups(tmp_path
 
 @needs_root_and_mininet()
 def test_one_small_emulated_rpc_run_on_the_linux_stack(tmp_path: Path) -> None:
-    """ONC RPC (libtirpc) on the kernel's stacks of both hosts, one call of 256K: its row is
-    mode rpc, timed until the call returned, below the line's 10 Mbit/s."""
+    """ONC RPC (libtirpc) on the kernel's stacks of both hosts, two calls of 256K, each a run of
+    its own (the server waits for that run's one call, not the profile's two): its rows are mode
+    rpc, timed until the call returned, below the line's 10 Mbit/s."""
     path = tmp_path / "t.yaml"
     path.write_text(TINY.replace("stack: tahoe", "stack: linux").replace("mode: tcp", "mode: rpc")
-                    .replace("[16K]", "[4096B]"))
+                    .replace("[16K]", "[4096B]").replace("transfers: 1", "transfers: 2"))
     spec = load_spec(path)
     out = tmp_path / "trial-1"
     ipcbench.run(spec, spec.experiments["e"], 1, out, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
-    assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
+    assert [r["repeat"] for r in rows] == [1, 2] and all(r["completed"] for r in rows)
+    assert rows[0]["message_bytes"] == 256 << 10
     assert rows[0]["mode"] == "rpc" and rows[0]["curve"] == "rpc 4096B" and rows[0]["timing_end"] == "rpc_return"
     assert 1 < rows[0]["throughput_mbit"] < 10
     # No Tahoe paging model on the kernel's stack.

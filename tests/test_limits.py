@@ -58,6 +58,8 @@ CASES = {
     "queue packets": (limits.QUEUE_PACKETS, [("linkemu", [], "--queue-packets"), ("netsim", [], "--queue-packets")],
                       str),
     "queue bytes": (limits.QUEUE_BYTES, [("linkemu", [], "--queue-bytes")], octets),
+    "background size": (limits.BACKGROUND_SIZE, [("linkemu", [], "--background-size"),
+                                                 ("netsim", [], "--background-size")], octets),
 }
 
 
@@ -150,6 +152,8 @@ def test_the_schemas_give_the_same_ranges():
     profile = SCHEMA["$defs"]["profile"]["properties"]
     assert profile["echoes"]["maximum"] == limits.ECHOES.high
     assert profile["trials"]["maximum"] == limits.MAX_TRIALS
+    numeric = {key for key, schema in HOST_SCHEMA["properties"].items() if schema.get("type") == "integer"}
+    assert numeric == set(limits.HOST_KEYS), "every host-model key has its range in netrepro/limits.py"
     for key, limit in limits.HOST_KEYS.items():
         schema = HOST_SCHEMA["properties"][key]
         assert schema["minimum"] <= limit.high and schema.get("maximum", limit.high) == limit.high, key

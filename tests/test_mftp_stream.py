@@ -11,7 +11,7 @@ from tests.test_stacks import MacHost
 REPO = Path(__file__).resolve().parent.parent
 COMER = REPO / "configs" / "comer94.yaml"
 ISHIKURA = REPO / "configs" / "ishikura.yaml"
-SPACE_16K = ["--tcp-sendspace", "16384B", "--tcp-recvspace", "16384B"]
+SPACE_24K = ["--tcp-sendspace", "24576B", "--tcp-recvspace", "24576B"]
 
 
 class FakeNet:
@@ -39,7 +39,7 @@ def test_the_ftp_runs_are_plain_ftp_on_the_ipc_hosts_over_both_links():
         ftp = experiments[name]
         assert (ftp.stack, ftp.host, ftp.link_name) == ("tahoe", "sparcstation-ipc", link)
         assert ftp.settings is not None and not ftp.settings.block_mode and ftp.settings.connections == 1
-        assert ftp.settings.window == 16384
+        assert ftp.settings.window == 24576 and ftp.settings.write_file
         assert mftp.mftp_args(ftp.settings, 1)[-1] == "--plain"
 
 
@@ -47,10 +47,10 @@ def test_stream_mode_gives_the_sending_server_the_window_in_both_backends():
     # Plain FTP cannot tell mftpd the window: without the hosts' default buffers the sender
     # over Ethernet kept the stack's 4K.
     ftp = load_spec(COMER, {"profile": "quick"}).experiments["ftp-ethernet"]
-    assert ftp.settings is not None and mftp.host_space(ftp.settings) == 16384
-    assert mftp.stack_args(ftp.settings) == ["--tcp-space", "16384B"]
+    assert ftp.settings is not None and mftp.host_space(ftp.settings) == 24576
+    assert mftp.stack_args(ftp.settings) == ["--tcp-space", "24576B"]
     args = mftp.hosts_ready(FakeNet(), "tahoe", Path("m.yaml"), ftp.link, mftp.host_space(ftp.settings))
-    assert args["h1"][-4:] == args["h2"][-4:] == SPACE_16K
+    assert args["h1"][-4:] == args["h2"][-4:] == SPACE_24K
 
 
 def test_block_mode_leaves_the_hosts_default_buffers_alone():
@@ -68,7 +68,7 @@ def test_ftp_in_virtual_time_sends_from_the_window_at_the_emulated_tick_phase(tm
     provenance = json.loads((tmp_path / "trial-1" / "provenance.json").read_text())
     server = [r for r in provenance["records"] if r.get("tool") == "mftpd" and r.get("record") == "transfer"]
     # The sender is mftpd: its socket buffers, not only the client's, are the spec's window.
-    assert server and all(r["sndbuf"] == r["rcvbuf"] == 16384 for r in server)
+    assert server and all(r["sndbuf"] == r["rcvbuf"] == 24576 for r in server)
     command = provenance["command"]
     boot_b = phase.boot_b_ns(provenance["mftp_seed"])
     assert command[command.index("--boot-b") + 1] == f"{boot_b}ns" and provenance["boot_b_ns"] == boot_b

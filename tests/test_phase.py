@@ -32,5 +32,6 @@ def test_the_hosts_args_put_host_a_boot_b_after_host_b() -> None:
     seed = 7
     a, b = phase.host_a_args("tahoe", seed), phase.host_b_args("tahoe")
     assert b == ["--tick-phase", f"{phase.HOST_B_PHASE_NS}ns"]
-    assert a == ["--tick-phase", f"{phase.host_a_phase(phase.boot_b_ns(seed))}ns"]
+    assert a == ["--tick-phase", f"{phase.host_a_phase(phase.boot_b_ns(seed))}ns", "--jitter", f"{seed}:5"]
+    assert phase.host_b_args("tahoe", seed)[2:] == ["--jitter", f"{seed}:6"]
     assert phase.host_a_args("linux", seed) == phase.host_b_args("linux") == []

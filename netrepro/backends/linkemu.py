@@ -85,6 +85,8 @@ def link_args(link: LinkParams) -> list[str]:
         args += _direction_args(link.reverse, "reverse-")
     if link.medium == "shared":
         args += ["--medium", "shared"]
+    if link.background_fps > 0:
+        args += ["--background-fps", f"{link.background_fps:g}", "--background-size", f"{link.background_octets}B"]
     return args
 
 

@@ -213,6 +213,11 @@ def ipcbench_args(plan: Settings, curve: Mapping[str, Any], size: int, repeats: 
     return client, server
 
 
+def run_messages(client: list[str]) -> int:
+    """The messages one run's client sends (its --repeat): what an emulated server waits for."""
+    return int(client[client.index("--repeat") + 1])
+
+
 def ipcbench_command(link: Any, host_a: Path | None, host_b: Path | None, seed: int,
                      client: list[str], server: list[str]) -> list[str]:
     """The netsim argument list: ipcbench's client on host a (host_a's model) sending to its
@@ -227,6 +232,7 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]],
                  counters: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per message the client timed; the run's paging and drop counts on each."""
     clients = [r for r in records if r.get("record") == "message" and r.get("role") == "client"]
+    servers = {r["index"]: r for r in records if r.get("record") == "message" and r.get("role") == "server"}
     # netsim counts the link's drops per run; an emulated link's are the trial's, in its provenance.
     drops = [k for k in DROP_KEYS if k in counters]
     return [{
@@ -236,8 +242,13 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]],
         "timing_end": r.get("timing_end"),
         "echo_s": r["echo_ns"] / 1e9 if "echo_ns" in r else None, "echo_equal": r.get("echo_equal"), "completed": True,
         "segments": r.get("segments"), "acks": r.get("acks"), "retransmissions": r.get("retransmissions"),
-        "a_pageins": counters.get("a_v_pgin"), "a_pageouts": counters.get("a_v_pgout"),
-        "b_pageins": counters.get("b_v_pgin"), "b_pageouts": counters.get("b_v_pgout"),
+        # Each end's paging during this message, from its own record; the run's totals where
+        # the backend gives none per message.
+        "a_pageins": r.get("pageins", counters.get("a_v_pgin")),
+        "a_pageouts": r.get("pageouts", counters.get("a_v_pgout")),
+        "b_pageins": servers.get(r["index"], {}).get("pageins", counters.get("b_v_pgin")),
+        "b_pageouts": servers.get(r["index"], {}).get("pageouts", counters.get("b_v_pgout")),
+        **sim.disk_columns(r, servers.get(r["index"])),
         **{key: counters.get(key) for key in KERNEL_COLUMNS},
         "link_drops": sum(counters[k] for k in drops) if drops else None,
         "receiver_fullsock": counters.get("b_udps_fullsock"), "receiver_ipq_drops": counters.get("b_ips_qdrop"),
@@ -278,22 +289,27 @@ def measure_curves(experiment: Experiment, trial: int, run_id: str,
     runs: list[dict[str, Any]] = []
     for curve in plan.curves():
         for size in plan.sizes:
-            seed = run_seed(experiment, trial, f"{curve['curve']} {size}")
-            client, server = ipcbench_args(plan, curve, size, plan.transfers)
             window = curve["buffer"] or curve["segment"] * curve["unack"]
-            try:
-                records, counts, run = run_one(curve, size, seed, client, server,
-                                               limit_s(experiment, window, size))
-            except Unfinished as exc:
-                rows.append({"run_id": run_id, "trial": trial, "host_b": plan.host_b, "repeat": 1,
-                             "mode": plan.mode, **curve, "message_bytes": size, "completed": False})
-                runs.append({**exc.run, "seed": seed, "error": str(exc)})
-                continue
-            got = message_rows(curve, records, counts)
-            if len(got) != plan.transfers:
-                raise RunError(f"ipcbench reported {len(got)} messages, expected {plan.transfers}")
-            rows += [{"run_id": run_id, "trial": trial, "host_b": plan.host_b, **row} for row in got]
-            runs.append({**run, "seed": seed})
+            # Each repeat is a run of its own, as the paper's runs were (configs/milliner.yaml,
+            # assumptions.repeats): a second message in one process would find its buffer paged out.
+            for repeat in range(1, plan.transfers + 1):
+                label = f"{curve['curve']} {size}" + ("" if repeat == 1 else f" repeat {repeat}")
+                seed = run_seed(experiment, trial, label)
+                client, server = ipcbench_args(plan, curve, size, 1)
+                try:
+                    records, counts, run = run_one(curve, size, seed, client, server,
+                                                   limit_s(experiment, window, size))
+                except Unfinished as exc:
+                    rows.append({"run_id": run_id, "trial": trial, "host_b": plan.host_b, "repeat": repeat,
+                                 "mode": plan.mode, **curve, "message_bytes": size, "completed": False})
+                    runs.append({**exc.run, "seed": seed, "error": str(exc)})
+                    continue
+                got = message_rows(curve, records, counts)
+                if len(got) != 1:
+                    raise RunError(f"ipcbench reported {len(got)} messages, expected 1")
+                rows += [{"run_id": run_id, "trial": trial, "host_b": plan.host_b, **row, "repeat": repeat}
+                         for row in got]
+                runs.append({**run, "seed": seed})
     return rows, runs
 
 
@@ -429,7 +445,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
             tag = f"run{next(numbers)}"
             before = medium_snapshot() if medium_snapshot else {}
             records, status, errors, memory = run_pair(net, tool_args, plans, experiment.stack, seed, client,
-                                                       server, plan.transfers, time_limit_s, tag)
+                                                       server, run_messages(client), time_limit_s, tag)
             medium = medium_delta(before, medium_snapshot()) if medium_snapshot else {}
             run = {"client": client, "server": server, "boot_b_ns": phase.boot_b_ns(seed), "memory": memory,
                    **({"medium": medium} if medium else {})}

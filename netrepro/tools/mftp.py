@@ -60,6 +60,7 @@ class Settings:
     transfers: int
     transfer_bytes: int
     cwnd_trace: bool = False
+    write_file: bool = False
 
 
 def parse_settings(source: Source) -> Settings:
@@ -114,6 +115,7 @@ def parse_settings(source: Source) -> Settings:
         transfers=int(source.profile.get("transfers", 1)),
         transfer_bytes=transfer_bytes,
         cwnd_trace=bool(plan.get("cwnd_trace", False)),
+        write_file=bool(plan.get("write_file", False)),
     )
 
 
@@ -179,6 +181,11 @@ def stack_args(plan: Settings) -> list[str]:
             *(["--trace", "--tcp-debug"] if plan.cwnd_trace else [])]
 
 
+def dest_of(plan: Settings, root: Path) -> Path:
+    """Where mftp writes the file it gets: root/got.bin with write_file, else /dev/null."""
+    return root / "got.bin" if plan.write_file else Path("/dev/null")
+
+
 def recovery_columns(plan: Settings, result: sim.SimResult) -> dict[str, Any]:
     """With cwnd_trace, the session's recoveries from the sender's (mftpd's, host b) traces."""
     if not plan.cwnd_trace:
@@ -192,8 +199,9 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, records: list
     """One row per transfer, from mftp's (the receiving client's) records; session's columns
     (the recoveries) go on every row."""
     clients = [r for r in records if r.get("record") == "transfer" and r.get("tool") == "mftp"]
+    servers = [r for r in records if r.get("record") == "transfer" and r.get("tool") == "mftpd"]
     rows = []
-    for record in clients:
+    for i, record in enumerate(clients):
         rtt = record.get("rtt_ns")
         rows.append({
             "run_id": run_id, "trial": trial, "repeat": record["index"] + 1,
@@ -206,6 +214,8 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, records: list
             # The session's totals at the sender (host b); the same on every row of the session.
             "retransmitted_packets": counters.get("b_tcps_sndrexmitpack"),
             "retransmit_timeouts": counters.get("b_tcps_rexmttimeo"),
+            # Each host's disk during this transfer: mftp's record (host a) and mftpd's (b).
+            **sim.disk_columns(record, servers[i] if i < len(servers) else None),
             **(session or {}),
         })
     return rows
@@ -259,7 +269,7 @@ def run_session(net: Any, tool_args: dict[str, list[str]], stack: str, root: Pat
     drawn from seed, as netsim's --boot-b. Returns mftp's and mftpd's transfer records; a
     session still running after limit_s is killed and fails."""
     timeout = mftp_args[mftp_args.index("--timeout") + 1] if "--timeout" in mftp_args else "120s"
-    server = net.h2.popen([str(tool_binary("mftpd")), *tool_args["h2"], *phase.host_b_args(stack),
+    server = net.h2.popen([str(tool_binary("mftpd")), *tool_args["h2"], *phase.host_b_args(stack, seed),
                            "-p", str(MFTP_PORT), "--root", str(root), "--sessions", "1", "--timeout", timeout],
                           stdout=-1, stderr=-1, text=True)
     try:
@@ -294,6 +304,7 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
             rows, result = run_emulated(experiment, trial, run_id, seed, root, point)
     finally:
         (root / "src.bin").unlink(missing_ok=True)
+        (root / "got.bin").unlink(missing_ok=True)
     if len(rows) != settings.transfers:
         raise RunError(f"mftp reported {len(rows)} transfers, expected {settings.transfers}")
     write_run(out, rows, {**base_provenance(spec, experiment, run_id, started), **result, "mftp_seed": seed})
@@ -307,7 +318,7 @@ def run_sim(experiment: Experiment, trial: int, run_id: str, seed: int,
     boot_b = phase.boot_b_ns(seed)
     command = mftp_command(experiment.link, experiment.host_model, seed, settings.transfer_bytes, root,
                            mftp_args(settings, settings.transfers), boot_b=boot_b,
-                           stack_args=stack_args(settings), dest=Path("/dev/null"))
+                           stack_args=stack_args(settings), dest=dest_of(settings, root))
     try:
         result = sim.run_netsim(command, limit_s(experiment))
     except sim.SimError as exc:
@@ -340,7 +351,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, seed: int, roo
         tool_args = hosts_ready(net, experiment.stack, experiment.host_model, experiment.link, host_space(settings))
         sysctls = read_sysctls(net.h1)
         client, server = run_session(net, tool_args, experiment.stack, root, mftp_args(settings, settings.transfers),
-                                     Path("/dev/null"), seed, limit_s(experiment))
+                                     dest_of(settings, root), seed, limit_s(experiment))
     rows = transfer_rows(experiment, trial, run_id, [*client, *server], {})
     return rows, {
         **net.provenance(link_check, seed_of_link),

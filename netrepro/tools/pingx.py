@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from netrepro import limits, phase, sim, stacks
+from netrepro import hostmodel, limits, phase, sim, stacks
 from netrepro.announce import wait_announced
 from netrepro.backends import emulation_backend
 from netrepro.cleanup import finish, kill_group
@@ -26,7 +26,7 @@ from netrepro.specread import Source, load_named
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
 from netrepro.trial import base_provenance, emulation_binaries, link_summary, run_seed, tool_digests, write_run
 from netrepro.units import parse_size, parse_time
-from netrepro.yamlsrc import Document, load_document
+from netrepro.yamlsrc import Document
 
 NAME = "pingx"
 # Spec keys only pingx reads: an experiment of another tool that sets one is refused.
@@ -222,12 +222,33 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[
     return argv + list(stack_args)
 
 
+# Where a mode's netsim run lost UDP datagrams, by place (the Tahoe stacks' and the link's own
+# counters): host a runs pingx, host b echod. The same totals stand on each of the run's rows.
+RUN_DROPS = {
+    "run_drops_send_queue": ("a_ips_odropped", "b_ips_odropped"),
+    "run_drops_link": ("forward_drop_queue", "forward_drop_loss", "forward_drop_cell_loss",
+                       "forward_drop_bit_error", "forward_drop_oversize", "reverse_drop_queue",
+                       "reverse_drop_loss", "reverse_drop_cell_loss", "reverse_drop_bit_error",
+                       "reverse_drop_oversize"),
+    "run_drops_echo_ipq": ("b_ips_qdrop", "b_ips_fragdropped", "b_ips_fragtimeout"),
+    "run_drops_echo_socket": ("b_udps_fullsock",),
+    "run_drops_client_ipq": ("a_ips_qdrop", "a_ips_fragdropped", "a_ips_fragtimeout"),
+    "run_drops_client_socket": ("a_udps_fullsock",),
+}
+
+
+def run_drops(counters: Mapping[str, Any]) -> dict[str, int | None]:
+    """The run's drops by place; None for a place whose counters the record lacks."""
+    return {column: sum(int(counters[k]) for k in keys) if all(k in counters for k in keys) else None
+            for column, keys in RUN_DROPS.items()}
+
+
 def host_spin_ps(host_model: Path | None) -> int:
     """One busy-loop iteration on host_model as netsim charges it: the model's spin_ps, else
     netsim's default."""
     if host_model is None:
         return NETSIM_SPIN_PS
-    return int(load_document(host_model).data.get("spin_ps", NETSIM_SPIN_PS))
+    return int(hostmodel.values(host_model).get("spin_ps", NETSIM_SPIN_PS))
 
 
 def echod_argv(experiment: Experiment, cooled: bool) -> list[str]:
@@ -315,7 +336,8 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
         except sim.SimError as exc:
             raise RunError(f"pingx --mode {mode} in virtual time: {exc}") from exc
         meta, records = check_pingx(result.records, mode, 0, "")
-        rows += message_rows(experiment, mode, trial, run_id, records)
+        drops = run_drops(result.sim)
+        rows += [{**row, **drops} for row in message_rows(experiment, mode, trial, run_id, records)]
         summary = next((r for r in result.records if r.get("record") == "summary"), {})
         modes[mode] = {"seed": seed, "boot_b_ns": phase.boot_b_ns(seed), "command": command,
                        "tool_settings": meta, "echod_summary": summary, "sim": result.sim}

@@ -494,7 +494,7 @@ def run_pair(net: Any, experiment: Experiment, tool_args: dict[str, list[str]], 
     Tahoe ticks at the phase that seed gives netsim (netrepro.phase); returns both ends' records."""
     port = ["--port", str(TTCP_PORT)]
     receiver = net.h2.popen([str(TTCP), *receiver_args(experiment, recv_buffer), *port, *tool_args["h2"],
-                             *phase.host_b_args(experiment.stack), *segment_log_args(experiment, pcap, "b")],
+                             *phase.host_b_args(experiment.stack, seed), *segment_log_args(experiment, pcap, "b")],
                             stdout=-1, stderr=-1, text=True)
     capture = None
     try:

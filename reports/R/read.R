@@ -1,9 +1,14 @@
 # Reading the pipeline's results tree: results/<paper>/<experiment>/{results.csv,provenance.jsonl}.
 
 # The columns an echo (pingx) results.csv must have: its contract's columns
-# (R/columns.R) but those older results lack: add_setup() fills in the host, and
-# summarise_sizes() reads a missing count of misordered datagrams as not recorded.
-echo_optional_columns <- c("host", "send_buffer", "recv_buffer", "datagrams_misordered")
+# (R/columns.R) but those older results lack: add_setup() fills in the host,
+# summarise_sizes() reads a missing count of misordered datagrams as not recorded, and
+# the run's drops by place (virtual time only, NA in emulation) are not read yet.
+echo_optional_columns <- c(
+  "host", "send_buffer", "recv_buffer", "datagrams_misordered",
+  "run_drops_send_queue", "run_drops_link", "run_drops_echo_ipq", "run_drops_echo_socket",
+  "run_drops_client_ipq", "run_drops_client_socket"
+)
 
 echo_required_columns <- function() {
   setdiff(results_column_names("pingx"), echo_optional_columns)

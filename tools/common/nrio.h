@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 typedef struct nrio nrio;
 
@@ -36,6 +37,14 @@ struct nrio_sockopts {
     int nodelay;      /* TCP_NODELAY: 0 or 1 */
     int window_clamp; /* TCP_WINDOW_CLAMP in octets */
     int reuseaddr;    /* SO_REUSEADDR: 0 or 1 */
+};
+
+/* What a modelled host's memory and disk did for the application (nrio_counts_since). */
+struct nrio_counts {
+    uint64_t pageins, pageouts; /* pages read back from swap, dirty pages written to it */
+    uint64_t disk_ios;          /* block I/Os of the host's disk */
+    int64_t disk_busy_ns;       /* time the disk spent on them */
+    int64_t disk_wait_ns;       /* time the process slept waiting for the disk */
 };
 
 typedef void (*nrio_io_fn)(void *arg, int sock, int events);
@@ -85,6 +94,14 @@ struct nrio_ops {
      * that models the host's clock fires it on the clock tick that host's kernel would.
      * Optional: without it, timer_at. Cancelled with timer_cancel. */
     int (*alarm_at)(nrio *io, int64_t at_ns, nrio_timer_fn fn, void *arg);
+    /* pread and pwrite of a file the application opened itself: a backend that models the
+     * host's disk times them through it (the octets still go to the real file). Return the
+     * octets moved or a negative errno. Optional: without them, plain pread and pwrite. */
+    ssize_t (*file_read)(nrio *io, int fd, void *buf, size_t len, off_t off);
+    ssize_t (*file_write)(nrio *io, int fd, const void *buf, size_t len, off_t off);
+    /* The host's counts since the previous call (or since the backend began), so that a tool
+     * can report them per transfer. Optional: a real host's are not the backend's to give. */
+    int (*counts_since)(nrio *io, struct nrio_counts *out);
 };
 
 struct nrio {
@@ -153,6 +170,25 @@ static inline void nrio_printed(nrio *io)
 static inline int nrio_alarm_at(nrio *io, int64_t at, nrio_timer_fn fn, void *arg)
 {
     return io->ops->alarm_at ? io->ops->alarm_at(io, at, fn, arg) : io->ops->timer_at(io, at, fn, arg);
+}
+
+static inline int nrio_counts_since(nrio *io, struct nrio_counts *out)
+{
+    return io->ops->counts_since ? io->ops->counts_since(io, out) : -EOPNOTSUPP;
+}
+static inline ssize_t nrio_file_read(nrio *io, int fd, void *buf, size_t len, off_t off)
+{
+    if (io->ops->file_read)
+        return io->ops->file_read(io, fd, buf, len, off);
+    ssize_t r = pread(fd, buf, len, off);
+    return r < 0 ? -errno : r;
+}
+static inline ssize_t nrio_file_write(nrio *io, int fd, const void *buf, size_t len, off_t off)
+{
+    if (io->ops->file_write)
+        return io->ops->file_write(io, fd, buf, len, off);
+    ssize_t r = pwrite(fd, buf, len, off);
+    return r < 0 ? -errno : r;
 }
 
 #endif

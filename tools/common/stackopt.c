@@ -130,6 +130,18 @@ int nr_stack_opt(struct nr_stack_opts *o, int code, const char *val, char *err, 
             return fail(err, errlen, "--segment-log: give a file to write, e.g. segments.jsonl");
         o->segment_log = val;
         return 0;
+    case NR_OPT_JITTER: {
+        unsigned long long seed, stream;
+        int used = 0;
+        if (sscanf(val, "%llu:%llu%n", &seed, &stream, &used) != 2 || val[used] != '\0' ||
+            val[0] == '-' || strchr(val, ':')[1] == '-')
+            return fail(err, errlen, "--jitter %s: give the run's seed and the host's stream, "
+                        "e.g. 42:5", val);
+        o->jitter_set = 1;
+        o->jitter_seed = seed;
+        o->jitter_stream = stream;
+        return 0;
+    }
     default:
         return fail(err, errlen, "internal error: %d is not a stack flag", code);
     }
@@ -146,10 +158,10 @@ int nr_stack_check(const struct nr_stack_opts *o, char *err, size_t errlen)
     }
     if (o->ifname || o->addr_text || o->host_model || o->mtu || o->tcp_sendspace ||
         o->tcp_recvspace || o->tick_phase_ns >= 0 || o->narp || o->frame_times ||
-        o->segment_log)
+        o->segment_log || o->jitter_set)
         return fail(err, errlen, "--if, --addr, --host-model, --mtu, --tcp-sendspace, "
-                    "--tcp-recvspace, --tick-phase, --arp, --frame-times and --segment-log "
-                    "apply to --stack tahoe only");
+                    "--tcp-recvspace, --tick-phase, --arp, --frame-times, --segment-log and "
+                    "--jitter apply to --stack tahoe only");
     return 0;
 }
 
@@ -190,6 +202,9 @@ void nr_stack_usage(FILE *f, int col)
         {"--segment-log FILE", "tahoe: write one JSON record per TCP segment the stack sends,"},
         {"", "with the rule that sent it (S1, S2, S3, R1, R2, ...), as netsim's"},
         {"", "\"segment\" records, to FILE when the tool ends (default: none)"},
+        {"--jitter SEED:STREAM", "tahoe: draw the host model's interrupt and scheduling"},
+        {"", "jitter from the run's SEED and this host's STREAM, as netsim does"},
+        {"", "(host a: 5, host b: 6), e.g. 42:5 (default: a random seed)"},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         int n = 2 + (int)strlen(lines[i][0]);

@@ -44,12 +44,16 @@ struct nr_stack_opts {
     int narp;
     int frame_times;        /* tahoe: frames carry their modelled times (common/frametime.h) */
     const char *segment_log; /* tahoe: a file that gets each TCP segment sent and its rule */
+    /* tahoe: the host's jitter stream (common/rng.h), as netsim seeds it; jitter_set 0: a
+     * random seed */
+    int jitter_set;
+    uint64_t jitter_seed, jitter_stream;
 };
 
 /* getopt_long codes of the stack flags; tools keep their own codes below NR_OPT_STACK. */
 enum { NR_OPT_STACK = 1000, NR_OPT_IF, NR_OPT_ADDR, NR_OPT_HOST_MODEL, NR_OPT_MTU,
        NR_OPT_SENDSPACE, NR_OPT_RECVSPACE, NR_OPT_TICK_PHASE, NR_OPT_ARP,
-       NR_OPT_FRAME_TIMES, NR_OPT_SEGMENT_LOG };
+       NR_OPT_FRAME_TIMES, NR_OPT_SEGMENT_LOG, NR_OPT_JITTER };
 
 #define NR_STACK_LONGOPTS                                                 \
     {"stack", required_argument, 0, NR_OPT_STACK},                        \
@@ -62,14 +66,15 @@ enum { NR_OPT_STACK = 1000, NR_OPT_IF, NR_OPT_ADDR, NR_OPT_HOST_MODEL, NR_OPT_MT
     {"tick-phase", required_argument, 0, NR_OPT_TICK_PHASE},             \
     {"arp", required_argument, 0, NR_OPT_ARP},                            \
     {"frame-times", no_argument, 0, NR_OPT_FRAME_TIMES},                  \
-    {"segment-log", required_argument, 0, NR_OPT_SEGMENT_LOG}
+    {"segment-log", required_argument, 0, NR_OPT_SEGMENT_LOG},           \
+    {"jitter", required_argument, 0, NR_OPT_JITTER}
 
 /* The case labels of every stack flag, for a tool's getopt switch to hand them to nr_stack_opt. */
 #define NR_STACK_OPT_CASES                                                \
     case NR_OPT_STACK: case NR_OPT_IF: case NR_OPT_ADDR:                  \
     case NR_OPT_HOST_MODEL: case NR_OPT_MTU: case NR_OPT_SENDSPACE:       \
     case NR_OPT_RECVSPACE: case NR_OPT_TICK_PHASE: case NR_OPT_ARP:       \
-    case NR_OPT_FRAME_TIMES: case NR_OPT_SEGMENT_LOG
+    case NR_OPT_FRAME_TIMES: case NR_OPT_SEGMENT_LOG: case NR_OPT_JITTER
 
 /* The Tahoe stack's defaults when no flag gives them: 4.3BSD's 4K,
  * and SunOS 4.1's 16K on an interface whose MTU exceeds Ethernet's (the ATM interface). */

@@ -149,6 +149,26 @@ static void test_segment_log(void)
     NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
 }
 
+/* --jitter: the run's seed and the host's stream, and Tahoe only. */
+static void test_jitter(void)
+{
+    struct nr_stack_opts o;
+    nr_stack_opts_init(&o);
+    NRT_EQ_INT(o.jitter_set, 0);
+    NRT_EQ_INT(opt(&o, NR_OPT_JITTER, "42"), -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_JITTER, "42:-5"), -1);
+    NRT_EQ_INT(opt(&o, NR_OPT_JITTER, "42:5x"), -1);
+    NRT_CHECK(strstr(err, "e.g. 42:5") != NULL);
+    NRT_EQ_INT(opt(&o, NR_OPT_JITTER, "42:5"), 0);
+    NRT_EQ_INT(o.jitter_set, 1);
+    NRT_EQ_INT((long)o.jitter_seed, 42);
+    NRT_EQ_INT((long)o.jitter_stream, 5);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), -1);
+    NRT_CHECK(strstr(err, "--jitter") != NULL);
+    set_tahoe(&o);
+    NRT_EQ_INT(nr_stack_check(&o, err, sizeof err), 0);
+}
+
 /* Every flag is in the usage text, with its default, starting at the column asked for. */
 static void test_usage(void)
 {
@@ -165,6 +185,7 @@ static void test_usage(void)
                                          "--tick-phase TIME", "--arp IP=MAC",
                                          "--frame-times", "(default off)",
                                          "--segment-log FILE", "(default: none)",
+                                         "--jitter SEED:STREAM", "(default: a random seed)",
                                          "(default: boot at once, at a random tick phase)",
                                          "(default kernel)", "ip addr flush dev" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
@@ -181,6 +202,7 @@ int main(void)
     NRT_RUN(test_arp);
     NRT_RUN(test_frame_times);
     NRT_RUN(test_segment_log);
+    NRT_RUN(test_jitter);
     NRT_RUN(test_usage);
     return nrt_summary("common/test_stackopt");
 }

@@ -17,6 +17,7 @@
 
 #include "ack.h"
 #include "bench.h"
+#include "nrcounts.h"
 
 #define IPC_PROG 0x20005f01 /* in the range RFC 5531 leaves to local use */
 #define IPC_VERS 1
@@ -75,6 +76,7 @@ static void dispatch(struct svc_req *rq, SVCXPRT *x)
     nr_json_int(&j, "size", b.len);
     nr_json_int(&j, "buf_requested", srv.a->buf);
     nr_json_bool(&j, "intact", intact);
+    nr_json_counts(&j, srv.io);
     nr_json_null(&j, "elapsed_ns");
     nr_json_null(&j, "timing_end");
     nr_json_null(&j, "throughput_bps");
@@ -230,6 +232,7 @@ static int rpc_client(nrio *io, const struct ipc_args *a, FILE *out)
         ipc_record_begin(&j, a, i);
         nr_json_int(&j, "size", a->size);
         nr_json_int(&j, "buf_requested", a->buf);
+        nr_json_counts(&j, io);
         ipc_record_finish(&j, out, a->size, t1 - t0, IPC_END_RPC_RETURN);
     }
     clnt_destroy(cl);

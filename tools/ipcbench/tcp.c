@@ -19,6 +19,7 @@
 
 #include "ack.h"
 #include "bench.h"
+#include "nrcounts.h"
 
 #define HDR_LEN 8 /* the message length, big-endian, sent before the timed write */
 #define CONNECT_RETRY_NS 100000000LL
@@ -128,6 +129,7 @@ static void client_io(void *arg, int sock, int events)
     nr_json_int(&j, "size", t->a->size);
     add_bufs(t, &j);
     nr_json_int(&j, "write_ns", t->t1 - t->t0);
+    nr_json_counts(&j, t->io);
     ipc_record_finish(&j, t->out, t->a->size, t->t2 - t->t0, IPC_END_RECEIVER_ACK);
     t->index++;
     nrio_watch(t->io, sock, 0, NULL, NULL);
@@ -269,6 +271,7 @@ static void server_io(void *arg, int sock, int events)
         nr_json_int(&j, "size", t->len);
         add_bufs(t, &j);
         nr_json_bool(&j, "intact", t->intact);
+        nr_json_counts(&j, t->io);
         ipc_record_finish(&j, t->out, t->len, now - t->t0, IPC_END_LAST_OCTET);
         t->index++;
         t->off = 0;

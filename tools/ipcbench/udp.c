@@ -10,6 +10,7 @@
 
 #include "ack.h"
 #include "bench.h"
+#include "nrcounts.h"
 
 /* The server keeps answering retransmissions this long after its last message; the client,
  * until none has come for this long, since the acknowledgement of the echo's last group may
@@ -237,6 +238,7 @@ static void client_check_done(struct udp *u)
     nr_json_int(&j, "rto_ns", u->a->rto_ns);
     nr_json_int(&j, "echo_ns", u->t_echo - u->tx.t_first);
     nr_json_bool(&j, "echo_equal", equal);
+    nr_json_counts(&j, u->io);
     ipc_record_finish(&j, u->out, u->a->size, u->tx.t_done - u->tx.t_first,
                       IPC_END_RECEIVER_ACK);
     ipc_rx_free(&u->rx);
@@ -296,6 +298,7 @@ static void server_echo_done(struct udp *u)
     for (long long i = 0; i < u->rx.msg_len && intact; i++)
         intact = u->rx.msg[i] == ipc_pattern(u->rx.msg_id, i);
     nr_json_bool(&j, "intact", intact);
+    nr_json_counts(&j, u->io);
     ipc_record_finish(&j, u->out, u->rx.msg_len, u->tx.t_first - u->t_rx_first,
                       IPC_END_LAST_OCTET);
     u->served++;

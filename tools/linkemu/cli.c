@@ -38,7 +38,8 @@ void le_usage(FILE *out)
           "                             starts collide, --queue-packets each host's interface\n"
           "                             queue; CSMA/CD, 802.3 backoff, 51.2 us slots at 10 Mb/s,\n"
           "                             16 attempts; counters medium_* in the record)\n"
-          "                             (default duplex)\n",
+          "                             (default duplex)\n"
+          LE_BACKGROUND_USAGE,
           out);
     le_link_usage_reverse(out);
     fputs("  --seed N                   seed of the loss and jitter draws (default 1)\n"
@@ -67,7 +68,7 @@ void le_usage(FILE *out)
 }
 
 enum { OPT_IF_A = 256, OPT_IF_B, OPT_SEED, OPT_STATS, OPT_READY, OPT_SPIN, OPT_PRIORITY,
-       OPT_SOCKBUF, OPT_FRAME_TIMES, OPT_MEDIUM, OPT_HELP };
+       OPT_SOCKBUF, OPT_FRAME_TIMES, OPT_MEDIUM, OPT_BG_FPS, OPT_BG_SIZE, OPT_HELP };
 
 int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *err)
 {
@@ -83,12 +84,15 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
         {"sock-buf", required_argument, 0, OPT_SOCKBUF},
         {"frame-times", no_argument, 0, OPT_FRAME_TIMES},
         {"medium", required_argument, 0, OPT_MEDIUM},
+        {"background-fps", required_argument, 0, OPT_BG_FPS},
+        {"background-size", required_argument, 0, OPT_BG_SIZE},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
     struct le_link_opts link;
     le_link_init(&link);
-    *opts = (struct le_opts){.seed = 1, .spin_ns = 150000, .sock_buf = 16 << 20};
+    *opts = (struct le_opts){.seed = 1, .spin_ns = 150000, .sock_buf = 16 << 20,
+                             .background_octets = 1500};
     double number;
     uint64_t size;
     char message[256];
@@ -146,6 +150,13 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
             }
             opts->shared_medium = strcmp(optarg, "shared") == 0;
             break;
+        case OPT_BG_FPS:
+        case OPT_BG_SIZE:
+            if (le_background_opt(opt == OPT_BG_FPS ? "background-fps" : "background-size", optarg,
+                                  &opts->background_fps, &opts->background_octets, "linkemu",
+                                  err) < 0)
+                return -1;
+            break;
         case OPT_HELP:
             le_usage(out);
             return 1;
@@ -177,6 +188,10 @@ int le_parse_args(int argc, char **argv, struct le_opts *opts, FILE *out, FILE *
         return -1;
     if (opts->shared_medium && !le_link_shared_ok(&link, "linkemu", err))
         return -1;
+    if (opts->background_fps > 0 && !opts->shared_medium) {
+        fprintf(err, "linkemu: --background-fps needs --medium shared\n");
+        return -1;
+    }
     opts->framing = link.framing;
     opts->mtu = link.mtu;
     opts->forward = link.forward;

@@ -25,6 +25,8 @@ struct le_opts {
     uint32_t sock_buf;
     int frame_times; /* frames carry their modelled times in a trailer (common/frametime.h) */
     bool shared_medium; /* --medium shared: one half-duplex Ethernet for both directions */
+    double background_fps;     /* --background-fps: other stations' frames a second */
+    uint32_t background_octets; /* --background-size */
 };
 
 /* Parses argv. Returns 0 on success, 1 when --help was given (usage printed to out), and -1 on

@@ -776,7 +776,10 @@ int le_run(const struct le_opts *o, FILE *err)
         goto out;
     if (o->shared_medium) {
         /* Streams 2 and 3 draw the two stations' backoffs; the directions have 0 and 1. */
-        if (le_shared_init(&shared, &o->forward, o->framing, o->mtu, o->seed, 2) < 0) {
+        if (le_shared_init(&shared, &o->forward, o->framing, o->mtu, o->seed, 2) < 0 ||
+            (o->background_fps > 0 &&
+             le_medium_background(&shared.medium, o->background_fps, o->background_octets,
+                                  nr_mono_ns(), o->seed) < 0)) {
             fprintf(err, "linkemu: out of memory setting up the shared medium\n");
             goto out;
         }

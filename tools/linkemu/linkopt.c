@@ -196,6 +196,26 @@ bool le_link_shared_ok(const struct le_link_opts *o, const char *prog, FILE *err
     return true;
 }
 
+int le_background_opt(const char *flag, const char *arg, double *fps, uint32_t *octets,
+                      const char *prog, FILE *err)
+{
+    if (strcmp(flag, "background-fps") == 0) {
+        if (le_parse_number(arg, 0, LE_BACKGROUND_FPS_MAX, fps) < 0) {
+            fprintf(err, "%s: bad --background-fps '%s'; give 0 to %.0f frames a second\n", prog,
+                    arg, LE_BACKGROUND_FPS_MAX);
+            return -1;
+        }
+        return 0;
+    }
+    uint64_t size;
+    if (le_parse_size(arg, &size) < 0 || size < 28 || size > 1500) {
+        fprintf(err, "%s: bad --background-size '%s'; give 28B to 1500B of IP\n", prog, arg);
+        return -1;
+    }
+    *octets = (uint32_t)size;
+    return 0;
+}
+
 int le_link_finish(struct le_link_opts *o, const char *prog, FILE *err)
 {
     if (!o->rate_set) {

@@ -73,6 +73,18 @@ int le_link_finish(struct le_link_opts *o, const char *prog, FILE *err);
  * loss or jitter, queues in packets. Returns true, or false with the reason printed to err
  * after "prog: ". */
 bool le_link_shared_ok(const struct le_link_opts *o, const char *prog, FILE *err);
+/* The shared medium's background station (--background-fps, --background-size): other hosts'
+ * frames at a Poisson rate, which both programs parse alike. */
+#define LE_BACKGROUND_FPS_MAX 10000.0
+#define LE_BACKGROUND_USAGE                                                                  \
+    "  --background-fps N         with --medium shared: other stations' frames, N a second on\n" \
+    "                             average (Poisson, from the seed), contending for the wire\n"  \
+    "                             and never delivered to either host; 0 to 10000 (default 0)\n" \
+    "  --background-size SIZE     their IP octets, 28B to 1500B (default 1500B)\n"
+/* Parses --background-fps (into *fps) or --background-size (into *octets); 0, or -1 with the
+ * reason printed to err after "prog: ". */
+int le_background_opt(const char *flag, const char *arg, double *fps, uint32_t *octets,
+                      const char *prog, FILE *err);
 /* The usage lines of the --reverse-* flags, the same for both programs. */
 void le_link_usage_reverse(FILE *out);
 

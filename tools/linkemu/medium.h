@@ -28,6 +28,12 @@
 #define LE_IFS1_BITS 64        /* its first part, 2/3, in which a new carrier restarts it */
 #define LE_BACKOFF_LIMIT 10    /* the backoff range stops doubling after 10 collisions */
 #define LE_ATTEMPT_LIMIT 16    /* attempts before a frame is given up (excessive collisions) */
+#define LE_BACKGROUND 2        /* the station of other hosts' traffic, once enabled */
+#define LE_STATIONS 3          /* the two hosts and the background station */
+#define LE_MAX_OUTCOMES 3      /* a collision of all three can give up three frames */
+/* The background station draws its backoffs from this stream of the seed and its arrivals from
+ * the next: streams no backend uses for anything else. */
+#define LE_BACKGROUND_STREAM 7
 
 /* What one station's interface counted, as SunOS's netstat -i does per interface: one host's
  * collision rate is its collisions over its tx_frames. */
@@ -65,9 +71,16 @@ struct le_medium {
     int64_t prop_ns;         /* end-to-end propagation: the window in which starts collide */
     enum le_framing framing;
     uint64_t queue_packets;  /* each interface's queue limit, frame on the wire included; 0: none */
-    struct le_station st[2];
+    struct le_station st[LE_STATIONS];
+    int nst;                 /* stations: the two hosts, and the background one when enabled */
     int tx;                  /* the station whose frame is on the wire; -1: none */
     int64_t tx_start_ns, tx_end_ns; /* its first and last bit leave the sender */
+    /* The background station: other hosts' frames of bg_octets, a Poisson process of bg_fps
+     * frames a second, each contending as the hosts' do; never delivered to either host. */
+    double bg_fps;
+    uint32_t bg_octets;
+    int64_t bg_next_ns;      /* its next frame's arrival; INT64_MAX: none */
+    struct nr_rng bg_arrivals;
 };
 
 enum le_outcome_kind { LE_DELIVERED, LE_EXCESSIVE };
@@ -83,6 +96,13 @@ struct le_outcome {
  * when out of memory. */
 int le_medium_init(struct le_medium *m, double rate_bps, int64_t prop_ns, enum le_framing framing,
                    uint64_t queue_packets, uint64_t seed, uint64_t stream);
+/* Adds the background station: from start_ns, frames of ip_octets arrive at it at exponential
+ * intervals of mean 1/frames_per_s (seed's stream LE_BACKGROUND_STREAM + 1) and contend for the
+ * medium (backoffs from LE_BACKGROUND_STREAM); the hosts only see the medium busy and their
+ * collisions with them. Its counters are st[LE_BACKGROUND].count. Returns 0, or -1 when out of
+ * memory or frames_per_s is not positive. */
+int le_medium_background(struct le_medium *m, double frames_per_s, uint32_t ip_octets,
+                         int64_t start_ns, uint64_t seed);
 /* free_pkt (NULL: none) is called on every frame still queued. */
 void le_medium_free(struct le_medium *m, void (*free_pkt)(void *));
 
@@ -94,15 +114,17 @@ enum le_verdict le_medium_offer(struct le_medium *m, int st, int64_t ready_ns, u
 /* The time of the medium's next event; INT64_MAX when it has none. */
 int64_t le_medium_next_ns(const struct le_medium *m);
 
-/* The last time at which the other station could still start into the frame on the wire (its
+/* The last time at which another station could still start into the frame on the wire (its
  * carrier has not reached it, or reached it in the last part of its gap); after it the frame
- * ends as scheduled, whatever is offered. INT64_MAX when no frame is on the wire. */
+ * ends as scheduled, whatever is offered (a background frame arrives when drawn, so the medium
+ * knows whether one can). INT64_MAX when no frame is on the wire. */
 int64_t le_medium_contested_ns(const struct le_medium *m);
 
 /* Runs the medium's events due at now_ns (which must not pass le_medium_next_ns()) until one
- * has an outcome: returns the number of outcomes written to out (0 to 2: a collision can give
- * up both stations' frames). Call again while le_medium_next_ns() <= now_ns. */
-int le_medium_step(struct le_medium *m, int64_t now_ns, struct le_outcome out[2]);
+ * has an outcome: returns the number of outcomes written to out (0 to LE_MAX_OUTCOMES: a
+ * collision can give up every colliding host's frame; the background station's frames are no
+ * outcome). Call again while le_medium_next_ns() <= now_ns. */
+int le_medium_step(struct le_medium *m, int64_t now_ns, struct le_outcome out[LE_MAX_OUTCOMES]);
 
 /* Collisions over frames sent, in percent, both stations pooled. One host's netstat -i shows
  * its own counters' ratio instead (le_station_counters). */

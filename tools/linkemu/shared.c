@@ -79,7 +79,7 @@ int le_shared_run(struct le_shared *sh, int64_t now_ns, int64_t ahead_ns,
     int64_t next;
     while ((next = le_medium_next_ns(m)) != INT64_MAX &&
            (next <= now_ns || (next - ahead_ns <= now_ns && end_is_certain(m, next, now_ns)))) {
-        struct le_outcome out[2];
+        struct le_outcome out[LE_MAX_OUTCOMES];
         int n = le_medium_step(m, next, out);
         sh->now_ns = next;
         for (int i = 0; i < n; i++)

@@ -63,12 +63,14 @@ static void json_dir(FILE *out, const struct le_dir_report *r)
             (long long)f->timed_late_max_ns);
 }
 
-/* What each host's interface counted on the shared medium, and collisions per frame sent. */
+/* What each host's interface counted on the shared medium (and the background station's), and
+ * collisions per frame the hosts sent. */
 static void json_medium(FILE *out, const struct le_medium *m)
 {
-    for (int i = 0; i < 2; i++) {
+    static const char *const prefixes[LE_STATIONS] = {"medium_a", "medium_b", "medium_bg"};
+    for (int i = 0; i < m->nst; i++) {
         const struct le_station_counters *c = &m->st[i].count;
-        const char *p = i == 0 ? "medium_a" : "medium_b";
+        const char *p = prefixes[i];
         fprintf(out, ",\"%s_offered\":%llu,\"%s_tx_frames\":%llu,\"%s_collisions\":%llu,"
                 "\"%s_deferrals\":%llu,\"%s_excessive\":%llu,\"%s_drop_queue\":%llu,"
                 "\"%s_queue_max_packets\":%llu",

@@ -22,7 +22,7 @@ static int drive(struct le_medium *m, struct le_outcome *got, int max)
     int n = 0;
     int64_t t;
     while ((t = le_medium_next_ns(m)) != INT64_MAX) {
-        struct le_outcome out[2];
+        struct le_outcome out[LE_MAX_OUTCOMES];
         int k = le_medium_step(m, t, out);
         for (int i = 0; i < k && n < max; i++)
             got[n++] = out[i];
@@ -33,7 +33,7 @@ static int drive(struct le_medium *m, struct le_outcome *got, int max)
 /* Runs events until the time passes until_ns. */
 static void run_until(struct le_medium *m, int64_t until_ns)
 {
-    struct le_outcome out[2];
+    struct le_outcome out[LE_MAX_OUTCOMES];
     int64_t t;
     while ((t = le_medium_next_ns(m)) <= until_ns)
         le_medium_step(m, t, out);
@@ -306,7 +306,7 @@ static void test_backoff_range(void)
 static void test_attempt_limit(void)
 {
     struct le_medium m;
-    struct le_outcome out[2];
+    struct le_outcome out[LE_MAX_OUTCOMES];
     setup(&m, 0, 50);
     le_medium_offer(&m, 0, 0, 100, &tags[0]);
     le_medium_offer(&m, 1, 0, 100, &tags[1]);
@@ -428,6 +428,81 @@ static void test_seeded(void)
     NRT_CHECK(differs);
 }
 
+/* Runs events until until_ns; returns the outcomes the hosts were given. */
+static int outcomes_until(struct le_medium *m, int64_t until_ns)
+{
+    struct le_outcome out[LE_MAX_OUTCOMES];
+    int n = 0;
+    int64_t t;
+    while ((t = le_medium_next_ns(m)) <= until_ns)
+        n += le_medium_step(m, t, out);
+    return n;
+}
+
+/* Other stations' frames arrive at the seeded Poisson rate and take the wire, and neither host
+ * is handed one; the same seed gives the same frames. */
+static void test_background_frames_take_the_wire_unseen(void)
+{
+    uint64_t sent[3];
+    for (int k = 0; k < 3; k++) {
+        struct le_medium m;
+        setup(&m, 500, 50);
+        NRT_EQ_INT(le_medium_background(&m, 1000, 100, 0, k < 2 ? 42 : 43), 0);
+        NRT_EQ_INT(outcomes_until(&m, 1000000000LL), 0);
+        sent[k] = m.st[LE_BACKGROUND].count.tx_frames;
+        NRT_CHECK(sent[k] > 850 && sent[k] < 1150);
+        le_medium_free(&m, NULL);
+    }
+    NRT_EQ_INT((long)sent[0], (long)sent[1]);
+    NRT_CHECK(sent[2] != sent[0]);
+    struct le_medium m;
+    setup(&m, 500, 50);
+    NRT_EQ_INT(le_medium_background(&m, 0, 100, 0, 1), -1);
+    le_medium_free(&m, NULL);
+}
+
+/* A host's frame ready while a background frame is on the wire defers to it and goes a gap
+ * after it. */
+static void test_a_host_defers_to_a_background_frame(void)
+{
+    const int64_t prop = 500;
+    struct le_medium m;
+    setup(&m, prop, 50);
+    NRT_EQ_INT(le_medium_background(&m, 0.001, 1500, 0, 1), 0);
+    m.bg_next_ns = 0; /* one background frame at once; the next comes in about 1000 s */
+    le_medium_offer(&m, 0, 100000, 1500, &tags[0]);
+    struct le_outcome got[1];
+    int n = 0;
+    while (n == 0) {
+        struct le_outcome out[LE_MAX_OUTCOMES];
+        n = le_medium_step(&m, le_medium_next_ns(&m), out);
+        got[0] = out[0];
+    }
+    NRT_EQ_INT(got[0].station, 0);
+    NRT_EQ_INT(got[0].arrive_ns, FRAME_1500_NS + prop + IFG_NS + FRAME_1500_NS + prop);
+    NRT_EQ_INT(m.st[0].count.deferrals, 1);
+    NRT_EQ_INT(m.st[0].count.collisions, 0);
+    le_medium_free(&m, NULL);
+}
+
+/* a's second frame waits for the end of its own gap, b and a background frame deferred to a's
+ * first: all three start together and collide, each counting one collision. */
+static void test_three_stations_collide_at_the_end_of_a_gap(void)
+{
+    const int64_t prop = 500;
+    struct le_medium m;
+    setup(&m, prop, 50);
+    NRT_EQ_INT(le_medium_background(&m, 0.001, 1500, 0, 1), 0);
+    m.bg_next_ns = 100000;
+    le_medium_offer(&m, 0, 0, 1500, &tags[0]);
+    le_medium_offer(&m, 0, 0, 1500, &tags[1]);
+    le_medium_offer(&m, 1, 100000, 40, &tags[2]);
+    outcomes_until(&m, FRAME_1500_NS + prop + IFG_NS);
+    for (int i = 0; i < LE_STATIONS; i++)
+        NRT_EQ_INT(m.st[i].count.collisions, 1);
+    le_medium_free(&m, NULL);
+}
+
 int main(void)
 {
     NRT_RUN(test_one_station_back_to_back);
@@ -443,5 +518,8 @@ int main(void)
     NRT_RUN(test_queue_limit);
     NRT_RUN(test_busy_both_ways);
     NRT_RUN(test_seeded);
+    NRT_RUN(test_background_frames_take_the_wire_unseen);
+    NRT_RUN(test_a_host_defers_to_a_background_frame);
+    NRT_RUN(test_three_stations_collide_at_the_end_of_a_gap);
     return nrt_summary(__FILE__);
 }

@@ -1,5 +1,6 @@
 #include "client.h"
 
+#include "nrcounts.h"
 #include "mftpcore/flags.h"
 
 #include <errno.h>
@@ -193,6 +194,7 @@ static void emit_transfer(struct client *c)
     nr_json_str(&j, "command", a->get ? "RETR" : "STOR");
     nr_json_str(&j, "name", a->get ? a->get : a->remote_name);
     nr_json_str(&j, "mode", a->plain ? "stream" : "block");
+    nr_json_counts(&j, c->io);
     nr_json_int(&j, "connections", x->n);
     nr_json_str(&j, "connections_chosen_by", c->chosen_by);
     if (a->target_bps > 0)

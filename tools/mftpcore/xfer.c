@@ -99,12 +99,14 @@ static int next_block(struct mftp_xfer *x, struct mftp_xconn *c)
     if (x->framed)
         mftp_hdr_encode(c->buf, off, len);
     for (long got = 0; got < len;) {
-        ssize_t r = pread(x->fd, c->buf + hdr + got, (size_t)(len - got), off + got);
-        if (r < 0 && errno == EINTR)
+        ssize_t r = nrio_file_read(x->io, x->fd, c->buf + hdr + got, (size_t)(len - got),
+                                   off + got);
+        if (r == -EINTR)
             continue;
         if (r <= 0) {
             xfail(x, "reading the file at offset %lld failed: %s", off + got,
-                  r < 0 ? strerror(errno) : "the file is shorter than when the transfer began");
+                  r < 0 ? strerror((int)-r)
+                        : "the file is shorter than when the transfer began");
             return -1;
         }
         got += r;
@@ -171,12 +173,13 @@ static int sink(void *arg, long long offset, const uint8_t *data, long len)
         return -ERANGE;
     }
     for (long done = 0; done < len;) {
-        ssize_t w = pwrite(x->fd, data + done, (size_t)(len - done), offset + done);
-        if (w < 0 && errno == EINTR)
+        ssize_t w = nrio_file_write(x->io, x->fd, data + done, (size_t)(len - done),
+                                    offset + done);
+        if (w == -EINTR)
             continue;
         if (w < 0) {
             snprintf(x->error, sizeof x->error, "writing the file at offset %lld failed: %s",
-                     offset + done, strerror(errno));
+                     offset + done, strerror((int)-w));
             return -EIO;
         }
         done += w;
@@ -230,7 +233,7 @@ static void on_readable(void *arg, int sock, int events)
     if (x->reclamp > 0 && hold_window(x, c) < 0)
         return;
     for (int burst = 0; burst < BURST; burst++) {
-        ssize_t n = nrio_recv(x->io, sock, x->rbuf, RBUF_LEN);
+        ssize_t n = nrio_recv(x->io, sock, x->rbuf, x->framed ? RBUF_LEN : MFTP_STREAM_IO);
         if (n == -EAGAIN)
             return;
         if (n < 0) {

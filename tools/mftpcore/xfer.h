@@ -14,6 +14,10 @@
 #include "blocks.h"
 #include "nrio.h"
 
+/* Plain FTP's reads and writes of the file and the data connection: SunOS 4.1.3's ftp and ftpd
+ * move BUFSIZ*8 octets at a time in binary mode (ucb/ftp/ftp.c, usr.etc/in.ftpd/ftpd.c). */
+#define MFTP_STREAM_IO 8192
+
 struct mftp_xfer;
 /* Called once, when the transfer completed (ok = 1) or failed (ok = 0, message in error). */
 typedef void (*mftp_xfer_done_fn)(void *arg, struct mftp_xfer *x, int ok);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nrcounts.h"
 #include "mftpcore/blocks.h"
 #include "mftpcore/crc32.h"
 #include "mftpcore/errors.h"
@@ -228,6 +229,7 @@ static void emit_transfer(struct session *s, int ok)
     nr_json_str(&j, "command", s->pending == 'R' ? "RETR" : "STOR");
     nr_json_str(&j, "name", s->name);
     nr_json_str(&j, "mode", s->nconns ? "block" : "stream");
+    nr_json_counts(&j, d->io);
     nr_json_int(&j, "connections", x->n);
     nr_json_int(&j, "bytes", x->bytes);
     nr_json_int(&j, "duplicate_bytes", x->dup_bytes);
@@ -303,7 +305,7 @@ static void try_start(struct session *s)
         return;
     int sending = s->pending == 'R';
     long long size = sending ? s->size : (s->nconns ? s->allo : -1);
-    long block = s->nconns ? s->d->a->block : 65536;
+    long block = s->nconns ? s->d->a->block : MFTP_STREAM_IO;
     s->xfer_on = 1;
     if (mftp_xfer_start(&s->x, s->d->io, sending, s->nconns > 0, s->data, s->ndata, s->fd, size,
                         block, xfer_done, s) < 0) {

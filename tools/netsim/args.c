@@ -72,7 +72,8 @@ void ns_usage(FILE *out)
         "  --medium NAME              duplex: a line per direction; shared: one half-duplex\n"
         "                             Ethernet (forward values; --delay is the propagation in\n"
         "                             which starts collide; CSMA/CD, 802.3 backoff, 51.2 us\n"
-        "                             slots at 10 Mb/s, 16 attempts) (default duplex)\n",
+        "                             slots at 10 Mb/s, 16 attempts) (default duplex)\n"
+        LE_BACKGROUND_USAGE,
         LE_DEFAULT_MTU, LE_DEFAULT_QUEUE_PACKETS);
     le_link_usage_reverse(out);
     fprintf(out,
@@ -133,7 +134,7 @@ void ns_usage(FILE *out)
 
 enum {
     OPT_APP = 256, OPT_HOST_A, OPT_HOST_B, OPT_BOOT_B, OPT_SPIN, OPT_TCP_SPACE, OPT_SEED,
-    OPT_NO_WALL, OPT_TRACE, OPT_TCP_DEBUG, OPT_PCAP, OPT_FILE_SIZE, OPT_MEDIUM, OPT_WINDOW_SCALE, OPT_SB_MAX, OPT_HELP,
+    OPT_NO_WALL, OPT_TRACE, OPT_TCP_DEBUG, OPT_PCAP, OPT_FILE_SIZE, OPT_MEDIUM, OPT_BG_FPS, OPT_BG_SIZE, OPT_WINDOW_SCALE, OPT_SB_MAX, OPT_HELP,
 };
 
 /* The stack flags choose a real stack, which the simulator replaces with its own. They are
@@ -389,11 +390,13 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
         {"pcap", required_argument, 0, OPT_PCAP},
         {"file-size", required_argument, 0, OPT_FILE_SIZE},
         {"medium", required_argument, 0, OPT_MEDIUM},
+        {"background-fps", required_argument, 0, OPT_BG_FPS},
+        {"background-size", required_argument, 0, OPT_BG_SIZE},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
     *a = (struct ns_args){.app = NS_APP_TTCP, .seed = 1, .boot_b_ns = -1,
-                          .spin_ps = DEFAULT_SPIN_PS, .file_size = -1};
+                          .spin_ps = DEFAULT_SPIN_PS, .file_size = -1, .background_octets = 1500};
     struct le_link_opts link;
     le_link_init(&link);
     uint64_t v;
@@ -462,6 +465,12 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
             bad = strcmp(optarg, "shared") != 0 && strcmp(optarg, "duplex") != 0;
             a->shared_medium = strcmp(optarg, "shared") == 0;
             break;
+        case OPT_BG_FPS:
+        case OPT_BG_SIZE:
+            if (le_background_opt(flag, optarg, &a->background_fps, &a->background_octets,
+                                  "netsim", err) < 0)
+                return -1;
+            break;
         case OPT_PCAP:
             bad = !*optarg;
             a->pcap_path = optarg;
@@ -491,6 +500,10 @@ int ns_parse_args(int argc, char **argv, struct ns_args *a, FILE *out, FILE *err
     a->reverse = link.reverse;
     if (a->shared_medium && !le_link_shared_ok(&link, "netsim", err))
         return -1;
+    if (a->background_fps > 0 && !a->shared_medium) {
+        fprintf(err, "netsim: --background-fps needs --medium shared\n");
+        return -1;
+    }
 
     if (a->file_size >= 0 && a->app != NS_APP_MFTP) {
         fprintf(err, "netsim: --file-size applies to --app mftp only\n");

@@ -41,6 +41,8 @@ struct ns_args {
     int sb_max;                /* both hosts' largest socket buffer; 0: NR_SB_MAX */
     bool no_wall;
     bool shared_medium;        /* --medium shared: one half-duplex wire for both hosts */
+    double background_fps;     /* --background-fps: other stations' frames a second */
+    uint32_t background_octets; /* --background-size */
     bool trace;                /* a record per TCP segment sent */
     bool tcp_debug;            /* a TCP_DEBUG record per segment taken in, timer run out */
     const char *pcap_path;     /* where to capture host a's packets; NULL: nowhere */

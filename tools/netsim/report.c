@@ -93,13 +93,15 @@ static void emit_link(struct nr_json *j, const char *prefix, const struct le_cou
 #undef LINK
 }
 
-/* --medium shared: what each host's interface counted, and collisions per frame sent. */
+/* --medium shared: what each host's interface counted (and the background station's), and
+ * collisions per frame the hosts sent. */
 static void emit_medium(struct nr_json *j, const struct le_medium *m)
 {
     char k[64];
-    for (int i = 0; i < 2; i++) {
+    static const char *const prefixes[LE_STATIONS] = {"medium_a", "medium_b", "medium_bg"};
+    for (int i = 0; i < m->nst; i++) {
         const struct le_station_counters *c = &m->st[i].count;
-        const char *prefix = i == 0 ? "medium_a" : "medium_b";
+        const char *prefix = prefixes[i];
 #define STATION(field)                          \
     key(k, sizeof k, prefix, #field);           \
     nr_json_int(j, k, (int64_t)c->field)
@@ -128,6 +130,34 @@ static void emit_vm(struct nr_json *j, const char *prefix, const struct vmstat *
     VM(v_frees);
     VM(v_maxres);
 #undef VM
+}
+
+/* The host's CPU beside the protocols: the receive path's wakeups, interrupt time, the bus. */
+static void emit_cpu(struct nr_json *j, const char *prefix, const struct tahoe_cpustat *c)
+{
+    char k[64];
+#define CPU(field)                              \
+    key(k, sizeof k, prefix, "cpu_" #field);    \
+    nr_json_int(j, k, (int64_t)c->field)
+    CPU(wakeups);
+    CPU(ctx_switches);
+    CPU(clock_ticks);
+    CPU(intr_ns);
+    CPU(bus_ns);
+#undef CPU
+}
+
+/* What the host's disk did (a host model with a disk): I/Os, the drive's busy time and the
+ * time the process slept waiting for it. */
+static void emit_disk(struct nr_json *j, const char *prefix, const struct tahoe_diskstat *d)
+{
+    char k[64];
+    key(k, sizeof k, prefix, "disk_ios");
+    nr_json_int(j, k, (int64_t)d->ios);
+    key(k, sizeof k, prefix, "disk_busy_ns");
+    nr_json_int(j, k, d->busy_ns);
+    key(k, sizeof k, prefix, "disk_wait_ns");
+    nr_json_int(j, k, d->wait_ns);
 }
 
 void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
@@ -160,6 +190,8 @@ void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
         emit_tcpstat(&j, i == 0 ? "a" : "b", tahoe_tcpstat(st));
         emit_udp_ip(&j, i == 0 ? "a" : "b", st);
         emit_vm(&j, i == 0 ? "a" : "b", nrio_tahoe_vmstat(s->host[i].io));
+        emit_cpu(&j, i == 0 ? "a" : "b", tahoe_cpustat(st));
+        emit_disk(&j, i == 0 ? "a" : "b", nrio_tahoe_diskstat(s->host[i].io));
     }
     int rc = nr_json_emit(&j, out);
     if (rc < 0)

@@ -19,9 +19,12 @@
 #include "ttcp/ttcp.h"
 
 /* linkemu draws forward and reverse with streams 0 and 1; host b's boot phase uses its own;
- * the shared medium's two stations draw their backoffs from the next two. */
+ * the shared medium's two stations draw their backoffs from the next two; each host's
+ * interrupt jitter from its own after those (host a, then b); the medium's background station
+ * from LE_BACKGROUND_STREAM (medium.h) and the next. */
 #define STREAM_BOOT 2
 #define STREAM_MEDIUM 3
+#define STREAM_JITTER 5
 
 static int64_t host_now(void *ctx)
 {
@@ -108,7 +111,7 @@ static int medium_output(struct ns_sim *s, int from, const uint8_t *pkt, size_t 
  * up after 16 collisions are gone, as on the wire. */
 static int run_medium(struct ns_sim *s)
 {
-    struct le_outcome out[2];
+    struct le_outcome out[LE_MAX_OUTCOMES];
     while (le_medium_next_ns(&s->medium) <= s->now_ns) {
         int n = le_medium_step(&s->medium, s->now_ns, out);
         for (int i = 0; i < n; i++) {
@@ -239,6 +242,12 @@ static int host_init(struct ns_sim *s, int idx, FILE *err)
     cfg.addr = addr.ip;
     cfg.mtu = (int)a->mtu;
     cfg.window_scale = a->window_scale;
+    /* The driver the host model charges is the one of the link's framing. */
+    cfg.iface = a->framing == LE_FRAMING_AAL5_LLC_SNAP || a->framing == LE_FRAMING_AAL5_VC_MUX
+                    ? TAHOE_IF_ATM
+                    : TAHOE_IF_ETHER;
+    cfg.jitter_seed = a->seed;
+    cfg.jitter_stream = STREAM_JITTER + (uint64_t)idx;
     if (a->sb_max)
         cfg.sb_max = a->sb_max;
     cfg.tcp_sendspace = cfg.tcp_recvspace = a->tcp_space ? a->tcp_space
@@ -252,11 +261,10 @@ static int host_init(struct ns_sim *s, int idx, FILE *err)
      * it is up when the run starts, with its ticks in another phase than a's. */
     cfg.boot_ns = idx == 0 ? 0 : -s->boot_b_ns;
     if (a->host_model[idx]) {
-        int rc = tahoe_hostcost_load(a->host_model[idx], &cfg.cost);
-        if (rc < 0) {
-            fprintf(err, "netsim: reading the host model %s failed: %s; give a file with "
-                         "per_packet_ns, per_byte_ps and per_call_ns (configs/hosts/)\n",
-                    a->host_model[idx], strerror(-rc));
+        char what[512];
+        if (tahoe_hostcost_read(a->host_model[idx], &cfg.cost, what, sizeof what) < 0) {
+            fprintf(err, "netsim: reading the host model failed: %s; give a file from "
+                         "configs/hosts/ (configs/schema/host.schema.json)\n", what);
             return -1;
         }
     }
@@ -322,8 +330,10 @@ int ns_sim_init(struct ns_sim *s, const struct ns_args *a, FILE *out, FILE *err)
         return -1;
     }
     if (a->shared_medium &&
-        le_medium_init(&s->medium, a->forward.rate_bps, a->forward.delay_ns, a->framing,
-                       a->forward.queue_packets, a->seed, STREAM_MEDIUM) < 0) {
+        (le_medium_init(&s->medium, a->forward.rate_bps, a->forward.delay_ns, a->framing,
+                        a->forward.queue_packets, a->seed, STREAM_MEDIUM) < 0 ||
+         (a->background_fps > 0 && le_medium_background(&s->medium, a->background_fps,
+                                                         a->background_octets, 0, a->seed) < 0))) {
         fprintf(err, "netsim: out of memory setting up the shared medium\n");
         return -1;
     }

@@ -136,10 +136,12 @@ static void test_udp_rtt_from_link(void)
  * checksum's pass and the DMA's passes over it. */
 static void test_host_model_costs(void)
 {
+    char model[] = "/tmp/test_pingx_costsXXXXXX";
+    st_cost_model(model);
     struct tahoe_hostcost c;
-    NRT_EQ_INT(tahoe_hostcost_load(ST_IPC_MODEL, &c), 0);
-    char *args[] = {LAN, "--app", "pingx", "--no-wall", "--host-model-a", ST_IPC_MODEL,
-                    "--host-model-b", ST_IPC_MODEL, "--",
+    NRT_EQ_INT(tahoe_hostcost_load(model, &c), 0);
+    char *args[] = {LAN, "--app", "pingx", "--no-wall", "--host-model-a", model,
+                    "--host-model-b", model, "--",
                     "--mode", "udp", "--sizes", "512B", "--count", "3", "--interval", "100ms",
                     "--", NULL};
     struct st_run r = st_run_sim(args);
@@ -154,6 +156,7 @@ static void test_host_model_costs(void)
         NRT_CHECK(rtt >= least - 2 && rtt <= least + 2 * c.per_call_ns + 2);
     }
     st_free(&r);
+    unlink(model);
 }
 
 /* udp-cooled: on a line fast enough that a datagram crosses it within the gap, a gap after each
@@ -316,8 +319,10 @@ static void test_host_model_spin(void)
  * with --pacing grid every message meets them alike. */
 static void test_alarm_pacing_drifts_against_the_delayed_ack_tick(void)
 {
+    char model[] = "/tmp/test_pingx_alarmXXXXXX";
+    st_cost_model(model);
     struct tahoe_hostcost c;
-    NRT_EQ_INT(tahoe_hostcost_load(ST_IPC_MODEL, &c), 0);
+    NRT_EQ_INT(tahoe_hostcost_load(model, &c), 0);
     NRT_CHECK(c.clock_hz > 0);
     if (c.clock_hz <= 0)
         return;
@@ -325,8 +330,8 @@ static void test_alarm_pacing_drifts_against_the_delayed_ack_tick(void)
     const char *pacing[2] = {"alarm", "grid"};
     for (int k = 0; k < 2; k++) {
         char *args[] = {"--framing", "aal5-vc-mux", "--mtu", "9188B", "--rate", "100Mbit",
-                        "--app", "pingx", "--no-wall", "--host-model-a", ST_IPC_MODEL,
-                        "--host-model-b", ST_IPC_MODEL, "--boot-b", "123456789ns", "--",
+                        "--app", "pingx", "--no-wall", "--host-model-a", model,
+                        "--host-model-b", model, "--boot-b", "123456789ns", "--",
                         "--mode", "tcp", "--sizes", "8K", "--count", "25", "--interval", "1s",
                         "--pacing", (char *)pacing[k], "--sndbuf", "16K", "--rcvbuf", "16K",
                         "--", "--sndbuf", "16K", "--rcvbuf", "16K", NULL};
@@ -348,6 +353,7 @@ static void test_alarm_pacing_drifts_against_the_delayed_ack_tick(void)
         }
         st_free(&r);
     }
+    unlink(model);
 }
 
 int main(void)

@@ -49,7 +49,8 @@
  * arrive by it: linkemu releases such a frame at its time, but it reaches this process tens of
  * microseconds later, while the modelled host takes a frame that arrives as its CPU frees or a
  * timer fires before that work, as netsim does. Where both hosts have the same costs, that tie
- * comes with every back-to-back segment. The wait is half the host model's cost per packet,
+ * comes with every back-to-back segment. The wait is half the least the host model charges an
+ * output packet (its protocol and driver work),
  * which every output pays before it departs, so no output is late for it; this caps it. */
 #define SETTLE_MAX_NS 100000
 
@@ -613,15 +614,13 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
 
     struct tahoe_config cfg;
     tahoe_config_defaults(&cfg);
-    int rc = tahoe_hostcost_load(o->host_model, &cfg.cost);
+    char model_err[512];
+    int rc = tahoe_hostcost_read(o->host_model, &cfg.cost, model_err, sizeof model_err);
     if (rc < 0) {
-        snprintf(hint, hintlen, "give a file from configs/hosts/ with per_packet_ns, "
-                 "per_byte_ps and per_call_ns");
-        FAIL("reading the host model %s failed: %s", o->host_model, strerror(-rc));
+        snprintf(hint, hintlen, "give a file from configs/hosts/ that "
+                 "configs/schema/host.schema.json accepts");
+        FAIL("reading the host model failed: %s", model_err);
     }
-    if (d->frame_times)
-        d->settle_ns = cfg.cost.per_packet_ns / 2 < SETTLE_MAX_NS ? cfg.cost.per_packet_ns / 2
-                                                                  : SETTLE_MAX_NS;
 
     d->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
     if (d->fd < 0) {
@@ -641,6 +640,19 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
                  ifmtu - trailer, d->ifname, cfg.mtu + trailer);
         FAIL("--mtu %dB%s exceeds the MTU of %s (%dB)", cfg.mtu,
              trailer ? " and the 12-octet frame-time trailer" : "", d->ifname, ifmtu);
+    }
+    /* The emulated link carries Ethernet frames whatever it models; an MTU above Ethernet's
+     * is the ATM link's (netsim decides by the link's framing, with the same result for the
+     * papers' links: 1500 on Ethernet, 9180 or 9188 on ATM). */
+    cfg.iface = cfg.mtu > NR_ETHER_MTU ? TAHOE_IF_ATM : TAHOE_IF_ETHER;
+    if (d->frame_times) {
+        const struct tahoe_hostcost *c = &cfg.cost;
+        int64_t least = c->per_packet_ns + (cfg.iface == TAHOE_IF_ATM
+                                                ? c->atm_tx_ns + (c->atm_buffer_bytes > 0
+                                                                      ? c->atm_per_buffer_ns
+                                                                      : 0)
+                                                : c->le_tx_ns);
+        d->settle_ns = least / 2 < SETTLE_MAX_NS ? least / 2 : SETTLE_MAX_NS;
     }
     struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
                                .sll_ifindex = d->ifindex };
@@ -721,6 +733,13 @@ nrio *nrio_tahoe_rt_new(const struct nr_stack_opts *o, char *what, size_t whatle
         if (boot_offset_ns(&boot_offset) != 0)
             FAIL("getrandom for the boot phase of the stack's ticks failed: %s", strerror(errno));
         cfg.boot_ns = nr_mono_ns() - boot_offset;
+    }
+    if (o->jitter_set) {
+        cfg.jitter_seed = o->jitter_seed;
+        cfg.jitter_stream = o->jitter_stream;
+    } else if (getrandom(&cfg.jitter_seed, sizeof cfg.jitter_seed, 0) !=
+               (ssize_t)sizeof cfg.jitter_seed) {
+        FAIL("getrandom for the stack's jitter seed failed: %s", strerror(errno));
     }
     cfg.if_output = rt_if_output;
     cfg.ctx = d;

@@ -81,7 +81,8 @@ void icmp_input(struct tahoe_stack *st, const uint8_t *ip, size_t hlen, size_t l
     for (struct inpcb *inp = st->ripcb; inp; inp = inp->inp_next) {
         if (inp->inp_faddr && inp->inp_faddr != src)
             continue;
-        sbappendaddr(&inp->inp_socket->so_rcv, &from, icp, icmplen);
+        sbappendaddr(&inp->inp_socket->so_rcv, &from, icp, icmplen,
+                     (size_t)st->cfg.cost.sb_addr_bytes);
     }
 }
 

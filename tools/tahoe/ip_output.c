@@ -9,7 +9,7 @@
 /* Hands one finished packet to the interface at the time the CPU is done with it. */
 static int if_send(struct tahoe_stack *st, const uint8_t *pkt, size_t len)
 {
-    int64_t at = tahoe_charge(st, tahoe_packetcost(st, len));
+    int64_t at = tahoe_bus(st, tahoe_charge(st, tahoe_outcost(st, pkt, len)), len);
     int err = st->cfg.if_output(st->cfg.ctx, pkt, len, at);
     if (err < 0) {
         st->ipstat.ips_odropped++;

@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "disk.h"
 #include "vm_page.h"
 
 struct ntwatch {
@@ -32,9 +34,17 @@ struct ntio {
     int ntimers, captimers, next_id;
     int stopped;
     struct tahoe_vm vm; /* the application's pages */
+    struct tahoe_disk disk; /* the host's disk, when its model has one */
+    struct ufs_mount ufs;
+    struct nrio_counts counted; /* the counts at the last nrio_counts_since */
     int64_t print_ns;   /* the host model's cost of one printed line */
     int64_t tick_ns;    /* the host's clock interrupt period; 0: alarms fire when asked */
     int64_t boot_ns;    /* a clock interrupt came at boot, as did the stack's first tick */
+    /* The receive path: asleep, the process waits for a socket or a timer with nothing to do;
+     * woken, it may run from runnable_at and first pays the context switch (switch_due). */
+    int asleep;
+    int switch_due;
+    int64_t runnable_at;
 };
 
 #define NT(io) ((struct ntio *)(io))
@@ -129,12 +139,86 @@ static int nt_connect_result(nrio *io, int s)
     return (ev & TAHOE_CONNECTED) ? 0 : -EINPROGRESS;
 }
 
+/* The process sleeps until its disk I/O ends at done, and is switched back to then. */
+static void disk_sleep(struct ntio *t, int64_t done)
+{
+    int64_t at = nt_now(&t->base);
+    if (done <= at)
+        return;
+    t->disk.st.wait_ns += done - at;
+    tahoe_proc_sleep(t->st, done);
+    tahoe_switch_to(t->st);
+}
+
 static void nt_touch(nrio *io, const void *p, size_t len, int write)
 {
     struct ntio *t = NT(io);
+    if (t->disk.present) {
+        int64_t done = vm_touch_disk(&t->vm, p, len, write, &t->disk, nt_now(io));
+        if (done > 0)
+            disk_sleep(t, done);
+        return;
+    }
     int64_t ns = vm_touch(&t->vm, p, len, write);
     if (ns > 0)
         tahoe_cpu_charge(t->st, ns);
+}
+
+/* A read or write system call on a file: on a host with a disk it costs the call and the copy
+ * on the CPU, and the process sleeps while the file system waits for the drive. A device such
+ * as /dev/null costs the call alone. */
+static ssize_t file_io(struct ntio *t, int fd, void *buf, size_t len, off_t off, int write)
+{
+    ssize_t r = write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+    if (r < 0)
+        return -errno;
+    if (!t->disk.present)
+        return r;
+    struct ufs_file *f = ufs_lookup(&t->ufs, fd);
+    if (!f) {
+        tahoe_cpu_charge(t->st, tahoe_call_ns(t->st));
+        return r;
+    }
+    int64_t at = nt_now(&t->base);
+    int64_t done = write ? ufs_write(&t->ufs, f, at, off, r) : ufs_read(&t->ufs, f, at, off, r);
+    if (done < 0)
+        return -ENOMEM;
+    /* A write copies into the cache at once and may then have to wait; a read waits for the
+     * drive, then copies out. */
+    if (write) {
+        tahoe_cpu_charge(t->st, tahoe_call_ns(t->st) + tahoe_copy_ns(t->st, (size_t)r));
+        disk_sleep(t, done);
+    } else {
+        tahoe_cpu_charge(t->st, tahoe_call_ns(t->st));
+        disk_sleep(t, done);
+        tahoe_cpu_charge(t->st, tahoe_copy_ns(t->st, (size_t)r));
+    }
+    nt_touch(&t->base, buf, (size_t)r, !write);
+    return r;
+}
+
+static int nt_counts_since(nrio *io, struct nrio_counts *out)
+{
+    struct ntio *t = NT(io);
+    struct nrio_counts now = {t->vm.st.v_pgin, t->vm.st.v_pgout, t->disk.st.ios,
+                              t->disk.st.busy_ns, t->disk.st.wait_ns};
+    *out = (struct nrio_counts){now.pageins - t->counted.pageins,
+                                now.pageouts - t->counted.pageouts,
+                                now.disk_ios - t->counted.disk_ios,
+                                now.disk_busy_ns - t->counted.disk_busy_ns,
+                                now.disk_wait_ns - t->counted.disk_wait_ns};
+    t->counted = now;
+    return 0;
+}
+
+static ssize_t nt_file_read(nrio *io, int fd, void *buf, size_t len, off_t off)
+{
+    return file_io(NT(io), fd, buf, len, off, 0);
+}
+
+static ssize_t nt_file_write(nrio *io, int fd, const void *buf, size_t len, off_t off)
+{
+    return file_io(NT(io), fd, (void *)buf, len, off, 1);
 }
 
 /* The socket calls copy from and to the application's pages, which may have to be paged in. */
@@ -306,6 +390,32 @@ static int earliest_timer(const struct ntio *t)
     return best;
 }
 
+/* What a ready socket offers its watcher (NRIO_*), 0 when nothing. */
+static int ready_events(struct ntio *t, int s)
+{
+    struct ntwatch w = t->watch[s];
+    if (!w.events)
+        return 0;
+    int ev = tahoe_poll(t->st, s);
+    if (ev < 0)
+        return 0;
+    int got = (ev & TAHOE_POLLIN ? NRIO_IN : 0) | (ev & TAHOE_POLLOUT ? NRIO_OUT : 0) |
+              (ev & TAHOE_POLLERR ? NRIO_ERR | NRIO_OUT : 0);
+    return got & (w.events | NRIO_ERR);
+}
+
+/* Whether a timer is due or a socket ready: what would wake a sleeping process. */
+static int has_work(struct ntio *t, int64_t now)
+{
+    int i = earliest_timer(t);
+    if (i >= 0 && t->timers[i].at <= now)
+        return 1;
+    for (int s = 0; s < t->nwatch; s++)
+        if (ready_events(t, s))
+            return 1;
+    return 0;
+}
+
 /* One due timer or one ready socket gets its callback; returns 1 if something ran. */
 static int dispatch_one(struct ntio *t, int64_t now)
 {
@@ -318,21 +428,34 @@ static int dispatch_one(struct ntio *t, int64_t now)
     }
     int ran = 0;
     for (int s = 0; s < t->nwatch && !t->stopped; s++) {
-        struct ntwatch w = t->watch[s];
-        if (!w.events)
-            continue;
-        int ev = tahoe_poll(t->st, s);
-        if (ev < 0)
-            continue;
-        int got = (ev & TAHOE_POLLIN ? NRIO_IN : 0) | (ev & TAHOE_POLLOUT ? NRIO_OUT : 0) |
-                  (ev & TAHOE_POLLERR ? NRIO_ERR | NRIO_OUT : 0);
-        got &= w.events | NRIO_ERR;
+        int got = ready_events(t, s);
         if (got) {
-            w.fn(w.arg, s, got);
+            t->watch[s].fn(t->watch[s].arg, s, got);
             ran = 1;
         }
     }
     return ran;
+}
+
+/* The process may run now: not asleep, the CPU free of earlier work, and, when it slept, woken
+ * (after the interrupt work queued before its wakeup and the wakeup's own) and switched to.
+ * Returns 0 when it may, else the time to wait for. */
+static int64_t blocked_until(struct ntio *t, int64_t now, int64_t busy)
+{
+    if (t->asleep && has_work(t, now)) {
+        t->asleep = 0;
+        t->runnable_at = tahoe_wakeup(t->st);
+        t->switch_due = 1;
+        busy = tahoe_cpu_free_ns(t->st);
+    }
+    if (t->runnable_at > now)
+        return t->runnable_at > busy ? t->runnable_at : busy;
+    if (t->switch_due && busy <= now) {
+        t->switch_due = 0;
+        tahoe_switch_to(t->st);
+        busy = tahoe_cpu_free_ns(t->st);
+    }
+    return busy > now ? busy : 0;
 }
 
 static int nt_run(nrio *io)
@@ -343,21 +466,27 @@ static int nt_run(nrio *io)
         int64_t now = t->env.now_ns(t->env.ctx);
         tahoe_clock(t->st, now);
         int64_t busy = tahoe_cpu_free_ns(t->st);
+        int64_t until = t->asleep || t->switch_due || t->runnable_at > now
+                            ? blocked_until(t, now, busy)
+                            : (busy > now ? busy : 0);
         /* The application runs only while the CPU is not busy with earlier work. */
-        if (busy <= now && dispatch_one(t, now))
+        if (!until && dispatch_one(t, now))
             continue;
         if (t->stopped)
             break;
+        /* Nothing to do: the process sleeps until a socket or a timer wakes it. */
+        if (!until)
+            t->asleep = 1;
         int64_t next = tahoe_next_deadline(t->st);
         int i = earliest_timer(t);
         if (i >= 0 && t->timers[i].at < next)
             next = t->timers[i].at;
-        if (busy > now && busy < next)
-            next = busy;
+        if (until > now && until < next)
+            next = until;
         /* Only a timer can be due already, and then the CPU is busy: nothing runs before it
          * is free. */
         if (next <= now)
-            next = busy > now ? busy : now;
+            next = until > now ? until : now;
         int err = t->env.wait(t->env.ctx, next);
         if (err < 0)
             return err;
@@ -373,6 +502,7 @@ static void nt_destroy(nrio *io)
     struct nrio_tahoe_env env = t->env;
     tahoe_free(t->st);
     vm_free(&t->vm);
+    ufs_free(&t->ufs);
     free(t->watch);
     free(t->timers);
     free(t);
@@ -408,6 +538,9 @@ static const struct nrio_ops nt_ops = {
     .touch = nt_touch,
     .printed = nt_printed,
     .alarm_at = nt_alarm_at,
+    .file_read = nt_file_read,
+    .file_write = nt_file_write,
+    .counts_since = nt_counts_since,
 };
 
 nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env *env)
@@ -431,6 +564,9 @@ nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env
     t->print_ns = c->print_ns;
     t->tick_ns = c->clock_hz > 0 ? 1000000000LL / c->clock_hz : 0;
     t->boot_ns = cfg->boot_ns;
+    t->runnable_at = INT64_MIN;
+    disk_init(&t->disk, c, cfg->jitter_seed, cfg->jitter_stream);
+    ufs_init(&t->ufs, &t->disk, c);
     vm_init(&t->vm, c->ram_bytes ? (long)((c->ram_bytes - c->resident_bytes) / c->page_size) : 0,
             (long)c->page_size, c->page_in_ns, c->page_out_ns);
     return &t->base;
@@ -445,3 +581,4 @@ void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len, int64_t arrival_
 
 struct tahoe_stack *nrio_tahoe_stack(nrio *io) { return NT(io)->st; }
 const struct vmstat *nrio_tahoe_vmstat(nrio *io) { return &NT(io)->vm.st; }
+const struct tahoe_diskstat *nrio_tahoe_diskstat(nrio *io) { return &NT(io)->disk.st; }

@@ -7,6 +7,7 @@
 
 #include "nrio.h"
 #include "tahoe.h"
+#include "disk.h"
 #include "vm_page.h"
 
 struct nrio_tahoe_env {
@@ -31,5 +32,7 @@ void nrio_tahoe_input(nrio *io, const uint8_t *pkt, size_t len, int64_t arrival_
 struct tahoe_stack *nrio_tahoe_stack(nrio *io);
 /* The paging counters of the host's application (all zero when its model has no memory). */
 const struct vmstat *nrio_tahoe_vmstat(nrio *io);
+/* What the host's disk did (all zero when its model has none). */
+const struct tahoe_diskstat *nrio_tahoe_diskstat(nrio *io);
 
 #endif

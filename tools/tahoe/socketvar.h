@@ -14,6 +14,7 @@ struct sbrec {
     struct sbrec *next;
     struct tahoe_addr from;
     size_t len;
+    size_t cc; /* octets the record counts in sb_cc: its data and its source address */
     uint8_t data[];
 };
 
@@ -61,8 +62,10 @@ struct socket {
 long sbspace(const struct sockbuf *sb);
 int sbreserve(struct sockbuf *sb, size_t cc);
 void sbappend(struct sockbuf *sb, const uint8_t *data, size_t len);
+/* Appends a datagram whose source address takes addrlen octets of the buffer beside its data
+ * (the host model's sb_addr_bytes); 0 when it does not fit. */
 int sbappendaddr(struct sockbuf *sb, const struct tahoe_addr *from, const uint8_t *data,
-                 size_t len);
+                 size_t len, size_t addrlen);
 void sbcopy(const struct sockbuf *sb, size_t off, uint8_t *dst, size_t len);
 void sbdrop(struct sockbuf *sb, size_t len);
 void sbflush(struct sockbuf *sb);

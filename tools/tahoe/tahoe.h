@@ -27,9 +27,11 @@ struct udpstat;
 struct icmpstat;
 struct tcpcb;
 
-/* Processing costs of one host model, the same for every run on that host. */
+/* Processing costs of one host model, the same for every run on that host. Every field that
+ * a model leaves out is 0, and 0 means the mechanism is absent: a model with none of the
+ * mechanism keys below runs the stack exactly as one with the first five costs alone. */
 struct tahoe_hostcost {
-    int64_t per_packet_ns; /* protocol, driver and interrupt work per IP packet in or out */
+    int64_t per_packet_ns; /* protocol and interrupt work per IP packet in or out */
     int64_t per_byte_ps;   /* one pass of the memory over one octet (a checksum, a copy's loads) */
     /* Further passes, per_byte_ps each; 0 when the model does not say. */
     int64_t copy_write_passes; /* a copy's stores (user <-> kernel), on top of its read pass */
@@ -48,6 +50,68 @@ struct tahoe_hostcost {
     /* The kernel's clock interrupts a second (hz); the application's alarms fire only on them.
      * 0: the model does not say, and alarms fire at the instant asked for. */
     int64_t clock_hz;
+    /* 1: interrupt-level work (input, timers) runs before the process's, which it delays;
+     * 0: one queue of work in order of arrival. */
+    int64_t intr_preempts;
+    /* The receive path: a process that slept waiting for data is woken from interrupt level
+     * (wakeup_ns there), runs once interrupt-level work is done, and pays ctx_switch_ns at
+     * process level before it runs (SunOS 4 kern_synch.c: a process woken from a kernel sleep
+     * outranks user mode; the host runs no other process). */
+    int64_t wakeup_ns;
+    int64_t ctx_switch_ns;
+    /* hardclock's work at each of the clock_hz ticks, at interrupt level from the boot's tick
+     * phase (kern_clock.c); 0: the ticks cost nothing. */
+    int64_t clock_tick_ns;
+    /* A hardware interrupt waits a uniform draw in 0..intr_jitter_max_ns (spl sections). */
+    int64_t intr_jitter_max_ns;
+    /* The driver's work per frame, by the interface the stack attaches (tahoe_config.iface). */
+    int64_t le_tx_ns, le_rx_ns;   /* the LANCE Ethernet driver */
+    /* 1: every frame received is copied out of the LANCE's buffer into mbufs (SunOS's le with no
+     * spare receive buffer to loan up: a kernel with one interface and no NFS server). */
+    int64_t le_rx_copy;
+    int64_t atm_tx_ns, atm_rx_ns; /* the ATM adapter's driver, per PDU */
+    int64_t atm_per_buffer_ns;    /* per host buffer of atm_buffer_bytes a PDU occupies */
+    int64_t atm_buffer_bytes;
+    int64_t atm_rx_per_byte_ps;   /* a receive-only pass over each octet (programmed I/O) */
+    /* sun4c's virtual cache is flushed by software over what a device wrote into memory: the
+     * LANCE driver over each frame received, the ATM driver a page per receive buffer; this
+     * much per octet flushed (0: no cache to flush). */
+    int64_t vac_flush_per_byte_ps;
+    /* Solaris 2.x STREAMS: each packet passes streams_tx_hops / streams_rx_hops module
+     * boundaries (putnext with its mblk work) of streams_hop_ns each. */
+    int64_t streams_hop_ns;
+    int64_t streams_tx_hops, streams_rx_hops;
+    /* The I/O bus: every frame in or out is moved at this rate, one at a time; 0: no limit. */
+    int64_t sbus_dma_bytes_per_s;
+    /* Socket buffers: the UDP defaults (0: tahoe_config's), and the octets a datagram's source
+     * address takes in a receive buffer beside its data (SunOS: a 16-octet sockaddr). */
+    int64_t udp_sendspace_bytes;
+    int64_t udp_recvspace_bytes;
+    int64_t sb_addr_bytes;
+    /* 1: UDP datagrams are neither checksummed when sent nor checked when received (SunOS
+     * 4.1's udp_cksum = 0), so the checksum pass is not charged for them. */
+    int64_t udp_no_cksum;
+    /* The disk and its file system (disk.h): a model without disk_rpm and disk_track_bytes
+     * has no disk. The drive turns disk_rpm times a minute with disk_track_bytes a track (the
+     * media rate), seeks disk_seek_avg_ns to another area and disk_seek_track_ns within one,
+     * and takes disk_command_ns to start each I/O. UFS: ufs_block_bytes blocks (0: 8192), laid
+     * in runs of ufs_cluster_bytes (0: one block) a ufs_rotdelay_ns turn apart; a writer waits
+     * while more than ufs_writes_limit_bytes of its writes are pending (0: never); the memory
+     * keeps ufs_cache_bytes of file blocks (0: only the blocks being read and read ahead). */
+    int64_t disk_rpm, disk_track_bytes;
+    int64_t disk_seek_avg_ns, disk_seek_track_ns, disk_command_ns;
+    int64_t ufs_block_bytes, ufs_cluster_bytes, ufs_rotdelay_ns;
+    int64_t ufs_writes_limit_bytes, ufs_cache_bytes;
+};
+
+/* What the host's CPU did beside the protocols: the receive path's wakeups and the time at
+ * interrupt level, and the I/O bus. */
+struct tahoe_cpustat {
+    uint64_t wakeups;       /* a process that slept on a socket or a timer was woken */
+    uint64_t ctx_switches;  /* ... and switched to */
+    uint64_t clock_ticks;   /* clock interrupts whose work was charged (clock_tick_ns) */
+    int64_t intr_ns;        /* CPU time charged at interrupt level */
+    int64_t bus_ns;         /* time the I/O bus spent on DMA */
 };
 
 /* Hands a packet to the interface. at_ns is when the host CPU has finished with it (never before
@@ -102,6 +166,11 @@ struct tahoe_config {
     int udp_recvspace;
     int window_scale;  /* 1: offer RFC 1323 window scaling (off in Tahoe) */
     int udp_cksum;     /* 1: send UDP checksums */
+    int iface;         /* TAHOE_IF_*: which driver's costs the host model charges */
+    /* The interrupt and scheduling jitter's random stream (common/rng.h): the run's seed and
+     * a stream of this host's own, so that every backend running the host draws alike. */
+    uint64_t jitter_seed;
+    uint64_t jitter_stream;
     uint32_t iss;      /* first initial send sequence number */
     tahoe_if_output_fn if_output;
     void *ctx;
@@ -111,13 +180,19 @@ struct tahoe_config {
     void *debug_ctx;
 };
 
+/* The interface the stack attaches, which decides the driver costs a host model charges. */
+enum { TAHOE_IF_ETHER = 0, TAHOE_IF_ATM = 1 };
+
 /* Fills cfg with Tahoe defaults: MTU 1500, 4.3BSD's TCP buffers, SunOS's sb_max, zero costs. */
 void tahoe_config_defaults(struct tahoe_config *cfg);
-/* Reads per_packet_ns, per_byte_ps and per_call_ns, the optional memory passes copy_write_passes
- * and dma_passes, the optional paging keys ram_bytes, resident_bytes, page_size, page_in_ns and
- * page_out_ns, the optional application costs spin_ps and print_ns, and the optional clock_hz
- * from a host model file (configs/hosts). */
+/* Reads a host model file (configs/hosts, schema configs/schema/host.schema.json): its keys,
+ * after those of the model it `extends` (a file beside it, named without .yaml). Returns 0, or
+ * a negative errno with what was wrong (file, line, key) in err. */
+int tahoe_hostcost_read(const char *path, struct tahoe_hostcost *out, char *err, size_t errlen);
+/* tahoe_hostcost_read without the message. */
 int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out);
+/* The i-th key a host model file may hold, NULL past the last: the schema lists the same. */
+const char *tahoe_hostcost_key(size_t i);
 
 struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg);
 void tahoe_free(struct tahoe_stack *st);
@@ -133,6 +208,12 @@ int64_t tahoe_now_ns(const struct tahoe_stack *st);
 int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st);
 /* Charges ns of application work (a busy loop, say) to the host CPU. */
 void tahoe_cpu_charge(struct tahoe_stack *st, int64_t ns);
+/* The process slept and what it waited for has come: charges the wakeup at interrupt level
+ * (host model: wakeup_ns). Returns the time from which the process may run, once the
+ * interrupt-level work queued before it is done; it then pays the context switch
+ * (tahoe_switch_to). */
+int64_t tahoe_wakeup(struct tahoe_stack *st);
+void tahoe_switch_to(struct tahoe_stack *st);
 
 enum { TAHOE_SOCK_STREAM = 1, TAHOE_SOCK_DGRAM = 2, TAHOE_SOCK_ICMP = 3 };
 enum {
@@ -184,6 +265,7 @@ const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st);
 const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st);
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st);
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st);
+const struct tahoe_cpustat *tahoe_cpustat(const struct tahoe_stack *st);
 /* The control block of a TCP socket (for inspection), or NULL. */
 const struct tcpcb *tahoe_tcpcb(struct tahoe_stack *st, int s);
 

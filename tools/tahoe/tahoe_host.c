@@ -2,8 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stddef.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,10 +40,22 @@ struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
     if (!st)
         return NULL;
     st->cfg = *cfg;
+    if (cfg->cost.udp_sendspace_bytes)
+        st->cfg.udp_sendspace = (int)cfg->cost.udp_sendspace_bytes;
+    if (cfg->cost.udp_recvspace_bytes)
+        st->cfg.udp_recvspace = (int)cfg->cost.udp_recvspace_bytes;
+    if (cfg->cost.udp_no_cksum)
+        st->cfg.udp_cksum = 0;
     st->now = cfg->boot_ns;
     st->cpu_free = cfg->boot_ns;
+    st->intr_free = cfg->boot_ns;
+    st->bus_free = cfg->boot_ns;
+    nr_rng_seed(&st->jitter, cfg->jitter_seed, cfg->jitter_stream);
     st->next_fast = cfg->boot_ns + FASTTICK_NS;
     st->next_slow = cfg->boot_ns + SLOWTICK_NS;
+    st->next_hz = cfg->cost.clock_hz > 0 && cfg->cost.clock_tick_ns > 0
+                      ? cfg->boot_ns + 1000000000LL / cfg->cost.clock_hz
+                      : INT64_MAX;
     st->tcp_iss = cfg->iss;
     st->last_port = 1023;
     return st;
@@ -73,11 +85,38 @@ void tahoe_free(struct tahoe_stack *st)
     free(st);
 }
 
+/* Interrupt work from start for ns while the process sleeps on its disk: only what runs past
+ * its wakeup delays it. */
+static int64_t asleep_push(const struct tahoe_stack *st, int64_t start, int64_t ns)
+{
+    return start + ns > st->sleep_end ? start + ns - st->sleep_end : 0;
+}
+
+/* Interrupt-level work with intr_preempts: it starts when earlier interrupt-level work ends,
+ * and process-level work under way or queued waits while it runs (SunOS 4's spl levels: the
+ * driver's interrupt and ipintr run before the process, kern_synch.c / if_le.c). Outputs the
+ * process handed over before the interrupt keep their times: the delay lands on its later work. */
+static int64_t charge_intr(struct tahoe_stack *st, int64_t ns)
+{
+    int64_t start = st->intr_free > st->now ? st->intr_free : st->now;
+    st->intr_free = start + ns;
+    if (st->cpu_free > start)
+        st->cpu_free += start < st->sleep_end ? asleep_push(st, start, ns) : ns;
+    else
+        st->cpu_free = st->intr_free;
+    st->cpustat.intr_ns += ns;
+    return st->intr_free;
+}
+
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
 {
+    if (st->in_intr && st->cfg.cost.intr_preempts)
+        return charge_intr(st, ns);
     if (st->cpu_free < st->now)
         st->cpu_free = st->now;
     st->cpu_free += ns;
+    if (st->in_intr)
+        st->cpustat.intr_ns += ns;
     return st->cpu_free;
 }
 
@@ -91,9 +130,77 @@ int64_t tahoe_copycost(const struct tahoe_stack *st, size_t nbytes)
     return (1 + st->cfg.cost.copy_write_passes) * tahoe_bytecost(st, nbytes);
 }
 
-int64_t tahoe_packetcost(const struct tahoe_stack *st, size_t len)
+/* The protocol work, the checksum pass and the DMA's passes of one packet; a UDP packet (any
+ * fragment of a datagram) on a host that does not checksum UDP has no checksum pass. */
+static int64_t packetcost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len)
 {
-    return st->cfg.cost.per_packet_ns + (1 + st->cfg.cost.dma_passes) * tahoe_bytecost(st, len);
+    int cksum = !(len > IPO_PROTO && pkt[IPO_PROTO] == IPPROTO_UDP && !st->cfg.udp_cksum);
+    return st->cfg.cost.per_packet_ns +
+           (cksum + st->cfg.cost.dma_passes) * tahoe_bytecost(st, len);
+}
+
+static int64_t streams_cost(const struct tahoe_hostcost *c, int64_t hops)
+{
+    return hops * c->streams_hop_ns;
+}
+
+/* The host buffers of atm_buffer_bytes a PDU of len octets occupies (one when unsized). */
+static int64_t atm_buffers(const struct tahoe_hostcost *c, size_t len)
+{
+    if (c->atm_buffer_bytes <= 0)
+        return 1;
+    return ((int64_t)len + c->atm_buffer_bytes - 1) / c->atm_buffer_bytes;
+}
+
+/* The ATM driver maps a PDU into host buffers, each its own DVMA work. */
+static int64_t atm_buffers_cost(const struct tahoe_hostcost *c, size_t len)
+{
+    return c->atm_buffer_bytes > 0 ? atm_buffers(c, len) * c->atm_per_buffer_ns : 0;
+}
+
+/* A sun4c page (NBPG), what the ATM driver flushes from the virtual cache per receive buffer. */
+#define VAC_PAGE_BYTES 4096
+
+/* What a received frame's DMA left to flush from the virtual cache: the LANCE driver flushes the
+ * frame (if_le.c leread, vac_flush); an ATM driver each receive buffer's page (HARP's
+ * fore_receive.c, written for SunOS 4.1 on sun4c, vac_pageflush). */
+static int64_t vac_flush_cost(const struct tahoe_stack *st, size_t len)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    int64_t octets = st->cfg.iface == TAHOE_IF_ATM ? atm_buffers(c, len) * VAC_PAGE_BYTES
+                                                   : (int64_t)len;
+    return octets * c->vac_flush_per_byte_ps / 1000;
+}
+
+int64_t tahoe_outcost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    int64_t driver = st->cfg.iface == TAHOE_IF_ATM ? c->atm_tx_ns + atm_buffers_cost(c, len)
+                                                   : c->le_tx_ns;
+    return packetcost(st, pkt, len) + driver + streams_cost(c, c->streams_tx_hops);
+}
+
+int64_t tahoe_incost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    int64_t driver = st->cfg.iface == TAHOE_IF_ATM
+                         ? c->atm_rx_ns + atm_buffers_cost(c, len) +
+                               (int64_t)len * c->atm_rx_per_byte_ps / 1000
+                         : c->le_rx_ns + (c->le_rx_copy ? tahoe_copycost(st, len) : 0);
+    return packetcost(st, pkt, len) + driver + vac_flush_cost(st, len) +
+           streams_cost(c, c->streams_rx_hops);
+}
+
+int64_t tahoe_bus(struct tahoe_stack *st, int64_t at_ns, size_t len)
+{
+    int64_t rate = st->cfg.cost.sbus_dma_bytes_per_s;
+    if (rate <= 0)
+        return at_ns;
+    int64_t dma = (int64_t)((double)len * 1e9 / (double)rate);
+    int64_t start = st->bus_free > at_ns ? st->bus_free : at_ns;
+    st->bus_free = start + dma;
+    st->cpustat.bus_ns += dma;
+    return st->bus_free;
 }
 
 int64_t tahoe_now_ns(const struct tahoe_stack *st) { return st->now; }
@@ -103,6 +210,29 @@ int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st)
     return st->cpu_free > st->now ? st->cpu_free : st->now;
 }
 
+static int64_t draw_uniform(struct tahoe_stack *st, int64_t max)
+{
+    if (max <= 0)
+        return 0;
+    return (int64_t)(nr_rng_unit(&st->jitter) * (double)(max + 1));
+}
+
+int64_t tahoe_wakeup(struct tahoe_stack *st)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    st->in_intr = 1;
+    int64_t woken = tahoe_charge(st, c->wakeup_ns);
+    st->in_intr = 0;
+    st->cpustat.wakeups++;
+    return woken;
+}
+
+void tahoe_switch_to(struct tahoe_stack *st)
+{
+    st->cpustat.ctx_switches++;
+    tahoe_charge(st, st->cfg.cost.ctx_switch_ns);
+}
+
 /* Processes one received packet: the CPU takes it when free (and not before it arrived). */
 static void process_input(struct tahoe_stack *st, struct inpkt *p)
 {
@@ -110,16 +240,25 @@ static void process_input(struct tahoe_stack *st, struct inpkt *p)
     if (!st->inq)
         st->inq_tail = NULL;
     st->inq_len--;
-    tahoe_charge(st, tahoe_packetcost(st, p->len));
+    st->in_intr = 1;
+    tahoe_charge(st, tahoe_incost(st, p->data, p->len));
     ip_input_process(st, p->data, p->len);
+    st->in_intr = 0;
     free(p);
+}
+
+/* When interrupt-level work can start: after earlier interrupt work, or after all work. */
+static int64_t intr_level_free(const struct tahoe_stack *st)
+{
+    return st->cfg.cost.intr_preempts ? st->intr_free : st->cpu_free;
 }
 
 static int64_t input_ready_time(const struct tahoe_stack *st)
 {
     if (!st->inq)
         return INT64_MAX;
-    return st->inq->arrival_ns > st->cpu_free ? st->inq->arrival_ns : st->cpu_free;
+    int64_t free_at = intr_level_free(st);
+    return st->inq->arrival_ns > free_at ? st->inq->arrival_ns : free_at;
 }
 
 void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
@@ -127,6 +266,8 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
     for (;;) {
         int64_t t_in = input_ready_time(st);
         int64_t t_tick = st->next_fast < st->next_slow ? st->next_fast : st->next_slow;
+        if (st->next_hz < t_tick)
+            t_tick = st->next_hz;
         int64_t t = t_in < t_tick ? t_in : t_tick;
         if (t > now_ns)
             break;
@@ -135,6 +276,14 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
         if (t_in <= t_tick) {
             process_input(st, st->inq);
             continue;
+        }
+        st->in_intr = 1;
+        /* hardclock first: the protocols' ticks are callouts that softclock runs after it. It
+         * is not a deadline: work that spans a tick is pushed later when the clock passes it. */
+        if (st->next_hz == t) {
+            st->next_hz += 1000000000LL / st->cfg.cost.clock_hz;
+            st->cpustat.clock_ticks++;
+            tahoe_charge(st, st->cfg.cost.clock_tick_ns);
         }
         /* Both ticks come from the one hardware clock; at a common instant fast runs first. */
         if (st->next_fast == t) {
@@ -146,6 +295,7 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
             ip_slowtimo(st);
             tcp_slowtimo(st);
         }
+        st->in_intr = 0;
     }
     if (now_ns > st->now)
         st->now = now_ns;
@@ -163,7 +313,8 @@ void tahoe_ip_input(struct tahoe_stack *st, const uint8_t *pkt, size_t len)
         return;
     }
     p->next = NULL;
-    p->arrival_ns = st->now;
+    /* The frame's DMA over the bus, then its interrupt, which may be held off a while. */
+    p->arrival_ns = tahoe_bus(st, st->now, len) + draw_uniform(st, st->cfg.cost.intr_jitter_max_ns);
     p->len = len;
     memcpy(p->data, pkt, len);
     if (st->inq_tail)
@@ -173,7 +324,7 @@ void tahoe_ip_input(struct tahoe_stack *st, const uint8_t *pkt, size_t len)
     st->inq_tail = p;
     st->inq_len++;
     /* An idle CPU takes the packet at once; a busy one leaves it for tahoe_clock. */
-    if (st->inq == p && st->cpu_free <= st->now)
+    if (st->inq == p && intr_level_free(st) <= st->now && p->arrival_ns <= st->now)
         process_input(st, p);
 }
 
@@ -206,35 +357,93 @@ const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st) { return &st->
 const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st) { return &st->ipstat; }
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st) { return &st->udpstat; }
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st) { return &st->icmpstat; }
+const struct tahoe_cpustat *tahoe_cpustat(const struct tahoe_stack *st) { return &st->cpustat; }
 
-/* A host model file is at most this long (netrepro/yamlsrc.py MAX_FILE_BYTES, the most any spec
- * file may have): a longer one, or a device such as /dev/zero, is refused unread. */
-#define HOST_MODEL_MAX_BYTES (1 << 20)
+/* Host model files: the YAML subset configs/hosts/ uses, one `key: value` a line at the left
+ * margin, comments, and the indented block of `fitted` (which records how values were chosen
+ * and changes none). Every other key is refused, so the schema and this reader cannot drift
+ * apart unseen (test_hostcost checks that they name the same keys). */
 /* No cost of a host model is above a second, nor its memory above a terabyte: with these a
  * run's costs stay far inside the 64-bit virtual clock (netrepro/limits.py HOST_KEYS, which the
  * validator checks, says why). per_packet_ns 9223372036854775807 wrapped it around. */
 #define HOST_MAX_COST 1000000000LL
 #define HOST_MAX_BYTES (1LL << 40)
-
-static const struct {
-    const char *key;
-    size_t offset;
-    long long lo, hi; /* a key the model leaves out is 0: for those with lo 1, "does not say" */
-} host_keys[] = {
-    {"per_packet_ns", offsetof(struct tahoe_hostcost, per_packet_ns), 0, HOST_MAX_COST},
-    {"per_byte_ps", offsetof(struct tahoe_hostcost, per_byte_ps), 0, HOST_MAX_COST},
-    {"per_call_ns", offsetof(struct tahoe_hostcost, per_call_ns), 0, HOST_MAX_COST},
-    {"copy_write_passes", offsetof(struct tahoe_hostcost, copy_write_passes), 0, 8},
-    {"dma_passes", offsetof(struct tahoe_hostcost, dma_passes), 0, 8},
-    {"ram_bytes", offsetof(struct tahoe_hostcost, ram_bytes), 0, HOST_MAX_BYTES},
-    {"resident_bytes", offsetof(struct tahoe_hostcost, resident_bytes), 0, HOST_MAX_BYTES},
-    {"page_size", offsetof(struct tahoe_hostcost, page_size), 512, 1 << 20},
-    {"page_in_ns", offsetof(struct tahoe_hostcost, page_in_ns), 0, HOST_MAX_COST},
-    {"page_out_ns", offsetof(struct tahoe_hostcost, page_out_ns), 0, HOST_MAX_COST},
-    {"spin_ps", offsetof(struct tahoe_hostcost, spin_ps), 1, HOST_MAX_COST},
-    {"print_ns", offsetof(struct tahoe_hostcost, print_ns), 0, HOST_MAX_COST},
-    {"clock_hz", offsetof(struct tahoe_hostcost, clock_hz), 1, 1000000000LL},
+#define HOSTKEY(k, lo, hi) {#k, offsetof(struct tahoe_hostcost, k), lo, hi}
+static const struct hostkey {
+    const char *name;
+    size_t off;
+    int64_t min, max;
+} hostkeys[] = {
+    HOSTKEY(per_packet_ns, 0, HOST_MAX_COST), HOSTKEY(per_byte_ps, 0, HOST_MAX_COST),
+    HOSTKEY(per_call_ns, 0, HOST_MAX_COST), HOSTKEY(copy_write_passes, 0, 8),
+    HOSTKEY(dma_passes, 0, 8), HOSTKEY(ram_bytes, 0, HOST_MAX_BYTES),
+    HOSTKEY(resident_bytes, 0, HOST_MAX_BYTES), HOSTKEY(page_size, 512, 1 << 20),
+    HOSTKEY(page_in_ns, 0, HOST_MAX_COST), HOSTKEY(page_out_ns, 0, HOST_MAX_COST),
+    HOSTKEY(spin_ps, 1, HOST_MAX_COST), HOSTKEY(print_ns, 0, HOST_MAX_COST),
+    HOSTKEY(clock_hz, 1, 1000000000), HOSTKEY(intr_preempts, 0, 1),
+    HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
+    HOSTKEY(clock_tick_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
+    HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),
+    HOSTKEY(le_rx_copy, 0, 1),
+    HOSTKEY(atm_tx_ns, 0, HOST_MAX_COST), HOSTKEY(atm_rx_ns, 0, HOST_MAX_COST),
+    HOSTKEY(atm_per_buffer_ns, 0, HOST_MAX_COST), HOSTKEY(atm_buffer_bytes, 0, 65535),
+    HOSTKEY(atm_rx_per_byte_ps, 0, HOST_MAX_COST), HOSTKEY(streams_hop_ns, 0, HOST_MAX_COST),
+    HOSTKEY(streams_tx_hops, 0, 16), HOSTKEY(streams_rx_hops, 0, 16),
+    HOSTKEY(sbus_dma_bytes_per_s, 0, HOST_MAX_BYTES),
+    HOSTKEY(udp_sendspace_bytes, 0, 65535), HOSTKEY(udp_recvspace_bytes, 0, 262144),
+    HOSTKEY(sb_addr_bytes, 0, 128), HOSTKEY(vac_flush_per_byte_ps, 0, HOST_MAX_COST),
+    HOSTKEY(udp_no_cksum, 0, 1),
+    HOSTKEY(disk_rpm, 0, 100000), HOSTKEY(disk_track_bytes, 0, 1 << 24),
+    HOSTKEY(disk_seek_avg_ns, 0, HOST_MAX_COST), HOSTKEY(disk_seek_track_ns, 0, HOST_MAX_COST),
+    HOSTKEY(disk_command_ns, 0, HOST_MAX_COST), HOSTKEY(ufs_block_bytes, 512, 1 << 16),
+    HOSTKEY(ufs_cluster_bytes, 0, 1 << 20), HOSTKEY(ufs_rotdelay_ns, 0, HOST_MAX_COST),
+    HOSTKEY(ufs_writes_limit_bytes, 0, HOST_MAX_BYTES),
+    HOSTKEY(ufs_cache_bytes, 0, HOST_MAX_BYTES),
 };
+#define NHOSTKEYS (sizeof hostkeys / sizeof hostkeys[0])
+
+/* The keys that are not costs: the model's name, the model it extends, how it was fitted. */
+static const char *const meta_keys[] = {"name", "extends", "fitted"};
+#define NMETAKEYS (sizeof meta_keys / sizeof meta_keys[0])
+
+const char *tahoe_hostcost_key(size_t i)
+{
+    if (i < NMETAKEYS)
+        return meta_keys[i];
+    return i - NMETAKEYS < NHOSTKEYS ? hostkeys[i - NMETAKEYS].name : NULL;
+}
+
+/* A model may extend one that extends another; a loop of them is an error, not a hang. */
+#define EXTENDS_DEPTH_MAX 8
+
+/* The three costs every model gives, itself or through the model it extends. */
+static const char *const required_keys[] = {"per_packet_ns", "per_byte_ps", "per_call_ns"};
+
+static const struct hostkey *hostkey_find(const char *name)
+{
+    for (size_t i = 0; i < NHOSTKEYS; i++)
+        if (strcmp(hostkeys[i].name, name) == 0)
+            return &hostkeys[i];
+    return NULL;
+}
+
+/* Strips a comment (a # at the start or after a blank) and trailing blanks. */
+static void strip_line(char *line)
+{
+    for (char *p = line; *p; p++)
+        if (*p == '#' && (p == line || p[-1] == ' ' || p[-1] == '\t')) {
+            *p = '\0';
+            break;
+        }
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' ||
+                 line[n - 1] == '\t'))
+        line[--n] = '\0';
+}
+
+/* A host model file is at most this long (netrepro/yamlsrc.py MAX_FILE_BYTES, the most any spec
+ * file may have): a longer one, or a device such as /dev/zero, is refused unread. */
+#define HOST_MODEL_MAX_BYTES (1 << 20)
 
 /* The file's text, NUL-terminated, in a buffer to free; NULL with *rc a negative errno. */
 static char *read_host_model(const char *path, int *rc)
@@ -266,56 +475,144 @@ static char *read_host_model(const char *path, int *rc)
     return text;
 }
 
-/* One line "key: value", the value a plain decimal integer (units.h: no sign, padding or hex)
- * within the key's range, perhaps followed by a comment. 0 for a line of another key or none,
- * -EINVAL for a key of the model with a value it cannot have. */
-static int host_line(char *line, struct tahoe_hostcost *c)
+/* Reads path's keys into c; set[i] records which of hostkeys the chain gave. */
+static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost *c,
+                              int set[NHOSTKEYS], char *err, size_t errlen)
 {
-    for (size_t i = 0; i < sizeof host_keys / sizeof host_keys[0]; i++) {
-        size_t klen = strlen(host_keys[i].key);
-        if (strncmp(line, host_keys[i].key, klen) != 0 || line[klen] != ':')
-            continue;
-        char *v = line + klen + 1;
-        v += strspn(v, " \t");
-        char *end = v + strcspn(v, " \t#\r");
-        char *rest = end + strspn(end, " \t\r");
-        if (*rest && *rest != '#')
-            return -EINVAL;
-        *end = '\0';
-        long long n;
-        if (nr_parse_count(v, host_keys[i].hi, &n) || n < host_keys[i].lo)
-            return -EINVAL;
-        *(int64_t *)((char *)c + host_keys[i].offset) = n;
-        return 0;
+    if (depth > EXTENDS_DEPTH_MAX) {
+        snprintf(err, errlen, "%s: more than %d models extend one another (a loop?)", path,
+                 EXTENDS_DEPTH_MAX);
+        return -ELOOP;
     }
-    return 0;
-}
-
-/* Host model files are YAML with integer keys; comments and other keys are ignored. */
-int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
-{
     int rc = 0;
     char *text = read_host_model(path, &rc);
-    if (!text)
+    if (!text) {
+        snprintf(err, errlen, "%s: %s", path,
+                 rc == -EINVAL ? "not a regular file of at most 1 MiB" : strerror(-rc));
         return rc;
-    struct tahoe_hostcost c = {.per_packet_ns = -1, .per_byte_ps = -1, .per_call_ns = -1};
-    for (char *line = text, *next; line && !rc; line = next) {
+    }
+    struct tahoe_hostcost own;
+    memset(&own, 0, sizeof own);
+    int own_set[NHOSTKEYS] = {0};
+    char base[512] = "";
+    int lineno = 0, in_block = 0;
+    for (char *line = text, *next; line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        rc = host_line(line, &c);
+        lineno++;
+        strip_line(line);
+        if (!line[0])
+            continue;
+        if (line[0] == ' ' || line[0] == '\t' || line[0] == '-') {
+            if (in_block)
+                continue;
+            snprintf(err, errlen, "%s:%d: an indented line outside `fitted`", path, lineno);
+            rc = -EINVAL;
+            break;
+        }
+        in_block = 0;
+        char *colon = strchr(line, ':');
+        if (!colon) {
+            snprintf(err, errlen, "%s:%d: not a `key: value` line", path, lineno);
+            rc = -EINVAL;
+            break;
+        }
+        *colon = '\0';
+        const char *key = line, *val = colon + 1;
+        while (*val == ' ' || *val == '\t')
+            val++;
+        if (strcmp(key, "name") == 0)
+            continue;
+        if (strcmp(key, "fitted") == 0) {
+            in_block = 1;
+            continue;
+        }
+        if (strcmp(key, "extends") == 0) {
+            if (!*val || strchr(val, '/') || strlen(val) > 200) {
+                snprintf(err, errlen, "%s:%d: extends: give the name of a model in the same "
+                         "folder, without .yaml", path, lineno);
+                rc = -EINVAL;
+                break;
+            }
+            snprintf(base, sizeof base, "%s", val);
+            continue;
+        }
+        const struct hostkey *k = hostkey_find(key);
+        if (!k) {
+            snprintf(err, errlen, "%s:%d: %s is not a host model key (configs/schema/"
+                     "host.schema.json)", path, lineno, key);
+            rc = -EINVAL;
+            break;
+        }
+        long long v;
+        if (nr_parse_count(val, k->max, &v) || v < k->min) {
+            snprintf(err, errlen, "%s:%d: %s: '%s' is not a whole number from %lld to %lld",
+                     path, lineno, key, val, (long long)k->min, (long long)k->max);
+            rc = -EINVAL;
+            break;
+        }
+        memcpy((char *)&own + k->off, &(int64_t){v}, sizeof(int64_t));
+        own_set[k - hostkeys] = 1;
     }
     free(text);
-    if (rc)
+    if (rc < 0)
         return rc;
-    if (c.per_packet_ns < 0 || c.per_byte_ps < 0 || c.per_call_ns < 0)
-        return -EINVAL;
+    if (base[0]) {
+        char bpath[1024];
+        const char *slash = strrchr(path, '/');
+        int dirlen = slash ? (int)(slash - path + 1) : 0;
+        snprintf(bpath, sizeof bpath, "%.*s%s.yaml", dirlen, path, base);
+        rc = hostcost_read_file(bpath, depth + 1, c, set, err, errlen);
+        if (rc < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < NHOSTKEYS; i++)
+        if (own_set[i]) {
+            memcpy((char *)c + hostkeys[i].off, (char *)&own + hostkeys[i].off, sizeof(int64_t));
+            set[i] = 1;
+        }
+    return 0;
+}
+
+int tahoe_hostcost_read(const char *path, struct tahoe_hostcost *out, char *err, size_t errlen)
+{
+    struct tahoe_hostcost c;
+    memset(&c, 0, sizeof c);
+    int set[NHOSTKEYS] = {0};
+    int rc = hostcost_read_file(path, 0, &c, set, err, errlen);
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; i < sizeof required_keys / sizeof required_keys[0]; i++)
+        if (!set[hostkey_find(required_keys[i]) - hostkeys]) {
+            snprintf(err, errlen, "%s: %s is missing (give it, or extend a model that does)",
+                     path, required_keys[i]);
+            return -EINVAL;
+        }
     /* A tick must be a whole number of nanoseconds, so the ticks stay on one grid. */
-    if (c.clock_hz > 0 && 1000000000LL % c.clock_hz != 0)
+    if (c.clock_hz > 0 && 1000000000LL % c.clock_hz != 0) {
+        snprintf(err, errlen, "%s: clock_hz %lld does not divide 1000000000", path,
+                 (long long)c.clock_hz);
         return -EINVAL;
+    }
     /* Paging needs all of its keys, and memory left for the process. */
-    if (c.ram_bytes && (c.page_size < 512 || c.resident_bytes + c.page_size > c.ram_bytes))
+    if (c.ram_bytes && (c.page_size <= 0 || c.resident_bytes + c.page_size > c.ram_bytes)) {
+        snprintf(err, errlen, "%s: ram_bytes needs page_size, and resident_bytes at least a "
+                 "page below it", path);
         return -EINVAL;
+    }
+    /* With a disk, paging goes through it: the CPU stand-ins for one would be dead keys. */
+    if (c.disk_rpm && c.disk_track_bytes && (c.page_in_ns || c.page_out_ns)) {
+        snprintf(err, errlen, "%s: a model with a disk (disk_rpm, disk_track_bytes) pages "
+                 "through it; drop page_in_ns and page_out_ns", path);
+        return -EINVAL;
+    }
     *out = c;
     return 0;
+}
+
+int tahoe_hostcost_load(const char *path, struct tahoe_hostcost *out)
+{
+    char err[256];
+    return tahoe_hostcost_read(path, out, err, sizeof err);
 }

@@ -3,6 +3,7 @@
 #define TAHOE_VAR_H
 
 #include "ip_icmp.h"
+#include "rng.h"
 #include "ip_var.h"
 #include "tahoe.h"
 #include "tcp_var.h"
@@ -30,7 +31,18 @@ struct tahoe_stack {
     struct tahoe_config cfg;
     int64_t now;      /* the clock as last given */
     int64_t cpu_free; /* when the CPU finishes what it was charged */
+    /* intr_preempts: when interrupt-level work ends; it runs before process-level work, which
+     * it pushes later (cpu_free). in_intr: the work being charged is at interrupt level. */
+    int64_t intr_free;
+    int in_intr;
+    /* The process sleeps on its disk until sleep_end (tahoe_proc_sleep, disk.c): interrupt
+     * work before then does not delay it. */
+    int64_t sleep_end;
+    int64_t bus_free; /* when the I/O bus finishes the DMA it was given */
+    struct nr_rng jitter; /* interrupt delays (tahoe_config.jitter_seed) */
+    struct tahoe_cpustat cpustat;
     int64_t next_fast, next_slow;
+    int64_t next_hz; /* the next clock interrupt whose work is charged; INT64_MAX: none */
 
     struct inpkt *inq, *inq_tail;
     int inq_len;
@@ -56,9 +68,14 @@ int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
 int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes);
 /* Cost of copying nbytes between user space and the kernel: the read pass and the stores. */
 int64_t tahoe_copycost(const struct tahoe_stack *st, size_t nbytes);
-/* Cost of one IP packet of len octets sent or received: the protocol and driver work, the
- * checksum pass and the memory the interface's DMA of the frame takes from the CPU. */
-int64_t tahoe_packetcost(const struct tahoe_stack *st, size_t len);
+/* Cost of one IP packet pkt of len octets sent (tahoe_outcost) or received (tahoe_incost): the
+ * protocol work, the checksum pass (unless a UDP one goes unchecksummed), the memory the
+ * interface's DMA of the frame takes from the CPU, and the driver's work for the interface the
+ * stack attaches. */
+int64_t tahoe_outcost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len);
+int64_t tahoe_incost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len);
+/* A frame of len octets the CPU finished at at_ns crosses the I/O bus: when its DMA ends. */
+int64_t tahoe_bus(struct tahoe_stack *st, int64_t at_ns, size_t len);
 /* Releases a socket's descriptor slot. */
 void tahoe_fd_release(struct tahoe_stack *st, struct socket *so);
 int tahoe_fd_alloc(struct tahoe_stack *st, struct socket *so);

@@ -22,7 +22,8 @@ void udp_input(struct tahoe_stack *st, const uint8_t *ip, size_t hlen, size_t le
         return;
     }
     uint32_t src = getaddr(ip + IPO_SRC), dst = getaddr(ip + IPO_DST);
-    if (get16(uh + 6) && in_pseudo_cksum(src, dst, IPPROTO_UDP, uh, ulen) != 0) {
+    if (st->cfg.udp_cksum && get16(uh + 6) &&
+        in_pseudo_cksum(src, dst, IPPROTO_UDP, uh, ulen) != 0) {
         st->udpstat.udps_badsum++;
         return;
     }
@@ -35,7 +36,8 @@ void udp_input(struct tahoe_stack *st, const uint8_t *ip, size_t hlen, size_t le
         return;
     }
     struct tahoe_addr from = { src, sport };
-    if (!sbappendaddr(&inp->inp_socket->so_rcv, &from, uh + UDP_HDRLEN, ulen - UDP_HDRLEN))
+    if (!sbappendaddr(&inp->inp_socket->so_rcv, &from, uh + UDP_HDRLEN, ulen - UDP_HDRLEN,
+                      (size_t)st->cfg.cost.sb_addr_bytes))
         st->udpstat.udps_fullsock++;
 }
 

@@ -168,7 +168,7 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
         sb->sb_rec = r->next;
         if (!sb->sb_rec)
             sb->sb_rectail = NULL;
-        sb->sb_cc -= r->len;
+        sb->sb_cc -= r->cc;
         free(r);
         return (long)n;
     }

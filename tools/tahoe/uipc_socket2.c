@@ -46,9 +46,9 @@ void sbappend(struct sockbuf *sb, const uint8_t *data, size_t len)
 }
 
 int sbappendaddr(struct sockbuf *sb, const struct tahoe_addr *from, const uint8_t *data,
-                 size_t len)
+                 size_t len, size_t addrlen)
 {
-    if ((long)len > sbspace(sb))
+    if ((long)(len + addrlen) > sbspace(sb))
         return 0;
     struct sbrec *r = malloc(sizeof *r + len);
     if (!r)
@@ -56,13 +56,14 @@ int sbappendaddr(struct sockbuf *sb, const struct tahoe_addr *from, const uint8_
     r->next = NULL;
     r->from = *from;
     r->len = len;
+    r->cc = len + addrlen;
     memcpy(r->data, data, len);
     if (sb->sb_rectail)
         sb->sb_rectail->next = r;
     else
         sb->sb_rec = r;
     sb->sb_rectail = r;
-    sb->sb_cc += len;
+    sb->sb_cc += r->cc;
     return 1;
 }
 

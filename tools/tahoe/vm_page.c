@@ -1,5 +1,7 @@
 #include "vm_page.h"
 
+#include "disk.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +67,7 @@ static long lookup(struct tahoe_vm *vm, uintptr_t page)
         vm->pe = pe;
         vm->cappe = cap;
     }
-    vm->pe[vm->npe] = (struct vm_pent){page, -1, -1, 0, 0, 0};
+    vm->pe[vm->npe] = (struct vm_pent){page, -1, -1, 0, 0, 0, -1};
     vm->hash[s] = (int32_t)vm->npe;
     return vm->npe++;
 }
@@ -96,8 +98,31 @@ static void push_mru(struct tahoe_vm *vm, long i)
     vm->lru_tail = (int32_t)i;
 }
 
-/* Frees the least recently used frame; returns the page-out time it took. */
-static int64_t evict(struct tahoe_vm *vm)
+/* Where paging's I/O goes: the CPU (disk NULL: each page costs its page_in_ns or page_out_ns,
+ * summed in t) or the host's disk (each page an I/O handed over at `at`; t the last to end). */
+struct vm_io {
+    struct tahoe_disk *disk;
+    int64_t at, t;
+};
+
+/* A page's I/O of the given kind to or from its swap slot. */
+static void page_io(struct tahoe_vm *vm, struct vm_pent *e, int write, struct vm_io *io)
+{
+    if (!io->disk) {
+        io->t += write ? vm->page_out_ns : vm->page_in_ns;
+        return;
+    }
+    /* A page keeps the slot it was first written to; new slots follow one another. */
+    if (e->slot < 0)
+        e->slot = vm->next_slot++;
+    int64_t done = disk_io(io->disk, io->at, DISK_AREA_SWAP, (int64_t)e->slot * vm->page_size,
+                           vm->page_size, write);
+    if (done > io->t)
+        io->t = done;
+}
+
+/* Frees the least recently used frame, writing it to swap first if dirty. */
+static void evict(struct tahoe_vm *vm, struct vm_io *io)
 {
     long v = vm->lru_head;
     unlink_lru(vm, v);
@@ -106,21 +131,20 @@ static int64_t evict(struct tahoe_vm *vm)
     vm->resident--;
     if (!e->dirty) {
         vm->st.v_frees++;
-        return 0;
+        return;
     }
     e->dirty = 0;
     e->swapped = 1;
     vm->st.v_pgout++;
-    return vm->page_out_ns;
+    page_io(vm, e, 1, io);
 }
 
-int64_t vm_touch(struct tahoe_vm *vm, const void *p, size_t len, int write)
+static int touch(struct tahoe_vm *vm, const void *p, size_t len, int write, struct vm_io *io)
 {
     if (vm->frames <= 0 || len == 0)
         return 0;
     uintptr_t first = (uintptr_t)p / (uintptr_t)vm->page_size;
     uintptr_t last = ((uintptr_t)p + len - 1) / (uintptr_t)vm->page_size;
-    int64_t ns = 0;
     for (uintptr_t page = first; page <= last; page++) {
         long i = lookup(vm, page);
         if (i < 0)
@@ -130,12 +154,12 @@ int64_t vm_touch(struct tahoe_vm *vm, const void *p, size_t len, int write)
             unlink_lru(vm, i);
         } else {
             if (vm->resident >= vm->frames)
-                ns += evict(vm);
+                evict(vm, io);
             e = &vm->pe[i];
             /* A page written out before comes back from swap; any other is zero-filled. */
             if (e->swapped) {
                 vm->st.v_pgin++;
-                ns += vm->page_in_ns;
+                page_io(vm, e, 0, io);
             } else {
                 vm->st.v_zfod++;
             }
@@ -148,5 +172,20 @@ int64_t vm_touch(struct tahoe_vm *vm, const void *p, size_t len, int write)
             e->dirty = 1;
         push_mru(vm, i);
     }
-    return ns;
+    return 0;
+}
+
+int64_t vm_touch(struct tahoe_vm *vm, const void *p, size_t len, int write)
+{
+    struct vm_io io = {NULL, 0, 0};
+    int rc = touch(vm, p, len, write, &io);
+    return rc < 0 ? rc : io.t;
+}
+
+int64_t vm_touch_disk(struct tahoe_vm *vm, const void *p, size_t len, int write,
+                      struct tahoe_disk *disk, int64_t at_ns)
+{
+    struct vm_io io = {disk, at_ns, at_ns};
+    int rc = touch(vm, p, len, write, &io);
+    return rc < 0 ? rc : io.t;
 }

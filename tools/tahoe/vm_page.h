@@ -1,8 +1,10 @@
 /* A process's pages on a host with little memory, as SunOS 4.1's VM paged them: a page first
  * touched is zero-filled; once the process holds more pages than fit, the least recently used
  * one is evicted (written to swap first if dirty) and a later touch pages it back in. Each
- * page-in and page-out keeps the host CPU busy for the host model's cost: milliner calls paging
- * "a non-interruptible process". A model with no memory size never pages. */
+ * page-in and page-out keeps the host CPU busy for the host model's cost (milliner calls paging
+ * "a non-interruptible process"), or, on a host with a disk (disk.h), is an I/O of a page to or
+ * from its swap slot that the process sleeps on while the CPU serves interrupts. A model with
+ * no memory size never pages. */
 #ifndef TAHOE_VM_PAGE_H
 #define TAHOE_VM_PAGE_H
 
@@ -21,6 +23,7 @@ struct vm_pent {
     uintptr_t page;
     int32_t prev, next; /* LRU list of resident pages; -1 ends it */
     uint8_t resident, dirty, swapped; /* swapped: its contents are in swap */
+    int32_t slot;       /* its place in swap, in pages; -1 before it was first written */
 };
 
 struct tahoe_vm {
@@ -33,6 +36,7 @@ struct tahoe_vm {
     long hcap;
     int32_t lru_head, lru_tail; /* head: least recently used */
     long resident;
+    int32_t next_slot;  /* the next free swap slot */
     struct vmstat st;
 };
 
@@ -43,5 +47,10 @@ void vm_free(struct tahoe_vm *vm);
 /* The process touches [p, p+len), writing when write is 1. Returns the time paging kept the
  * CPU busy, in ns, or -ENOMEM. */
 int64_t vm_touch(struct tahoe_vm *vm, const void *p, size_t len, int write);
+struct tahoe_disk;
+/* vm_touch on a host with a disk: each page-out and page-in is an I/O handed to disk at at_ns.
+ * Returns when the last of them ends (at_ns when none), or -ENOMEM. */
+int64_t vm_touch_disk(struct tahoe_vm *vm, const void *p, size_t len, int write,
+                      struct tahoe_disk *disk, int64_t at_ns);
 
 #endif

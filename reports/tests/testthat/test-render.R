@@ -106,8 +106,10 @@ test_that("comer94 renders both backends side by side, without nodelay rows or t
   on_trace <- sub("@.*$", "", card$claim_id) %in% claims$claim_id[claims$experiments == "circular-wait"]
   expect_equal(sum(on_trace), 2)
   expect_equal(card$verdict == "no data", on_trace)
-  agreement <- card$measured[startsWith(card$claim_id, "K01@")]
-  expect_equal(sort(agreement), c(99, 100))
+  # The toy data disagree with the shading on one cell of one setup; K01 is judged on the cells
+  # no host model was fitted on (n), whichever the host files name.
+  k01 <- card[startsWith(card$claim_id, "K01@"), ]
+  expect_equal(sort(round(k01$measured * k01$n / 100)), sort(k01$n) - c(1, 0))
 
   run <- rscript(file.path(reports_dir, "index.R"), out)
   expect_equal(run$status, 0, info = run$output)
