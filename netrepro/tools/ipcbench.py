@@ -256,12 +256,21 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]],
     } for r in clients]
 
 
+MEDIUM_COLUMNS = ("medium_a_frames", "medium_a_collisions", "medium_b_frames", "medium_b_collisions",
+                  "medium_frames", "medium_collisions", "collision_pct")
+
+
 def medium_counts(counters: Mapping[str, Any]) -> dict[str, Any]:
-    """The run's frames and collisions on a shared medium, both hosts together (None on a
-    duplex link, which has no collisions to count)."""
+    """The run's frames and collisions on a shared medium, per host (a sends, b answers; as
+    each host's netstat -i counts them) and both together (None on a duplex link, which has
+    no collisions to count)."""
     if "medium_collision_pct" not in counters:
-        return {"medium_frames": None, "medium_collisions": None, "collision_pct": None}
-    return {"medium_frames": counters["medium_a_tx_frames"] + counters["medium_b_tx_frames"],
+        return dict.fromkeys(MEDIUM_COLUMNS)
+    return {"medium_a_frames": counters["medium_a_tx_frames"],
+            "medium_a_collisions": counters["medium_a_collisions"],
+            "medium_b_frames": counters["medium_b_tx_frames"],
+            "medium_b_collisions": counters["medium_b_collisions"],
+            "medium_frames": counters["medium_a_tx_frames"] + counters["medium_b_tx_frames"],
             "medium_collisions": counters["medium_a_collisions"] + counters["medium_b_collisions"],
             "collision_pct": counters["medium_collision_pct"]}
 
