@@ -74,6 +74,75 @@ ttcp_drop_table <- function(transfers) {
     dplyr::arrange(setup, cool_iterations)
 }
 
+# The places pingx's virtual-time runs count lost datagrams at (netrepro/tools/pingx.py's
+# RUN_DROPS), named by their results.csv columns. Each row of a run carries the run's totals.
+echo_drop_places <- c(
+  "run_drops_send_queue", "run_drops_link", "run_drops_echo_ipq", "run_drops_echo_socket",
+  "run_drops_client_ipq", "run_drops_client_socket"
+)
+
+# Where the era hosts' echoes lost datagrams: per setup of the Tahoe stack in virtual time,
+# experiment and mode, the runs, the UDP datagrams sent and not returned (summed over the
+# echoes), and each place's drops summed over the runs, one value per run and mode. A place is
+# NA when no run recorded it (results from before the counters); recorded_runs counts the runs
+# that recorded every place. A run whose rows disagree on a total is a defect of the results.
+echo_drop_table <- function(echoes) {
+  era <- dplyr::filter(echoes, stack == "tahoe", backend == "sim", mode %in% udp_modes)
+  for (column in setdiff(echo_drop_places, names(era))) {
+    era[[column]] <- NA_real_
+  }
+  keys <- c("setup", "experiment", "mode")
+  per_run <- era |>
+    dplyr::group_by(dplyr::across(dplyr::all_of(c(keys, "run_id")))) |>
+    dplyr::summarise(
+      sent = sum(datagrams), lost = sum(datagrams - datagrams_returned),
+      dplyr::across(dplyr::all_of(echo_drop_places), run_total),
+      .groups = "drop"
+    )
+  per_run$recorded <- stats::complete.cases(per_run[echo_drop_places])
+  per_run |>
+    dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
+    dplyr::summarise(
+      runs = dplyr::n(),
+      recorded_runs = sum(recorded),
+      sent = sum(sent), lost = sum(lost),
+      dplyr::across(dplyr::all_of(echo_drop_places), sum_recorded),
+      .groups = "drop"
+    ) |>
+    dplyr::arrange(setup, experiment, mode)
+}
+
+# One run's total from its rows, which all carry it: NA when the run did not record it.
+run_total <- function(x) {
+  values <- unique(x[!is.na(x)])
+  if (length(values) > 1) {
+    stop("one run's rows disagree on a run total of drops (", paste(values, collapse = ", "),
+      "); each row of a run must carry the run's totals (netrepro/tools/pingx.py)", call. = FALSE)
+  }
+  if (length(values) == 0) NA_real_ else as.numeric(values)
+}
+
+# The sum of the values recorded; NA when none was.
+sum_recorded <- function(x) {
+  if (all(is.na(x))) NA_real_ else sum(x, na.rm = TRUE)
+}
+
+# echo_drop_table() for a report: counts with "not recorded" where no run counted a place, and
+# how many runs counted every place.
+echo_drop_view <- function(drops) {
+  shown <- function(x) dplyr::if_else(is.na(x), "not recorded", fmt_num(x, 9))
+  dplyr::transmute(drops,
+    Setup = setup, Experiment = experiment, Mode = mode,
+    `Runs (counted by place)` = paste0(runs, " (", recorded_runs, ")"),
+    `Datagrams sent` = fmt_num(sent, 9), `Not returned` = fmt_num(lost, 9),
+    `Interface queues` = shown(run_drops_send_queue), Link = shown(run_drops_link),
+    `Echo host: IP input` = shown(run_drops_echo_ipq),
+    `Echo host: socket buffer` = shown(run_drops_echo_socket),
+    `Client: IP input` = shown(run_drops_client_ipq),
+    `Client: socket buffer` = shown(run_drops_client_socket)
+  )
+}
+
 # The backend each link and stack is judged on (judged_backends()), from the echoes and the
 # ttcp summaries (NULL: none): rows of several backends are never pooled.
 liu95cool_judged <- function(echoes, ttcp) {

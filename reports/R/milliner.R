@@ -7,11 +7,20 @@ milliner_experiments <- c(
   "compare-rpc", "compare-tcp-linux", "collisions-tcp", "collisions-udp"
 )
 
-# Columns older results or other backends lack: runs on a duplex link count no collisions, and
-# a run without host models names none.
+# Columns older results or other backends lack: runs on a duplex link count no collisions,
+# results from before the per-host counts have only both hosts' together, and a run without host
+# models names none.
 medium_absent <- list(
-  medium_frames = NA_real_, medium_collisions = NA_real_, host = NA_character_,
-  host_b = NA_character_
+  medium_frames = NA_real_, medium_collisions = NA_real_,
+  medium_a_frames = NA_real_, medium_a_collisions = NA_real_,
+  medium_b_frames = NA_real_, medium_b_collisions = NA_real_,
+  host = NA_character_, host_b = NA_character_
+)
+
+# The shared medium's counts a run carries, both hosts together and each host's.
+medium_count_columns <- c(
+  "medium_frames", "medium_collisions", "medium_a_frames", "medium_a_collisions",
+  "medium_b_frames", "medium_b_collisions"
 )
 
 add_missing_columns <- function(df, columns) {
@@ -58,8 +67,7 @@ summarise_ipc <- function(messages) {
       pageins = max(a_pageins + b_pageins, 0, na.rm = TRUE),
       pageouts = max(a_pageouts + b_pageouts, 0, na.rm = TRUE),
       # Every message of one run carries that run's counts: each trial's once.
-      medium_frames = sum(medium_frames[!duplicated(trial)]),
-      medium_collisions = sum(medium_collisions[!duplicated(trial)]),
+      dplyr::across(dplyr::all_of(medium_count_columns), function(x) sum(x[!duplicated(trial)])),
       .groups = "drop"
     )
 }
@@ -75,7 +83,9 @@ empty_ipc_sizes <- function() {
     elapsed_min = double(), elapsed_max = double(), throughput_min = double(),
     throughput_max = double(),
     elapsed_s = double(), throughput_mbit = double(), retransmissions = double(),
-    pageins = double(), pageouts = double(), medium_frames = double(), medium_collisions = double()
+    pageins = double(), pageouts = double(), medium_frames = double(), medium_collisions = double(),
+    medium_a_frames = double(), medium_a_collisions = double(), medium_b_frames = double(),
+    medium_b_collisions = double()
   )
 }
 
@@ -290,14 +300,13 @@ milliner_metrics <- list(
       first_beats_rest(point, "curve", modes[1], "throughput", higher = TRUE)
     })
   },
-  # Collisions per frame sent on the shared medium (%), pooled over each curve's runs; the
-  # largest over the curves.
-  max_collision_pct = function(rows, modes, ...) {
-    per_curve <- rows |>
-      dplyr::filter(!is.na(medium_frames)) |>
-      dplyr::group_by(experiment, curve) |>
-      dplyr::summarise(pct = 100 * sum(medium_collisions) / sum(medium_frames), .groups = "drop")
-    na_if_empty(per_curve$pct[is.finite(per_curve$pct)], max)
+  # Collisions per frame a host sent on the shared medium (%), as each host's netstat -i
+  # counts them, pooled over each curve's runs; the largest over the curves and both hosts.
+  # NA when no run counted collisions per host (results that have only both hosts' together).
+  max_host_collision_pct = function(rows, modes, ...) {
+    per_host <- collision_rates(rows)
+    pct <- c(per_host$a_collision_pct, per_host$b_collision_pct)
+    na_if_empty(pct[is.finite(pct)], max)
   },
   # Throughput of mode a (rpc) over mode b (tcp), per size both measured; the median over
   # those sizes. Below 1: a is slower. Its interval spans the runs: at each size from a's
@@ -331,16 +340,24 @@ milliner_metrics <- list(
   not_measured = function(rows, modes, ...) NA_real_
 )
 
-# Collisions per frame sent on the shared medium, per curve, with the throughput beside it.
+# Collisions per frame sent on the shared medium, per curve: both hosts together and each host
+# (a sends the messages, b answers), with the throughput beside them. A host's share is NA when
+# the runs did not count per host.
 collision_rates <- function(sizes) {
-  sizes |>
-    dplyr::filter(!is.na(medium_frames)) |>
+  add_missing_columns(sizes, medium_absent) |>
+    dplyr::filter(!is.na(medium_frames) | !is.na(medium_a_frames)) |>
     dplyr::group_by(setup, experiment, curve) |>
     dplyr::summarise(
       frames = sum(medium_frames),
       collisions = sum(medium_collisions),
-      collision_pct = signif(100 * collisions / frames, 3),
-      mean_throughput_mbit = signif(mean(throughput_mbit), 3),
+      collision_pct = 100 * collisions / frames,
+      a_frames = sum(medium_a_frames),
+      a_collisions = sum(medium_a_collisions),
+      a_collision_pct = 100 * a_collisions / a_frames,
+      b_frames = sum(medium_b_frames),
+      b_collisions = sum(medium_b_collisions),
+      b_collision_pct = 100 * b_collisions / b_frames,
+      mean_throughput_mbit = mean(throughput_mbit),
       .groups = "drop"
     )
 }

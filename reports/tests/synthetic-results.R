@@ -317,7 +317,16 @@ make_synthetic_tahoe <- function(out_dir, experiments = names(synthetic_experime
   }
   for (experiment in experiments) {
     id <- paste0(experiment, "-tahoe")
-    rows <- tahoe_rows(synthetic_rows(experiment, trials, echoes), id)
+    # The run's drops by place, its totals on each of its rows: every datagram lost at the echo
+    # host's socket buffer.
+    rows <- tahoe_rows(synthetic_rows(experiment, trials, echoes), id) |>
+      dplyr::group_by(mode) |>
+      dplyr::mutate(
+        run_drops_send_queue = 0, run_drops_link = 0, run_drops_echo_ipq = 0,
+        run_drops_echo_socket = sum(datagrams - datagrams_returned), run_drops_client_ipq = 0,
+        run_drops_client_socket = 0
+      ) |>
+      dplyr::ungroup()
     order <- unique(paste(rows$mode, rows$message_bytes, rows$trial, sep = ":"))
     link <- synthetic_links[[synthetic_experiments[[experiment]]$network]]
     write_fixture(
@@ -682,8 +691,12 @@ synthetic_milliner_rows <- function(experiment, curves, sizes, repeats, stack = 
     segments = NA, acks = NA, retransmissions = ifelse(grid$unack %in% 8:10, 5, 0),
     a_pageins = ifelse(paged, 100, 0), a_pageouts = ifelse(paged, 100, 0), b_pageins = 0,
     b_pageouts = 0, link_drops = 0, receiver_fullsock = 0, receiver_ipq_drops = 0,
-    medium_frames = if (shared) round(grid$message_bytes / 1000) else NA,
-    medium_collisions = if (shared) round(grid$message_bytes / 50000) else NA,
+    medium_a_frames = if (shared) round(grid$message_bytes / 1500) else NA,
+    medium_a_collisions = if (shared) round(grid$message_bytes / 60000) else NA,
+    medium_b_frames = if (shared) round(grid$message_bytes / 3000) else NA,
+    medium_b_collisions = if (shared) round(grid$message_bytes / 300000) else NA,
+    medium_frames = if (shared) medium_a_frames + medium_b_frames else NA,
+    medium_collisions = if (shared) medium_a_collisions + medium_b_collisions else NA,
     collision_pct = if (shared) 2 else NA, run_id = paste0("synthetic-", experiment)
   )
 }

@@ -855,7 +855,7 @@ ipc_messages <- function(points) {
   defaults <- list(
     mode = "udp", curve = "c", segment = NA_real_, unack = NA_real_, buffer = NA_real_,
     spread = 0, completed = TRUE, retransmissions = 0, pageins = 0, frames = NA_real_,
-    collisions = NA_real_
+    collisions = NA_real_, b_frames = NA_real_, b_collisions = NA_real_
   )
   for (name in names(defaults)) {
     if (!name %in% names(points)) points[[name]] <- defaults[[name]]
@@ -869,9 +869,11 @@ ipc_messages <- function(points) {
       elapsed_s = 8 * message_bytes / throughput_mbit / 1e6,
       setup = "tahoe sim", host = "sun-4c-20mb", host_b = "sun-4c-16mb",
       million_bytes = message_bytes / 1e6, a_pageins = pageins, b_pageins = 0, a_pageouts = 0,
-      b_pageouts = 0, medium_frames = frames, medium_collisions = collisions
+      b_pageouts = 0, medium_a_frames = frames, medium_a_collisions = collisions,
+      medium_b_frames = b_frames, medium_b_collisions = b_collisions,
+      medium_frames = frames + b_frames, medium_collisions = collisions + b_collisions
     ) |>
-    dplyr::select(-spread, -pageins, -frames, -collisions)
+    dplyr::select(-spread, -pageins, -frames, -collisions, -b_frames, -b_collisions)
 }
 
 generated_ipc_sizes <- c(1, 2, 3, 4, 5) * 1048576
@@ -972,9 +974,11 @@ milliner_generators <- list(
       )
     list(messages = ipc_messages(points))
   }),
-  max_collision_pct = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+  # Host B sends few frames and collides with the share v; host A collides less, so the pooled
+  # share alone would hide v.
+  max_host_collision_pct = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
     points <- tibble::tibble(experiment = claim_experiments(claim)[1], message_bytes = generated_ipc_sizes,
-      throughput_mbit = 5, frames = 1000, collisions = 10 * v)
+      throughput_mbit = 5, frames = 1000, collisions = 2.5 * v, b_frames = 100, b_collisions = v)
     list(messages = ipc_messages(points))
   }),
   throughput_ratio = list(domain = c(0.01, Inf), scale = 1, make = function(claim, v) {

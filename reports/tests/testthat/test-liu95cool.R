@@ -152,3 +152,64 @@ test_that("Table 2 reads its bounds and loss as numbers, and cooling gaps per ex
   expect_equal(gaps$experiment, c("lan-2k", "wan-1k"))
   expect_equal(gaps$cool_gap_us, c(250, 900))
 })
+
+# Echo rows of the Tahoe stack in virtual time: two runs of udp, each row with its run's totals.
+era_echoes <- function(...) {
+  tibble::tibble(
+    setup = "ethernet-10 / tahoe / sim / h", experiment = "lan-large", stack = "tahoe",
+    backend = "sim", mode = "udp", run_id = c("r1", "r1", "r2"), datagrams = c(10, 10, 20),
+    datagrams_returned = c(8, 10, 15), ...
+  )
+}
+
+test_that("echo_drop_table takes each run's totals once and sums them over the runs", {
+  echoes <- era_echoes(
+    run_drops_send_queue = c(1, 1, 0), run_drops_link = c(0, 0, 3),
+    run_drops_echo_ipq = c(4, 4, 2), run_drops_echo_socket = c(0, 0, 1),
+    run_drops_client_ipq = 0, run_drops_client_socket = c(2, 2, 0)
+  )
+  got <- echo_drop_table(echoes)
+  expect_equal(nrow(got), 1)
+  expect_equal(c(got$runs, got$recorded_runs, got$sent, got$lost), c(2, 2, 40, 7))
+  expect_equal(
+    unlist(got[echo_drop_places], use.names = FALSE), c(1, 3, 6, 1, 0, 2)
+  )
+})
+
+test_that("echo_drop_table leaves out other setups and TCP, and says not recorded without the columns", {
+  echoes <- dplyr::bind_rows(
+    era_echoes(),
+    dplyr::mutate(era_echoes(), stack = "linux", backend = "linkemu"),
+    dplyr::mutate(era_echoes(), mode = "tcp")
+  )
+  got <- echo_drop_table(echoes)
+  expect_equal(nrow(got), 1)
+  expect_true(all(is.na(unlist(got[echo_drop_places]))))
+  expect_equal(got$recorded_runs, 0)
+  view <- echo_drop_view(got)
+  expect_equal(view$Link, "not recorded")
+  expect_equal(view$`Runs (counted by place)`, "2 (0)")
+})
+
+test_that("echo_drop_table counts a run without a place's total as not recorded, and refuses rows that disagree", {
+  echoes <- era_echoes(
+    run_drops_send_queue = c(1, 1, NA), run_drops_link = 0, run_drops_echo_ipq = 0,
+    run_drops_echo_socket = 0, run_drops_client_ipq = 0, run_drops_client_socket = 0
+  )
+  got <- echo_drop_table(echoes)
+  expect_equal(c(got$recorded_runs, got$run_drops_send_queue), c(1, 1))
+  echoes$run_drops_link <- c(0, 5, 0)
+  expect_error(echo_drop_table(echoes), "disagree")
+})
+
+test_that("echo_drop_table reads the Tahoe setup's drops from results beside an emulated setup without them", {
+  dir <- withr::local_tempdir()
+  make_synthetic_results(dir, "lan-2k", trials = 1, echoes = 2)
+  make_synthetic_tahoe(dir, "lan-2k", trials = 2, echoes = 2)
+  got <- echo_drop_table(read_setup_results(dir, "liu95cool", "lan-2k")$data)
+  expect_setequal(got$mode, udp_modes)
+  expect_true(all(grepl("tahoe", got$setup)))
+  # The synthetic runs lose every datagram at the echo host's socket buffer.
+  expect_equal(got$run_drops_echo_socket, got$lost)
+  expect_equal(got$recorded_runs, got$runs)
+})

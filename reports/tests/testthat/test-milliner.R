@@ -106,12 +106,30 @@ test_that("summarise_ipc leaves a transfer that never completed without a retran
   expect_equal(got$retransmissions, c(2, NA))
 })
 
-test_that("max_collision_pct pools each curve's runs and takes the worst curve", {
+test_that("max_host_collision_pct pools each curve's runs per host and takes the worst", {
   rows <- ipc_sizes(c("tcp", "tcp", "udp"), c(1, 2, 1) * 1e6, c(6, 6, 9),
-                    medium_frames = c(100, 300, 1000), medium_collisions = c(10, 50, 0))
-  expect_equal(milliner_metrics$max_collision_pct(rows, character()), 100 * 60 / 400)
-  rows$medium_frames <- NA_real_
-  expect_true(is.na(milliner_metrics$max_collision_pct(rows, character())))
+    medium_frames = c(110, 330, 1100), medium_collisions = c(10, 50, 0),
+    medium_a_frames = c(100, 300, 1000), medium_a_collisions = c(2, 10, 0),
+    medium_b_frames = c(10, 30, 100), medium_b_collisions = c(8, 40, 0)
+  )
+  expect_equal(milliner_metrics$max_host_collision_pct(rows, character()), 100 * 48 / 40)
+  rows$medium_b_frames <- NA_real_
+  expect_equal(milliner_metrics$max_host_collision_pct(rows, character()), 100 * 12 / 400)
+  rows$medium_a_frames <- NA_real_
+  expect_true(is.na(milliner_metrics$max_host_collision_pct(rows, character())))
+})
+
+test_that("collision_rates shows each host beside both together, and NA where not counted per host", {
+  rows <- ipc_sizes(c("tcp", "tcp"), c(1, 2) * 1e6, c(6, 6),
+    medium_frames = c(110, 330), medium_collisions = c(10, 50)
+  )
+  got <- collision_rates(rows)
+  expect_equal(got$collision_pct, 100 * 60 / 440)
+  expect_true(is.na(got$a_collision_pct) && is.na(got$b_collision_pct))
+  rows$medium_a_frames <- c(100, 300)
+  rows$medium_a_collisions <- c(1, 3)
+  expect_equal(collision_rates(rows)$a_collision_pct, 1)
+  expect_equal(nrow(collision_rates(dplyr::mutate(rows, medium_frames = NA_real_, medium_a_frames = NA_real_))), 0)
 })
 
 test_that("summarise_ipc counts each run's collisions once, whatever its messages", {
@@ -122,8 +140,10 @@ test_that("summarise_ipc counts each run's collisions once, whatever its message
     a_pageouts = 0, b_pageouts = 0, trial = c(1, 1, 2), medium_frames = c(50, 50, 70),
     medium_collisions = c(5, 5, 7)
   )
+  messages$medium_a_frames <- c(40, 40, 60)
   got <- summarise_ipc(messages)
-  expect_equal(c(got$medium_frames, got$medium_collisions), c(120, 12))
+  expect_equal(c(got$medium_frames, got$medium_collisions, got$medium_a_frames), c(120, 12, 100))
+  expect_true(is.na(got$medium_b_frames))
 })
 
 test_that("a milliner verdict counts the sizes it rests on, whatever its modes column names", {
