@@ -50,25 +50,30 @@ ttcp_link_loss_share <- function(transfers) {
   100 * min(1, sum(as.numeric(udp$link_drops), na.rm = TRUE) / lost)
 }
 
+# The drop counters a ttcp transfer may carry (virtual time; older results lack some).
+ttcp_drop_columns <- c("link_drops", "link_cells_lost", "receiver_fullsock", "receiver_ipq_drops")
+
 # Where ttcp's UDP datagrams were lost, per setup and cooling level: sent, lost, and the
-# drops counted by the link and by the receiving host's socket buffer and IP input.
+# drops counted by the link and by the receiving host's socket buffer and IP input; a counter
+# no transfer recorded is NA. No rows when no transfer recorded any counter.
 ttcp_drop_table <- function(transfers) {
-  if (is.null(transfers) || !"link_drops" %in% names(transfers)) {
+  if (is.null(transfers) || !any(ttcp_drop_columns %in% names(transfers))) {
     return(tibble::tibble())
+  }
+  for (column in setdiff(ttcp_drop_columns, names(transfers))) {
+    transfers[[column]] <- NA_real_
   }
   transfers |>
     dplyr::filter(proto == "udp") |>
-    dplyr::mutate(dplyr::across(
-      c(link_drops, link_cells_lost, receiver_fullsock, receiver_ipq_drops), as.numeric
-    )) |>
+    dplyr::mutate(dplyr::across(dplyr::all_of(ttcp_drop_columns), as.numeric)) |>
     dplyr::group_by(setup, cool_iterations) |>
     dplyr::summarise(
       sent = sum(datagrams_sent),
       lost = sum(datagrams_sent - datagrams_received),
-      link_drops = sum(link_drops),
-      cells_lost = sum(link_cells_lost),
-      socket_full = sum(receiver_fullsock),
-      ip_input = sum(receiver_ipq_drops),
+      link_drops = sum_recorded(link_drops),
+      cells_lost = sum_recorded(link_cells_lost),
+      socket_full = sum_recorded(receiver_fullsock),
+      ip_input = sum_recorded(receiver_ipq_drops),
       .groups = "drop"
     ) |>
     dplyr::arrange(setup, cool_iterations)
@@ -127,19 +132,23 @@ sum_recorded <- function(x) {
   if (all(is.na(x))) NA_real_ else sum(x, na.rm = TRUE)
 }
 
+# Counts for a table, "not recorded" where NA.
+recorded_text <- function(x) {
+  dplyr::if_else(is.na(x), "not recorded", fmt_num(x, 9))
+}
+
 # echo_drop_table() for a report: counts with "not recorded" where no run counted a place, and
 # how many runs counted every place.
 echo_drop_view <- function(drops) {
-  shown <- function(x) dplyr::if_else(is.na(x), "not recorded", fmt_num(x, 9))
   dplyr::transmute(drops,
     Setup = setup, Experiment = experiment, Mode = mode,
     `Runs (counted by place)` = paste0(runs, " (", recorded_runs, ")"),
     `Datagrams sent` = fmt_num(sent, 9), `Not returned` = fmt_num(lost, 9),
-    `Interface queues` = shown(run_drops_send_queue), Link = shown(run_drops_link),
-    `Echo host: IP input` = shown(run_drops_echo_ipq),
-    `Echo host: socket buffer` = shown(run_drops_echo_socket),
-    `Client: IP input` = shown(run_drops_client_ipq),
-    `Client: socket buffer` = shown(run_drops_client_socket)
+    `Interface queues` = recorded_text(run_drops_send_queue), Link = recorded_text(run_drops_link),
+    `Echo host: IP input` = recorded_text(run_drops_echo_ipq),
+    `Echo host: socket buffer` = recorded_text(run_drops_echo_socket),
+    `Client: IP input` = recorded_text(run_drops_client_ipq),
+    `Client: socket buffer` = recorded_text(run_drops_client_socket)
   )
 }
 

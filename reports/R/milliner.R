@@ -302,11 +302,17 @@ milliner_metrics <- list(
   },
   # Collisions per frame a host sent on the shared medium (%), as each host's netstat -i
   # counts them, pooled over each curve's runs; the largest over the curves and both hosts.
-  # NA when no run counted collisions per host (results that have only both hosts' together).
+  # Results that counted only both hosts together bound it: a curve's pooled share is a mean
+  # of its hosts' shares weighted by their frames, so the larger host's share lies between
+  # the pooled share and 100 %, given as the value's interval.
   max_host_collision_pct = function(rows, modes, ...) {
-    per_host <- collision_rates(rows)
-    pct <- c(per_host$a_collision_pct, per_host$b_collision_pct)
-    na_if_empty(pct[is.finite(pct)], max)
+    per_curve <- collision_rates(rows)
+    pct <- c(per_curve$a_collision_pct, per_curve$b_collision_pct)
+    if (any(is.finite(pct))) {
+      return(max(pct[is.finite(pct)]))
+    }
+    pooled <- na_if_empty(per_curve$collision_pct[is.finite(per_curve$collision_pct)], max)
+    if (is.na(pooled)) pooled else with_ci(pooled, pooled, 100)
   },
   # Throughput of mode a (rpc) over mode b (tcp), per size both measured; the median over
   # those sizes. Below 1: a is slower. Its interval spans the runs: at each size from a's

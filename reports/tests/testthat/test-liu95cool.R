@@ -66,6 +66,16 @@ test_that("ttcp_drop_table splits UDP loss by where it happened", {
   expect_equal(nrow(ttcp_drop_table(NULL)), 0)
 })
 
+test_that("ttcp_drop_table leaves a counter no transfer recorded NA, and has no rows without any", {
+  got <- ttcp_drop_table(dplyr::select(transfers(c(0, 5, 0)), -receiver_ipq_drops))
+  expect_equal(got$link_drops, c(0, 5))
+  expect_true(all(is.na(got$ip_input)))
+  expect_equal(recorded_text(got$ip_input), rep("not recorded", 2))
+  expect_equal(recorded_text(1234), "1,234")
+  bare <- dplyr::select(transfers(0), -dplyr::any_of(ttcp_drop_columns))
+  expect_equal(nrow(ttcp_drop_table(bare)), 0)
+})
+
 test_that("an RTT claim on a mode that never came back whole is not reproduced", {
   claim <- one_claim(metric = "share_faster", modes = "udp-cooled;tcp", check = "at_least",
                      target = 100, tolerance = 10, partly_tolerance = 50)

@@ -116,7 +116,22 @@ test_that("max_host_collision_pct pools each curve's runs per host and takes the
   rows$medium_b_frames <- NA_real_
   expect_equal(milliner_metrics$max_host_collision_pct(rows, character()), 100 * 12 / 400)
   rows$medium_a_frames <- NA_real_
+  bound <- milliner_metrics$max_host_collision_pct(rows, character())
+  expect_equal(as.numeric(bound), 100 * 60 / 440)
+  expect_equal(attr(bound, "ci"), c(100 * 60 / 440, 100))
+  rows$medium_frames <- NA_real_
   expect_true(is.na(milliner_metrics$max_host_collision_pct(rows, character())))
+})
+
+test_that("M17 without per-host counts is not reproduced above the bound and inconclusive below it", {
+  claims <- read_claims(file.path(reports_dir, "reference", "milliner-claims.csv"), milliner_metrics)
+  m17 <- claims[claims$claim_id == "M17", ]
+  judged <- function(collisions) {
+    rows <- ipc_sizes("tcp", 1e6, 6, medium_frames = 1000, medium_collisions = collisions)
+    judge_claim_row(m17, milliner_metrics$max_host_collision_pct(rows, character()))$verdict
+  }
+  expect_equal(judged(480), "not reproduced")
+  expect_equal(judged(20), "inconclusive")
 })
 
 test_that("collision_rates shows each host beside both together, and NA where not counted per host", {
