@@ -56,6 +56,8 @@ def test_a_runs_counts_are_the_difference_of_two_records_under_netsims_names() -
     row, = message_rows({"curve": "c"}, [{"record": "message", "role": "client", "index": 0, "proto": "tcp",
                                          "size": 1, "elapsed_ns": 1, "throughput_bps": 1}], counts)
     assert (row["medium_frames"], row["medium_collisions"]) == (150, 6)
+    assert (row["medium_a_frames"], row["medium_a_collisions"], row["medium_b_frames"], row["medium_b_collisions"]) \
+        == (100, 4, 50, 2)
     assert row["collision_pct"] == pytest.approx(4.0) and row["link_drops"] == 2
     assert medium_delta(record(3, 0, 0, 0), record(3, 0, 0, 0))["medium_collision_pct"] == 0.0
 
