@@ -15,6 +15,17 @@ SLACK_S = 60.0
 PINGX_TIMEOUT_PER_OCTET_S = 16e-6
 # An upper bound of one busy-loop iteration of udp-cooled's --cool-iterations on any host.
 COOL_ITERATION_S = 1e-6
+# netsim runs in virtual time, where the tools' timeouts cost nothing: its limit comes from the
+# work instead, the frames a run moves and the virtual time it may span, at a bound on the wall
+# time of one simulated event (measured: 1-3 us an event on 2 shared cores, make bench-sim).
+SIM_EVENT_S = 5e-6
+# Events per frame on the link: its arrival, the wake-ups of the CPU and the process it causes,
+# its share of the acknowledgements and of Tahoe's retransmissions on a lossy link (measured:
+# 10 to 15 on liu95cool-tahoe's LAN and WAN).
+SIM_EVENTS_PER_FRAME = 40
+# Events per virtual second on a pair of idle hosts: echod's stop poll every 100 ms on host b
+# with the wake-ups it causes (measured: 30).
+SIM_EVENTS_PER_VIRTUAL_S = 40
 # A ttcp transfer may go this many times slower than its line or its window allow (Tahoe's
 # retransmission timeouts on a lossy link) before it counts as hung.
 TTCP_SLOWDOWN = 50.0
@@ -36,6 +47,23 @@ def pingx_limit_s(experiment: Experiment) -> float:
     """The wall-clock limit of one pingx run (one mode, every size, every echo)."""
     total = sum(pingx_message_s(experiment, m.size) for m in experiment.messages) * experiment.echoes
     return MARGIN * total + SLACK_S
+
+
+def pingx_frames(experiment: Experiment, size: int) -> int:
+    """The frames one echo of size octets puts on the link, there and back: its TCP segments
+    of the link's MTU, or its datagrams of experiment.datagram octets in fragments of it."""
+    payload = max(1, experiment.link.mtu - 40)
+    return 2 * (math.ceil(size / payload) + math.ceil(size / experiment.datagram) + 1)
+
+
+def pingx_sim_limit_s(experiment: Experiment) -> float:
+    """The wall-clock limit of one pingx run in netsim (one mode, every size, every echo): its
+    events at SIM_EVENT_S each, for the frames its echoes move and for the most virtual time
+    they may span (every echo waiting its whole timeout)."""
+    frames = sum(pingx_frames(experiment, m.size) for m in experiment.messages) * experiment.echoes
+    virtual_s = sum(pingx_message_s(experiment, m.size) for m in experiment.messages) * experiment.echoes
+    events = SIM_EVENTS_PER_FRAME * frames + SIM_EVENTS_PER_VIRTUAL_S * virtual_s
+    return MARGIN * events * SIM_EVENT_S + SLACK_S
 
 
 def bulk_limit_s(experiment: Experiment, octets: int, window: int, wait_s: float, count: int) -> float:

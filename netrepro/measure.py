@@ -22,7 +22,7 @@ from netrepro import hostmodel, limits, phase, stacks
 from netrepro.announce import wait_announced
 from netrepro.atomic import write_text
 from netrepro.cleanup import Stopped, finish, kill_group, remove_temp_files, signals_raise
-from netrepro.deadlines import pingx_limit_s
+from netrepro.deadlines import pingx_limit_s, pingx_sim_limit_s
 from netrepro.errors import RunError
 from netrepro.safepath import refuse_links
 from netrepro.seeds import derive_seed, link_seed
@@ -318,7 +318,7 @@ def run_trial_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> 
                                 echod_argv(experiment, cooled=mode == "udp-cooled")[1:],
                                 boot_b=phase.boot_b_ns(seed))
         try:
-            result = run_netsim(command, pingx_limit_s(experiment))
+            result = run_netsim(command, pingx_sim_limit_s(experiment))
         except SimError as exc:
             raise RunError(f"pingx --mode {mode} in virtual time: {exc}") from exc
         meta, records = check_pingx(result.records, mode, 0, "")
