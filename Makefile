@@ -69,10 +69,12 @@ bench-link: build
 bench-tools: build
 	$(PYTHON) benchmarks/tools/bench_tools.py
 
-# Installs ns-3 (envs/bench-packages.txt) to time the same transfer beside netsim.
+# Installs ns-3 (envs/bench-packages.txt) to time the same transfer beside netsim; then times
+# liu95cool-tahoe.yaml's paper profile (benchmarks/results/sim-liu95cool.md).
 bench-sim: build
 	bash envs/setup.sh envs/bench-packages.txt
 	$(PYTHON) benchmarks/sim/bench_sim.py
+	$(PYTHON) benchmarks/sim/bench_liu95cool.py
 
 # Runs what is missing of the compared cases (emulation: about 30 minutes here, root), then compares.
 bench-crossval: build
