@@ -17,7 +17,7 @@ PINGX_TIMEOUT_PER_OCTET_S = 16e-6
 COOL_ITERATION_S = 1e-6
 # netsim runs in virtual time, where the tools' timeouts cost nothing: its limit comes from the
 # work instead, the frames a run moves and the virtual time it may span, at a bound on the wall
-# time of one simulated event (measured: 1-3 us an event on 2 shared cores, make bench-sim).
+# time of one simulated event (measured: 0.3-3 us an event on 2 shared cores, make bench-sim).
 SIM_EVENT_S = 5e-6
 # Events per frame on the link: its arrival, the wake-ups of the CPU and the process it causes,
 # its share of the acknowledgements and of Tahoe's retransmissions on a lossy link (measured:
