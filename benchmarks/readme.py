@@ -39,6 +39,11 @@ SECTIONS = (
             "How fast netsim runs comer94 Table 1 at the paper's full scale, and the same bulk "
             "transfer in ns-3 beside it.",
             "sim.md"),
+    Section("Virtual time: liu95cool on the era's hosts, paper profile", "make bench-sim",
+            "after the above, about 5 minutes",
+            "configs/liu95cool-tahoe.yaml's paper profile job by job, 2 at a time as make reproduce "
+            "runs it: each experiment's wall time and netsim's events per second.",
+            "sim-liu95cool.md"),
     Section("Virtual time against emulation", "make bench-crossval", "root, about 90 minutes",
             "Virtual time (backend=sim) against linkemu on comer94 Table 1, liu95db's "
             "ATM echoes and MFTP GETs with cell loss; docs/cross-validation.md explains the figures.",

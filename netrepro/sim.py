@@ -79,7 +79,9 @@ def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
         process = subprocess.run(args, capture_output=True, text=True, timeout=timeout_s, check=False,
                                  preexec_fn=die_with_parent)
     except subprocess.TimeoutExpired as err:
-        raise SimError(f"netsim ran longer than {timeout_s} s of wall-clock time") from err
+        raise SimError(f"netsim ran longer than {timeout_s:.0f} s of wall-clock time, the limit "
+                       "netrepro/deadlines.py gives its plan, and was stopped: it is stuck, or this machine is far "
+                       "slower than the limit allows") from err
     try:
         records = parse(process.stdout, "netsim")
     except RunError as err:

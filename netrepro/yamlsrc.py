@@ -2,6 +2,7 @@
 name the file, the key and the line."""
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -194,6 +195,14 @@ def load_document(path: Path) -> Document:
 
 def load_text(path: Path, text: str) -> Document:
     """load_document for text already read from path (which only names it in errors)."""
+    return copy.deepcopy(_parse(path, text))
+
+
+# A spec names its host models once an experiment, and a run's job loads the whole spec: the
+# same few files were parsed a hundred times, most of a netsim job's Python time. Each caller
+# still gets a document of its own.
+@lru_cache(maxsize=128)
+def _parse(path: Path, text: str) -> Document:
     if len(text) > MAX_FILE_BYTES:
         raise SpecError(path, "", None, f"the text has more than {MAX_FILE_BYTES} characters, the most a spec may have")
     loader = None

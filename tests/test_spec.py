@@ -5,7 +5,7 @@ import pytest
 
 from netrepro.experiment import settings_hash
 from netrepro.spec import load_spec
-from netrepro.yamlsrc import SpecError
+from netrepro.yamlsrc import SpecError, load_document
 
 SPEC = Path(__file__).resolve().parent.parent / "configs" / "liu95cool.yaml"
 
@@ -196,3 +196,15 @@ def test_a_trace_of_more_than_one_pair_is_refused(tmp_path):
     path = comer_edited(tmp_path, "    mirrors: [Table 1,", "    trace: true\n    mirrors: [Table 1,")
     with pytest.raises(SpecError, match="a trace captures one ttcp buffer pair"):
         load_spec(path)
+
+
+def test_a_file_parsed_again_gives_a_document_of_its_own_and_its_new_text(tmp_path: Path) -> None:
+    """yamlsrc parses a text once; a caller that changes its document changes no other's."""
+    path = tmp_path / "host.yaml"
+    path.write_text("cpu_ns: 5\nnested: {a: 1}\n")
+    first = load_document(path)
+    first.data["nested"]["a"] = 2
+    assert load_document(path).data == {"cpu_ns": 5, "nested": {"a": 1}}
+    path.write_text("cpu_ns: 6\n\nnested: {a: 1}\n")
+    again = load_document(path)
+    assert again.data["cpu_ns"] == 6 and again.line_of(("nested",)) == 3

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from netrepro import hostmodel, limits, phase, sim, stacks
+from netrepro import deadlines, hostmodel, limits, phase, sim, stacks
 from netrepro.announce import wait_announced
 from netrepro.backends import emulation_backend
 from netrepro.cleanup import finish, kill_group
@@ -179,6 +179,24 @@ def limit_s(experiment: Experiment) -> float:
     return MARGIN * total + SLACK_S
 
 
+def frames(experiment: Experiment, size: int) -> int:
+    """The frames one echo of size octets puts on the link, there and back: its TCP segments
+    of the link's MTU, or its datagrams of the experiment's datagram size in fragments of it."""
+    settings: Settings = experiment.settings
+    payload = max(1, experiment.link.mtu - 40)
+    return 2 * (math.ceil(size / payload) + math.ceil(size / settings.datagram) + 1)
+
+
+def sim_limit_s(experiment: Experiment) -> float:
+    """The wall-clock limit of one pingx run in netsim (one mode, every size, every echo), from
+    the frames its echoes move and the most virtual time they may span (every echo waiting its
+    whole timeout)."""
+    settings: Settings = experiment.settings
+    moved = sum(frames(experiment, m.size) for m in settings.messages) * settings.echoes
+    virtual_s = sum(message_s(experiment, m.size) for m in settings.messages) * settings.echoes
+    return deadlines.sim_limit_s(moved, virtual_s)
+
+
 def mode_order(experiment: Experiment, trial: int) -> list[str]:
     """Modes in a per-trial shuffled order, so no mode always runs first on a fresh link."""
     modes = list(experiment.settings.modes)
@@ -332,7 +350,7 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
                                  echod_argv(experiment, cooled=mode == "udp-cooled")[1:],
                                  boot_b=phase.boot_b_ns(seed))
         try:
-            result = sim.run_netsim(command, limit_s(experiment))
+            result = sim.run_netsim(command, sim_limit_s(experiment))
         except sim.SimError as exc:
             raise RunError(f"pingx --mode {mode} in virtual time: {exc}") from exc
         meta, records = check_pingx(result.records, mode, 0, "")

@@ -1,3 +1,6 @@
+/* glibc's fortified siglongjmp refuses to jump to a lower stack address outside a signal
+ * stack, which a switch between two stacks may; the jumps here only return to live frames. */
+#undef _FORTIFY_SOURCE
 #include "coro.h"
 
 #include <errno.h>
@@ -10,12 +13,14 @@
 static struct ns_coro *starting;
 
 /* makecontext passes int arguments only, so the coroutine is handed over in a static: it is
- * read at once, before anything else can start another. */
+ * read at once, before anything else can start another. fn's return goes back to the resumer
+ * by the jump, never by returning from here. */
 static void trampoline(void)
 {
     struct ns_coro *c = starting;
     c->fn(c->arg);
     c->done = 1;
+    siglongjmp(c->caller, 1);
 }
 
 int ns_coro_init(struct ns_coro *c, void (*fn)(void *), void *arg)
@@ -24,17 +29,16 @@ int ns_coro_init(struct ns_coro *c, void (*fn)(void *), void *arg)
     c->stack = malloc(CORO_STACK);
     if (!c->stack)
         return -ENOMEM;
-    if (getcontext(&c->ctx) < 0) {
+    if (getcontext(&c->start) < 0) {
         int err = errno;
         free(c->stack);
         c->stack = NULL;
         return -err;
     }
-    c->ctx.uc_stack.ss_sp = c->stack;
-    c->ctx.uc_stack.ss_size = CORO_STACK;
-    /* When fn returns, control goes back to the context that last resumed the coroutine. */
-    c->ctx.uc_link = &c->caller;
-    makecontext(&c->ctx, trampoline, 0);
+    c->start.uc_stack.ss_sp = c->stack;
+    c->start.uc_stack.ss_size = CORO_STACK;
+    c->start.uc_link = NULL;
+    makecontext(&c->start, trampoline, 0);
     return 0;
 }
 
@@ -42,16 +46,22 @@ int ns_coro_resume(struct ns_coro *c)
 {
     if (c->done)
         return -ECHILD;
+    if (sigsetjmp(c->caller, 0))
+        return 0; /* the coroutine yielded or returned */
+    if (c->started)
+        siglongjmp(c->ctx, 1);
+    c->started = 1;
     starting = c;
-    if (swapcontext(&c->caller, &c->ctx) < 0)
-        return -errno;
-    return 0;
+    setcontext(&c->start);
+    /* setcontext returns only when it failed. */
+    c->started = 0;
+    return -errno;
 }
 
 int ns_coro_yield(struct ns_coro *c)
 {
-    if (swapcontext(&c->ctx, &c->caller) < 0)
-        return -errno;
+    if (!sigsetjmp(c->ctx, 0))
+        siglongjmp(c->caller, 1);
     return 0;
 }
 

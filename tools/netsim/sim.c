@@ -32,13 +32,10 @@ static int64_t host_now(void *ctx)
     return h->sim->now_ns;
 }
 
+/* A host waits for one wake-up at a time: a later wait, or a packet, supersedes it. */
 static int schedule_wake(struct ns_host *h, int64_t at_ns)
 {
-    h->gen++;
-    if (at_ns == INT64_MAX)
-        return 0;
-    struct ns_ev ev = {.at_ns = at_ns, .type = NS_EV_WAKE, .host = h->idx, .gen = h->gen};
-    return ns_evq_push(&h->sim->q, ev);
+    return ns_evq_set(&h->sim->q, h->idx == 0 ? NS_SLOT_WAKE_A : NS_SLOT_WAKE_B, at_ns);
 }
 
 /* The nrio backend's wait: the host's application pauses here while the scheduler runs
@@ -83,12 +80,7 @@ static int push_arrival(struct ns_sim *s, int to, struct ns_pkt *p, int64_t at_n
 /* One event at the shared medium's next due time supersedes any earlier one. */
 static int schedule_medium(struct ns_sim *s)
 {
-    s->medium_gen++;
-    int64_t at_ns = le_medium_next_ns(&s->medium);
-    if (at_ns == INT64_MAX)
-        return 0;
-    struct ns_ev ev = {.at_ns = at_ns, .type = NS_EV_MEDIUM, .gen = s->medium_gen};
-    int rc = ns_evq_push(&s->q, ev);
+    int rc = ns_evq_set(&s->q, NS_SLOT_MEDIUM, le_medium_next_ns(&s->medium));
     if (rc < 0)
         s->error = rc;
     return rc;
@@ -360,13 +352,12 @@ static int host_run(struct ns_host *h)
 static int handle(struct ns_sim *s, struct ns_ev *ev)
 {
     struct ns_host *h = &s->host[ev->host];
+    if (ev->type == NS_EV_STALE)
+        return 0;
     if (ev->type == NS_EV_MEDIUM)
-        return ev->gen == s->medium_gen ? run_medium(s) : 0;
-    if (ev->type == NS_EV_WAKE) {
-        if (ev->gen != h->gen)
-            return 0; /* superseded by a later wait or by a packet */
+        return run_medium(s);
+    if (ev->type == NS_EV_WAKE)
         return host_run(h);
-    }
     le_sent(&s->link[1 - ev->host], (uint32_t)(ev->pkt->len + LE_ETH_HEADER));
     if (ev->host == 0 && s->pcap.f) {
         int rc = ns_pcap_received(&s->pcap, s->now_ns, ev->pkt->data, ev->pkt->len);

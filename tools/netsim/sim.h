@@ -24,7 +24,6 @@ struct ns_host {
     int idx;          /* 0: host a, 1: host b */
     nrio *io;         /* nrio_tahoe on this host's stack */
     struct ns_coro co;
-    uint64_t gen;     /* the wake-up the host waits for; older ones are stale */
     int64_t last_out_ns; /* packets enter the link in the order the CPU finished them */
     int status;       /* the application's exit status once it returned */
 };
@@ -35,11 +34,10 @@ struct ns_sim {
     struct ns_host host[2];
     struct le_dir link[2]; /* link[i] carries packets from host i */
     struct le_medium medium; /* --medium shared: the one wire both hosts take turns on */
-    uint64_t medium_gen;     /* the medium event that is current; older ones are stale */
     struct ns_evq q;
     int64_t now_ns;
     int64_t boot_b_ns; /* host b booted this long before host a (at 0) */
-    uint64_t events;   /* events the scheduler handled */
+    uint64_t events;   /* events the scheduler handled, superseded ones too */
     uint64_t packets;  /* packets handed to the link */
     int error;         /* a negative errno that stopped the simulation */
     struct ns_pcap pcap; /* with --pcap: host a's packets */

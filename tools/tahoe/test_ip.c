@@ -137,6 +137,47 @@ static void test_udp_port_unreachable(void)
     tn_free(&p.net);
 }
 
+/* in_cksum_add sums 32-bit words; the sum it returns is RFC 1071's word-by-word sum, folded,
+ * for every length, start, initial sum and chunking, all-zero and all-ones data too. */
+static uint32_t cksum_words(uint32_t sum, const uint8_t *p, size_t len)
+{
+    for (; len > 1; p += 2, len -= 2) {
+        sum += (uint32_t)(p[0] << 8 | p[1]);
+        while (sum >> 16)
+            sum = (sum & 0xffff) + (sum >> 16);
+    }
+    if (len)
+        sum += (uint32_t)(p[0] << 8);
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    return sum;
+}
+
+static void test_checksum_as_word_by_word(void)
+{
+    static uint8_t buf[9300];
+    uint64_t x = 99;
+    int differ = 0;
+    for (int fill = 0; fill < 3; fill++) {
+        for (size_t i = 0; i < sizeof buf; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            buf[i] = fill == 0 ? 0 : fill == 1 ? 0xff : (uint8_t)(x >> 56);
+        }
+        for (size_t len = 0; len < sizeof buf; len += len < 80 ? 1 : 997) {
+            const uint32_t starts[] = {0, 1, 0xfffe, 0xffff, 0x1fffe};
+            for (size_t k = 0; k < sizeof starts / sizeof *starts; k++) {
+                size_t off = len % 7;
+                uint32_t want = cksum_words(starts[k], buf + off, len);
+                differ += in_cksum_add(starts[k], buf + off, len) != want;
+                size_t half = len / 2 & ~(size_t)1;
+                differ += in_cksum_add(in_cksum_add(starts[k], buf + off, half), buf + off + half,
+                                       len - half) != want;
+            }
+        }
+    }
+    NRT_EQ_INT(differ, 0);
+}
+
 /* Echo: the reply carries the request's identifier, sequence and data, with a good checksum. */
 static void test_icmp_echo(void)
 {
@@ -345,6 +386,7 @@ static void test_host_model_files(void)
 int main(void)
 {
     NRT_RUN(test_checksum_vectors);
+    NRT_RUN(test_checksum_as_word_by_word);
     NRT_RUN(test_udp_8k_fragmented);
     NRT_RUN(test_fragment_lost);
     NRT_RUN(test_udp_socket_full);
