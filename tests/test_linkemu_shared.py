@@ -29,7 +29,10 @@ def link(name: str = "ethernet-10-shared"):
 
 def test_a_shared_link_asks_linkemu_and_netsim_for_the_medium_once() -> None:
     args = link_args(link())
-    assert args[-2:] == ["--medium", "shared"] and args.count("--medium") == 1
+    at = args.index("--medium")
+    assert args[at:at + 2] == ["--medium", "shared"] and args.count("--medium") == 1
+    # The segment's other stations (configs/links/ethernet-10-shared.yaml: background).
+    assert args[args.index("--background-fps") + 1] == f"{link().background_fps:g}"
     assert netsim_link_args(link()) == args
     assert "--medium" not in link_args(link("ethernet-10"))
 
