@@ -12,7 +12,7 @@ bench = load_script("benchmarks/sim/bench_liu95cool.py", "bench_sim_liu95cool")
 def test_the_jobs_are_the_workflows_a_trial_each_and_for_ttcp_a_send_buffer_each() -> None:
     spec = bench.load_spec(bench.SPEC, {"profile": "paper", "backend": "sim"})
     ttcp = spec.experiments["lan-ttcp-cooling-tahoe"]
-    assert bench.jobs_of(ttcp) == [(t, s) for t in range(1, ttcp.trials + 1) for s in ttcp.ttcp.send_buffers]
+    assert bench.jobs_of(ttcp) == [(t, s) for t in range(1, ttcp.trials + 1) for s in ttcp.settings.send_buffers]
     pingx = spec.experiments["wan-nasa-tahoe"]
     assert bench.jobs_of(pingx) == [(t, None) for t in range(1, 21)]
     argv = bench.job_argv(ttcp, 1, 9216, Path("/out"))

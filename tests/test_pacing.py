@@ -3,9 +3,9 @@ experiments run pingx --pacing alarm; every other experiment keeps the grid; and
 from dataclasses import replace
 from pathlib import Path
 
+from netrepro import hostmodel
 from netrepro.experiment import settings_hash
 from netrepro.spec import load_spec
-from netrepro.yamlsrc import load_document
 from netrepro.tools import pingx
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,7 +33,7 @@ def test_pacing_is_part_of_the_settings_hash():
 
 def test_the_eras_hosts_tick_at_100_hz_and_the_modern_one_does_not_say():
     for path in HOSTS.glob("*.yaml"):
-        model = load_document(path).data
+        model = hostmodel.values(path)
         if path.stem == "modern":
             assert "clock_hz" not in model
         else:

@@ -34,8 +34,10 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import write_readme  # noqa: E402
+from netrepro.experiment import Experiment  # noqa: E402
 from netrepro.sim import BINARY  # noqa: E402
-from netrepro.spec import Experiment, load_spec  # noqa: E402
+from netrepro.spec import load_spec  # noqa: E402
+from netrepro.tools import tool  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 SPEC = REPO / "configs" / "liu95cool-tahoe.yaml"
@@ -45,10 +47,11 @@ PYTHON = REPO / ".venv" / "bin" / "python"
 
 def jobs_of(experiment: Experiment) -> list[tuple[int, int | None]]:
     """The workflow's measure jobs of an experiment: a trial each, and for ttcp a trial and
-    send buffer each (workflows/rules/measure.smk)."""
+    send buffer each (workflows/rules/common.smk, get_trial_dirs)."""
     trials = range(1, experiment.trials + 1)
-    if experiment.ttcp is not None:
-        return [(trial, send) for trial in trials for send in experiment.ttcp.send_buffers]
+    parts = tool(experiment.tool).parts(experiment.settings)
+    if parts is not None:
+        return [(trial, send) for trial in trials for send in parts]
     return [(trial, None) for trial in trials]
 
 
