@@ -84,6 +84,14 @@ def write_readme(results: Path = RESULTS, readme: Path = README) -> None:
     readme.write_text(compose(results))
 
 
+def write_tables(table: str, output: Path) -> None:
+    """Writes a benchmark's markdown table beside its JSON result output, and the README when
+    output is in benchmarks/results/: a run written elsewhere (--output) leaves the README alone."""
+    output.with_suffix(".md").write_text(table)
+    if output.parent.resolve() == RESULTS:
+        write_readme()
+
+
 if __name__ == "__main__":
     write_readme()
     print(f"wrote {README}")

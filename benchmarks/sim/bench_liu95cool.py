@@ -33,13 +33,12 @@ from typing import Any, Iterator
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.readme import write_readme  # noqa: E402
+from benchmarks.readme import RESULTS, write_tables  # noqa: E402
 from netrepro.experiment import Experiment  # noqa: E402
 from netrepro.sim import BINARY  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools import tool  # noqa: E402
 
-RESULTS = REPO / "benchmarks" / "results"
 SPEC = REPO / "configs" / "liu95cool-tahoe.yaml"
 PROFILE = "paper"
 PYTHON = REPO / ".venv" / "bin" / "python"
@@ -147,12 +146,6 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def write_tables(result: dict[str, Any], output: Path) -> None:
-    output.with_suffix(".md").write_text(markdown(result))
-    if output.parent == RESULTS:
-        write_readme()
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2, help="measure jobs at a time (default 2, as make reproduce)")
@@ -162,7 +155,7 @@ def main() -> int:
                         help="write the .md and benchmarks/README.md from the existing --output, measuring nothing")
     opts = parser.parse_args()
     if opts.tables:
-        write_tables(json.loads(opts.output.read_text()), opts.output)
+        write_tables(markdown(json.loads(opts.output.read_text())), opts.output)
         return 0
     if not BINARY.is_file():
         print(f"{BINARY} is missing; run make -C tools", file=sys.stderr)
@@ -215,7 +208,7 @@ def main() -> int:
     tmp_out = opts.output.with_suffix(".tmp")
     tmp_out.write_text(json.dumps(result, indent=1) + "\n")
     tmp_out.replace(opts.output)
-    write_tables(result, opts.output)
+    write_tables(markdown(result), opts.output)
     print(f"{total['jobs']} jobs: {elapsed / 60:.1f} min elapsed, {total['events_per_s'] / 1e6:.2f} M events/s; "
           f"wrote {opts.output}")
     if opts.against and result["against"]["different"]:

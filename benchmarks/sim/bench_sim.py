@@ -35,12 +35,11 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.readme import write_readme  # noqa: E402
+from benchmarks.readme import RESULTS, write_tables  # noqa: E402
 from netrepro.linkspec import link_from_dict  # noqa: E402
 from netrepro.sim import BINARY, run_netsim  # noqa: E402
 from netrepro.tools.ttcp import ttcp_command  # noqa: E402
 
-RESULTS = REPO / "benchmarks" / "results"
 LINK = REPO / "configs" / "links" / "atm-taxi-100.yaml"
 HOST = REPO / "configs" / "hosts" / "sparcstation-ipc.yaml"
 # comer94 Sec 3: buffers 16K, 20K, ..., 48K and SunOS's largest, 52428 ("51K").
@@ -141,12 +140,6 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def write_tables(result: dict[str, Any], output: Path) -> None:
-    output.with_suffix(".md").write_text(markdown(result))
-    if output.parent == RESULTS:
-        write_readme()
-
-
 def tool_version() -> str:
     out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
     return out.stdout.strip() or "unknown"
@@ -162,7 +155,7 @@ def main() -> int:
                         help="write sim.md and benchmarks/README.md from the existing --output, measuring nothing")
     opts = parser.parse_args()
     if opts.tables:
-        write_tables(json.loads(opts.output.read_text()), opts.output)
+        write_tables(markdown(json.loads(opts.output.read_text())), opts.output)
         return 0
     if not BINARY.is_file():
         print(f"{BINARY} is missing; run make -C tools", file=sys.stderr)
@@ -213,7 +206,7 @@ def main() -> int:
     tmp = opts.output.with_suffix(".tmp")
     tmp.write_text(json.dumps(result, indent=1) + "\n")
     tmp.replace(opts.output)
-    write_tables(result, opts.output)
+    write_tables(markdown(result), opts.output)
     print(f"{len(rows)} cells x {opts.repeats} transfers: {wall:.1f} s wall "
           f"({'measured' if opts.repeats == FULL_REPEATS else 'full scale extrapolated'}: "
           f"{full_wall:.1f} s), {events / sim_wall:.0f} events/s, "
