@@ -21,28 +21,16 @@ static int64_t w_now(void *ctx) { return ((struct world *)ctx)->net.now; }
 static int w_wait(void *ctx, int64_t until)
 {
     struct world *w = ctx;
-    struct tn_net *net = &w->net;
-    int64_t next = until;
-    if (net->q && net->q->arrive < next)
-        next = net->q->arrive;
-    int64_t d = tahoe_next_deadline(net->h[1]);
-    if (d < next)
-        next = d;
-    if (next == INT64_MAX)
-        return -ETIMEDOUT;
-    tn_clock(net, next);
-    while (net->q && net->q->arrive <= next) {
-        struct tn_pkt *p = net->q;
-        net->q = p->next;
-        tahoe_ip_input(net->h[p->to], p->data, p->len);
-        free(p);
-    }
+    int r = tn_env_wait(&w->net, until);
+    if (r < 0)
+        return r;
+    struct tahoe_stack *srv = w->net.h[1];
     if (w->conn < 0)
-        w->conn = tahoe_accept(net->h[1], w->ls, NULL);
+        w->conn = tahoe_accept(srv, w->ls, NULL);
     if (w->conn >= 0) {
         static uint8_t buf[16384];
         ssize_t n;
-        while ((n = tahoe_recv(net->h[1], w->conn, buf, sizeof buf)) > 0)
+        while ((n = tahoe_recv(srv, w->conn, buf, sizeof buf)) > 0)
             w->got += (size_t)n;
         if (n == 0)
             w->eof = 1;
@@ -91,19 +79,11 @@ static void test_nrio_tcp_transfer(void)
     memset(&w, 0, sizeof w);
     tn_init(&w.net, 9188, 100000000LL, 100000);
     tn_host(&w.net, 1, NULL);
-    struct tahoe_config cfg;
-    tahoe_config_defaults(&cfg);
-    cfg.addr = tn_ip(10, 0, 0, 1);
-    cfg.mtu = 9188;
-    w.net.port[0] = (struct tn_port){ &w.net, 0 };
-    cfg.if_output = tn_if_output;
-    cfg.ctx = &w.net.port[0];
     struct nrio_tahoe_env env = { w_now, w_wait, &w, 40000, NULL };
-    nrio *io = nrio_tahoe_new(&cfg, &env);
+    nrio *io = tn_nrio_host(&w.net, NULL, &env);
     NRT_CHECK(io != NULL);
     if (!io)
         return;
-    w.net.h[0] = nrio_tahoe_stack(io);
     w.conn = -1;
     struct tahoe_addr srv = { tn_ip(10, 0, 0, 2), 5001 };
     w.ls = tahoe_socket(w.net.h[1], TAHOE_SOCK_STREAM);
@@ -131,9 +111,7 @@ static void test_nrio_tcp_transfer(void)
     NRT_EQ_INT(c.sent, 200000);
     NRT_EQ_INT(w.got, 200000);
     NRT_CHECK(w.eof);
-    w.net.h[0] = NULL;
-    nrio_destroy(io);
-    tn_free(&w.net);
+    tn_nrio_free(&w.net, io);
 }
 
 static int64_t fixed_now(void *ctx) { return *(int64_t *)ctx; }
@@ -151,21 +129,13 @@ static void test_a_packet_read_after_a_tick_is_processed_before_it(void)
     static struct tn_net net;
     tn_init(&net, 9188, 100000000LL, 100000);
     tn_host(&net, 1, NULL);
-    struct tahoe_config cfg;
-    tahoe_config_defaults(&cfg);
-    cfg.addr = tn_ip(10, 0, 0, 1);
-    cfg.mtu = 9188;
-    net.port[0] = (struct tn_port){ &net, 0 };
-    cfg.if_output = tn_if_output;
-    cfg.ctx = &net.port[0];
     int64_t env_now = 0;
     struct nrio_tahoe_env env = { fixed_now, no_wait, &env_now, 40000, NULL };
-    nrio *io = nrio_tahoe_new(&cfg, &env);
+    nrio *io = tn_nrio_host(&net, NULL, &env);
     NRT_CHECK(io != NULL);
     if (!io)
         return;
-    struct tahoe_stack *rx = nrio_tahoe_stack(io);
-    net.h[0] = rx;
+    struct tahoe_stack *rx = net.h[0];
     struct tahoe_addr srv = { tn_ip(10, 0, 0, 1), 5001 };
     int ls = tahoe_socket(rx, TAHOE_SOCK_STREAM);
     tahoe_bind(rx, ls, &srv);
@@ -192,9 +162,7 @@ static void test_a_packet_read_after_a_tick_is_processed_before_it(void)
             net.log[i].at_ns < 210 * TN_MS)
             acked_at_tick = 1;
     NRT_CHECK(acked_at_tick);
-    net.h[0] = NULL;
-    nrio_destroy(io);
-    tn_free(&net);
+    tn_nrio_free(&net, io);
 }
 
 /* A clock that jumps to each instant waited for, and the instants it was asked for. */

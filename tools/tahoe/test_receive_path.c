@@ -23,30 +23,6 @@ struct world {
     size_t got;
 };
 
-static int64_t w_now(void *ctx) { return ((struct world *)ctx)->net.now; }
-
-static int w_wait(void *ctx, int64_t until)
-{
-    struct world *w = ctx;
-    struct tn_net *net = &w->net;
-    int64_t next = until;
-    if (net->q && net->q->arrive < next)
-        next = net->q->arrive;
-    int64_t d = tahoe_next_deadline(net->h[1]);
-    if (d < next)
-        next = d;
-    if (next == INT64_MAX)
-        return -ETIMEDOUT;
-    tn_clock(net, next);
-    while (net->q && net->q->arrive <= next) {
-        struct tn_pkt *p = net->q;
-        net->q = p->next;
-        tahoe_ip_input(net->h[p->to], p->data, p->len);
-        free(p);
-    }
-    return 0;
-}
-
 static void on_read(void *arg, int s, int ev)
 {
     struct world *w = arg;
@@ -79,19 +55,13 @@ static void world_start_on(struct world *w, const struct tahoe_hostcost *cost, u
     tn_host(&w->net, 1, NULL);
     struct tahoe_config cfg;
     tahoe_config_defaults(&cfg);
-    cfg.addr = tn_ip(10, 0, 0, 1);
-    cfg.mtu = 1500;
     cfg.cost = *cost;
     cfg.iface = iface;
     cfg.jitter_seed = seed;
     cfg.jitter_stream = 5;
-    w->net.port[0] = (struct tn_port){&w->net, 0};
-    cfg.if_output = tn_if_output;
-    cfg.ctx = &w->net.port[0];
-    struct nrio_tahoe_env env = {w_now, w_wait, w, 40000, NULL};
-    w->io = nrio_tahoe_new(&cfg, &env);
+    struct nrio_tahoe_env env = {tn_env_now, tn_env_wait, &w->net, 40000, NULL};
+    w->io = tn_nrio_host(&w->net, &cfg, &env);
     NRT_CHECK(w->io != NULL);
-    w->net.h[0] = nrio_tahoe_stack(w->io);
     w->s = nrio_open(w->io, NRIO_UDP, NULL);
     struct nrio_addr a = {tn_ip(10, 0, 0, 1), PORT};
     NRT_EQ_INT(nrio_bind(w->io, w->s, &a), 0);
@@ -101,13 +71,6 @@ static void world_start_on(struct world *w, const struct tahoe_hostcost *cost, u
 static void world_start(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed)
 {
     world_start_on(w, cost, seed, TAHOE_IF_ETHER);
-}
-
-static void world_free(struct world *w)
-{
-    w->net.h[0] = NULL;
-    nrio_destroy(w->io);
-    tn_free(&w->net);
 }
 
 /* The time the first datagram reaches host 0's interface. */
@@ -139,7 +102,7 @@ static void test_a_sleeping_reader_pays_wakeup_and_switch(void)
     NRT_EQ_INT((long)cs->wakeups, 2);
     NRT_EQ_INT((long)cs->ctx_switches, 2);
     NRT_EQ_INT(cs->intr_ns, (100 + 10 + 20 + 20) * US);
-    world_free(&w);
+    tn_nrio_free(&w.net, w.io);
 }
 
 /* Without the mechanism keys the read comes when the input's work ends, as it always did. */
@@ -153,7 +116,7 @@ static void test_without_the_keys_the_read_follows_the_input(void)
     NRT_EQ_INT(nrio_run(w.io), 0);
     NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US);
     NRT_EQ_INT((long)tahoe_cpustat(w.net.h[0])->clock_ticks, 0);
-    world_free(&w);
+    tn_nrio_free(&w.net, w.io);
 }
 
 /* A received frame's interrupt waits a uniform draw from the host's jitter stream: the same
@@ -169,7 +132,7 @@ static void test_the_interrupt_jitter_is_drawn_from_the_seed(void)
         nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
         NRT_EQ_INT(nrio_run(w.io), 0);
         wait[k] = w.read_at - first_arrival(&w) - 100 * US;
-        world_free(&w);
+        tn_nrio_free(&w.net, w.io);
     }
     struct nr_rng r;
     nr_rng_seed(&r, 42, 5);
@@ -286,7 +249,7 @@ static void test_the_virtual_cache_is_flushed_over_what_was_received(void)
         nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
         NRT_EQ_INT(nrio_run(w.io), 0);
         NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US + (atm ? 2 * 4096 : 1000));
-        world_free(&w);
+        tn_nrio_free(&w.net, w.io);
     }
 }
 
@@ -304,7 +267,7 @@ static void test_a_lance_without_spare_buffers_copies_each_frame(void)
         NRT_EQ_INT(nrio_run(w.io), 0);
         /* The checksum's pass over 1000 octets, and the copy's two when the driver copies. */
         NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US + 1000 + copy * 2000);
-        world_free(&w);
+        tn_nrio_free(&w.net, w.io);
     }
 }
 

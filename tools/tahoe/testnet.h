@@ -1,6 +1,7 @@
 /* Test support: one or two tahoe stacks joined by a tiny link (rate, delay, MTU) in virtual
- * time, a log of every packet put on the wire with the rule that sent it, and helpers that
- * build and parse real IPv4/TCP packets for tests that play the peer by hand. */
+ * time, host 0 optionally an nrio application's, a log of every packet put on the wire with
+ * the rule that sent it, and helpers that build and parse real IPv4/TCP packets for tests that
+ * play the peer by hand. */
 #ifndef TAHOE_TESTNET_H
 #define TAHOE_TESTNET_H
 
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "ip.h"
+#include "nrio_tahoe.h"
 #include "tahoe.h"
 #include "tcp.h"
 #include "tcp_var.h"
@@ -147,8 +149,9 @@ static void tn_trace(void *ctx, const struct tahoe_seg_trace *ev)
     }
 }
 
-/* A stack on the net as host idx (address 10.0.0.idx+1). cfg may be NULL for defaults. */
-static inline struct tahoe_stack *tn_host(struct tn_net *net, int idx, struct tahoe_config *cfg)
+/* cfg (NULL: the defaults) for host idx on the net: address 10.0.0.idx+1, the net's MTU, its
+ * packets to the link and their rules to the log. */
+static inline struct tahoe_config tn_config(struct tn_net *net, int idx, const struct tahoe_config *cfg)
 {
     struct tahoe_config c;
     if (cfg)
@@ -163,8 +166,27 @@ static inline struct tahoe_stack *tn_host(struct tn_net *net, int idx, struct ta
     c.ctx = &net->port[idx];
     c.trace = tn_trace;
     c.trace_ctx = &net->port[idx];
+    return c;
+}
+
+/* A stack on the net as host idx (address 10.0.0.idx+1). cfg may be NULL for defaults. */
+static inline struct tahoe_stack *tn_host(struct tn_net *net, int idx, struct tahoe_config *cfg)
+{
+    struct tahoe_config c = tn_config(net, idx, cfg);
     net->h[idx] = tahoe_new(&c);
     return net->h[idx];
+}
+
+/* Host 0 as the stack of an nrio application whose clock and waits are env's, typically
+ * tn_env_wait; cfg as tn_host takes it. NULL when nrio_tahoe_new fails. */
+static inline nrio *tn_nrio_host(struct tn_net *net, const struct tahoe_config *cfg,
+                                 const struct nrio_tahoe_env *env)
+{
+    struct tahoe_config c = tn_config(net, 0, cfg);
+    nrio *io = nrio_tahoe_new(&c, env);
+    if (io)
+        net->h[0] = nrio_tahoe_stack(io);
+    return io;
 }
 
 static inline void tn_init(struct tn_net *net, int mtu, int64_t rate_bps, int64_t delay_ns)
@@ -189,6 +211,25 @@ static inline void tn_free(struct tn_net *net)
     free(net->log);
 }
 
+/* Frees a net whose host 0 is io's stack, which nrio_destroy frees. */
+static inline void tn_nrio_free(struct tn_net *net, nrio *io)
+{
+    net->h[0] = NULL;
+    nrio_destroy(io);
+    tn_free(net);
+}
+
+/* Hands each packet that has arrived by t to its host. */
+static inline void tn_deliver(struct tn_net *net, int64_t t)
+{
+    while (net->q && net->q->arrive <= t) {
+        struct tn_pkt *p = net->q;
+        net->q = p->next;
+        tahoe_ip_input(net->h[p->to], p->data, p->len);
+        free(p);
+    }
+}
+
 typedef void (*tn_app_fn)(struct tn_net *net, void *arg);
 
 /* Runs the network up to until_ns: the application gets a turn after every event. */
@@ -211,12 +252,7 @@ static inline void tn_run(struct tn_net *net, int64_t until_ns, tn_app_fn app, v
         for (int i = 0; i < 2; i++)
             if (net->h[i])
                 tahoe_clock(net->h[i], next);
-        while (net->q && net->q->arrive <= next) {
-            struct tn_pkt *p = net->q;
-            net->q = p->next;
-            tahoe_ip_input(net->h[p->to], p->data, p->len);
-            free(p);
-        }
+        tn_deliver(net, next);
         if (next >= until_ns) {
             if (app)
                 app(net, arg);
@@ -232,6 +268,27 @@ static inline void tn_clock(struct tn_net *net, int64_t t)
     for (int i = 0; i < 2; i++)
         if (net->h[i])
             tahoe_clock(net->h[i], t);
+}
+
+/* The clock and wait of an nrio application on host 0 (struct nrio_tahoe_env), whose ctx is the
+ * net. The wait moves the net to its next event, a packet's arrival, host 1's timers or
+ * until_ns, whichever comes first; host 0's own timers are nrio's to wait for. */
+static inline int64_t tn_env_now(void *ctx) { return ((struct tn_net *)ctx)->now; }
+
+static inline int tn_env_wait(void *ctx, int64_t until_ns)
+{
+    struct tn_net *net = ctx;
+    int64_t next = until_ns;
+    if (net->q && net->q->arrive < next)
+        next = net->q->arrive;
+    int64_t d = tahoe_next_deadline(net->h[1]);
+    if (d < next)
+        next = d;
+    if (next == INT64_MAX)
+        return -ETIMEDOUT;
+    tn_clock(net, next);
+    tn_deliver(net, next);
+    return 0;
 }
 
 /* Builds an IPv4/TCP packet (checksums filled) into buf; returns its length. */
