@@ -146,6 +146,11 @@ static int64_t disk_addr(const struct ufs_mount *m, int64_t off)
     return off + off / (m->cluster_blocks * m->block_bytes) * m->gap_bytes;
 }
 
+static void fifo_push(struct ufs_mount *m, int64_t e)
+{
+    m->fifo[(m->fifo_head + m->fifo_len++) % m->fifo_cap] = e;
+}
+
 /* The cache keeps the blocks in the order they came in; past its size the oldest clean one
  * goes. Entries are (file index << 40 | block). */
 static int cache_add(struct ufs_mount *m, const struct ufs_file *f, int64_t b)
@@ -162,7 +167,7 @@ static int cache_add(struct ufs_mount *m, const struct ufs_file *f, int64_t b)
         m->fifo_head = 0;
         m->fifo_cap = cap;
     }
-    m->fifo[(m->fifo_head + m->fifo_len++) % m->fifo_cap] = (int64_t)(f - m->files) << 40 | b;
+    fifo_push(m, (int64_t)(f - m->files) << 40 | b);
     for (int64_t tries = m->fifo_len; m->fifo_len > m->cache_blocks && tries > 0; tries--) {
         int64_t e = m->fifo[m->fifo_head];
         m->fifo_head = (m->fifo_head + 1) % m->fifo_cap;
@@ -170,30 +175,48 @@ static int cache_add(struct ufs_mount *m, const struct ufs_file *f, int64_t b)
         struct ufs_file *of = &m->files[e >> 40];
         int64_t ob = e & ((1LL << 40) - 1);
         if (of->dirty[ob]) /* not yet on the disk: it stays */
-            m->fifo[(m->fifo_head + m->fifo_len++) % m->fifo_cap] = e;
+            fifo_push(m, e);
         else
             of->ready[ob] = UFS_NOT_CACHED;
     }
     return 0;
 }
 
+/* Block b of f is in memory from t on. */
+static int cache_block(struct ufs_mount *m, struct ufs_file *f, int64_t b, int64_t t)
+{
+    f->ready[b] = t;
+    return cache_add(m, f, b);
+}
+
+/* The first block after block b's cluster. */
+static int64_t cluster_end(const struct ufs_mount *m, int64_t b)
+{
+    return (b / m->cluster_blocks + 1) * m->cluster_blocks;
+}
+
+/* One I/O of n blocks of f from block first, handed to the drive at at; returns when it ends. */
+static int64_t blocks_io(struct ufs_mount *m, const struct ufs_file *f, int64_t first, int64_t n,
+                         int64_t at, int write)
+{
+    return disk_io(m->disk, at, f->area, disk_addr(m, first * m->block_bytes), n * m->block_bytes,
+                   write);
+}
+
 /* Reads block b of f and those after it in its cluster that are not in memory, up to end. */
 static int issue_read(struct ufs_mount *m, struct ufs_file *f, int64_t b, int64_t end,
                       int64_t at)
 {
-    int64_t cend = (b / m->cluster_blocks + 1) * m->cluster_blocks;
+    int64_t cend = cluster_end(m, b);
     if (cend > end)
         cend = end;
     int64_t n = 0;
     while (b + n < cend && f->ready[b + n] == UFS_NOT_CACHED)
         n++;
-    int64_t done = disk_io(m->disk, at, f->area, disk_addr(m, b * m->block_bytes),
-                           n * m->block_bytes, 0);
-    for (int64_t i = 0; i < n; i++) {
-        f->ready[b + i] = done;
-        if (cache_add(m, f, b + i) < 0)
+    int64_t done = blocks_io(m, f, b, n, at, 0);
+    for (int64_t i = 0; i < n; i++)
+        if (cache_block(m, f, b + i, done) < 0)
             return -ENOMEM;
-    }
     return 0;
 }
 
@@ -202,8 +225,7 @@ int64_t ufs_read(struct ufs_mount *m, struct ufs_file *f, int64_t at_ns, int64_t
 {
     if (len <= 0)
         return at_ns;
-    int64_t cb = m->cluster_blocks, b0 = off / m->block_bytes,
-            b1 = (off + len - 1) / m->block_bytes;
+    int64_t b0 = off / m->block_bytes, b1 = (off + len - 1) / m->block_bytes;
     int64_t end = f->size_blocks > b1 + 1 ? f->size_blocks : b1 + 1;
     if (ensure_blocks(f, end) < 0)
         return -ENOMEM;
@@ -215,7 +237,7 @@ int64_t ufs_read(struct ufs_mount *m, struct ufs_file *f, int64_t at_ns, int64_t
             ready = f->ready[b];
     }
     /* Reading in order, the next cluster is read ahead (ufs_getpage's one cluster). */
-    int64_t next = (b1 / cb + 1) * cb;
+    int64_t next = cluster_end(m, b1);
     if ((b0 == f->last_block || b0 == f->last_block + 1) && next < end &&
         f->ready[next] == UFS_NOT_CACHED && issue_read(m, f, next, end, at_ns) < 0)
         return -ENOMEM;
@@ -236,7 +258,7 @@ static int issue_write(struct ufs_mount *m, struct ufs_file *f, int64_t c, int64
     if (first > last)
         return 0;
     int64_t bytes = (last - first + 1) * m->block_bytes;
-    int64_t done = disk_io(m->disk, at, f->area, disk_addr(m, first * m->block_bytes), bytes, 1);
+    int64_t done = blocks_io(m, f, first, last - first + 1, at, 1);
     for (int64_t b = first; b <= last; b++)
         f->dirty[b] = 0;
     if (m->npend == m->cappend) {
@@ -278,11 +300,8 @@ int64_t ufs_write(struct ufs_mount *m, struct ufs_file *f, int64_t at_ns, int64_
         f->size_blocks = b1 + 1;
     for (int64_t b = b0; b <= b1; b++) {
         f->dirty[b] = 1;
-        if (f->ready[b] == UFS_NOT_CACHED) {
-            f->ready[b] = at_ns;
-            if (cache_add(m, f, b) < 0)
-                return -ENOMEM;
-        }
+        if (f->ready[b] == UFS_NOT_CACHED && cache_block(m, f, b, at_ns) < 0)
+            return -ENOMEM;
     }
     /* A delayed write goes to the drive once the writer has filled its cluster. */
     int64_t end = off + len;

@@ -11,6 +11,7 @@
 
 #define REV_NS 10000000LL
 #define NS_PER_OCTET 250 /* 4 octets a microsecond */
+#define FILE_BYTES (1L << 20)
 
 static struct tahoe_hostcost drive(int64_t command_ns)
 {
@@ -38,6 +39,37 @@ static int scratch(long size)
     return fd;
 }
 
+/* The drive of drive(command_ns), the file system on it and a scratch file f on that. The
+ * mount points at the disk: a rig stays where it was started. */
+struct rig {
+    struct tahoe_hostcost c;
+    struct tahoe_disk d;
+    struct ufs_mount m;
+    int fd;
+    struct ufs_file *f;
+};
+
+static void rig_drive(struct rig *r, int64_t command_ns)
+{
+    r->c = drive(command_ns);
+    disk_init(&r->d, &r->c, 7, 3);
+}
+
+static void rig_start(struct rig *r, int64_t command_ns, long file_size)
+{
+    rig_drive(r, command_ns);
+    ufs_init(&r->m, &r->d, &r->c);
+    r->fd = scratch(file_size);
+    r->f = ufs_lookup(&r->m, r->fd);
+    NRT_CHECK(r->f != NULL);
+}
+
+static void rig_free(struct rig *r)
+{
+    ufs_free(&r->m);
+    close(r->fd);
+}
+
 /* No disk keys, no disk. */
 static void test_a_model_without_a_drive_has_no_disk(void)
 {
@@ -51,61 +83,45 @@ static void test_a_model_without_a_drive_has_no_disk(void)
 /* An I/O elsewhere takes the command, the average seek, a wait under one turn and its length. */
 static void test_an_io_elsewhere_seeks_and_waits_for_its_sector(void)
 {
-    struct tahoe_hostcost c = drive(1000000);
-    struct tahoe_disk d;
-    disk_init(&d, &c, 7, 3);
-    int64_t done = disk_io(&d, 0, 1, 0, 8192, 0);
+    struct rig r;
+    rig_drive(&r, 1000000);
+    int64_t done = disk_io(&r.d, 0, 1, 0, 8192, 0);
     int64_t fixed = 1000000 + 12000000 + 8192LL * NS_PER_OCTET;
     NRT_CHECK(done >= fixed && done < fixed + REV_NS);
-    NRT_EQ_INT(d.st.ios, 1);
-    NRT_EQ_INT(d.st.busy_ns, done);
+    NRT_EQ_INT(r.d.st.ios, 1);
+    NRT_EQ_INT(r.d.st.busy_ns, done);
 }
 
 /* A file read in order 8K at a time, each read as soon as the last was in: after the first
  * cluster the drive streams, one cluster (32768 octets) per 8.192 ms. */
 static void test_reading_in_order_streams_at_the_media_rate(void)
 {
-    struct tahoe_hostcost c = drive(500000);
-    struct tahoe_disk d;
-    disk_init(&d, &c, 7, 3);
-    struct ufs_mount m;
-    ufs_init(&m, &d, &c);
-    const long size = 1 << 20;
-    int fd = scratch(size);
-    struct ufs_file *f = ufs_lookup(&m, fd);
-    NRT_CHECK(f != NULL);
+    struct rig r;
+    rig_start(&r, 500000, FILE_BYTES);
     int64_t t = 0, first = 0;
-    for (long off = 0; off < size; off += 8192) {
-        t = ufs_read(&m, f, t, off, 8192);
+    for (long off = 0; off < FILE_BYTES; off += 8192) {
+        t = ufs_read(&r.m, r.f, t, off, 8192);
         if (off == 32768 - 8192)
             first = t;
     }
-    int64_t want = (size / 32768 - 1) * 32768LL * NS_PER_OCTET;
+    int64_t want = (FILE_BYTES / 32768 - 1) * 32768LL * NS_PER_OCTET;
     NRT_CHECK(t - first >= want && t - first < want + want / 100);
-    NRT_EQ_INT(d.st.ios, size / 32768);
-    ufs_free(&m);
-    close(fd);
+    NRT_EQ_INT(r.d.st.ios, FILE_BYTES / 32768);
+    rig_free(&r);
 }
 
 /* The cache keeps nothing beyond what is being read: a second pass reads from the drive
  * again. */
 static void test_a_second_pass_reads_the_drive_again(void)
 {
-    struct tahoe_hostcost c = drive(0);
-    struct tahoe_disk d;
-    disk_init(&d, &c, 7, 3);
-    struct ufs_mount m;
-    ufs_init(&m, &d, &c);
-    const long size = 1 << 20;
-    int fd = scratch(size);
-    struct ufs_file *f = ufs_lookup(&m, fd);
+    struct rig r;
+    rig_start(&r, 0, FILE_BYTES);
     int64_t t = 0;
     for (int pass = 0; pass < 2; pass++)
-        for (long off = 0; off < size; off += 8192)
-            t = ufs_read(&m, f, t, off, 8192);
-    NRT_EQ_INT(d.st.ios, 2 * size / 32768);
-    ufs_free(&m);
-    close(fd);
+        for (long off = 0; off < FILE_BYTES; off += 8192)
+            t = ufs_read(&r.m, r.f, t, off, 8192);
+    NRT_EQ_INT(r.d.st.ios, 2 * FILE_BYTES / 32768);
+    rig_free(&r);
 }
 
 /* A writer far faster than the drive is held once more than 64K of its clusters are pending:
@@ -113,23 +129,16 @@ static void test_a_second_pass_reads_the_drive_again(void)
  * writer finishes when all but the last 64K are on the disk. */
 static void test_a_fast_writer_waits_for_the_drive(void)
 {
-    struct tahoe_hostcost c = drive(0);
-    struct tahoe_disk d;
-    disk_init(&d, &c, 7, 3);
-    struct ufs_mount m;
-    ufs_init(&m, &d, &c);
-    const long size = 1 << 20;
-    int fd = scratch(0);
-    struct ufs_file *f = ufs_lookup(&m, fd);
+    struct rig r;
+    rig_start(&r, 0, 0);
     int64_t t = 0;
-    for (long off = 0; off < size; off += 8192)
-        t = ufs_write(&m, f, t, off, 8192);
-    int64_t media = (size - 65536) * NS_PER_OCTET;
+    for (long off = 0; off < FILE_BYTES; off += 8192)
+        t = ufs_write(&r.m, r.f, t, off, 8192);
+    int64_t media = (FILE_BYTES - 65536) * NS_PER_OCTET;
     /* The first cluster also seeks (12 ms) and waits under a turn. */
     NRT_CHECK(t >= media && t < media + 12000000 + REV_NS + 1000);
-    NRT_EQ_INT(d.st.ios, size / 32768);
-    ufs_free(&m);
-    close(fd);
+    NRT_EQ_INT(r.d.st.ios, FILE_BYTES / 32768);
+    rig_free(&r);
 }
 
 int main(void)
