@@ -9,8 +9,9 @@ import pytest
 
 from netrepro import limits, phase, sim, stacks
 from netrepro.backends import EMULATORS, FRAME_TIME_OCTETS
+from netrepro.errors import RunError
 from netrepro.paths import REPO
-from netrepro.spec import BACKENDS, PROFILES
+from netrepro.spec import BACKENDS, PROFILES, load_spec
 from netrepro.tools import pingx, ttcp
 from netrepro.units import parse_time
 from netrepro.yamlsrc import load_schema
@@ -87,6 +88,28 @@ C_TWINS = [
 @pytest.mark.parametrize(("source", "name", "python"), C_TWINS, ids=[name for _, name, _ in C_TWINS])
 def test_c_constants_agree_with_python(source, name, python):
     assert c_value(REPO / "tools" / source, name) == python
+
+
+@pytest.mark.skipif(not sim.BINARY.is_file(), reason="needs tools/bin/netsim (make -C tools)")
+def test_the_counters_the_tools_read_are_in_netsims_sim_record():
+    """netsim composes its counters' names (tools/netsim/report.c); a renamed one must fail
+    here. One record shape serves every netsim app, so a short pingx run gives them all."""
+    spec = load_spec(REPO / "configs" / "liu95db.yaml", {"profile": "smoke", "backend": "sim"})
+    experiment = spec.experiments["lan-512b"]
+    command = pingx.netsim_command(experiment, 1, pingx.pingx_argv(experiment, "udp", 1)[1:],
+                                   pingx.echod_argv(experiment, cooled=False)[1:])
+    record = sim.run_netsim(command).sim
+    read = {key for table in (pingx.RUN_DROPS, ttcp.DROP_COUNTERS) for keys in table.values() for key in keys}
+    read |= set(ttcp.PAIR_COUNTERS.values())
+    assert sorted(read - record.keys()) == []
+
+
+def test_a_drop_counter_missing_from_the_sim_record_is_an_error_not_a_blank_column():
+    counters = {key: 1 for keys in pingx.RUN_DROPS.values() for key in keys}
+    assert pingx.run_drops(counters)["run_drops_link"] == len(pingx.RUN_DROPS["run_drops_link"])
+    del counters["b_udps_fullsock"]
+    with pytest.raises(RunError, match="lacks b_udps_fullsock"):
+        pingx.run_drops(counters)
 
 
 def test_linux_retro_takes_the_tahoe_stacks_shortest_retransmission_timeout():

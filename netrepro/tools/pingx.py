@@ -255,10 +255,13 @@ RUN_DROPS = {
 }
 
 
-def run_drops(counters: Mapping[str, Any]) -> dict[str, int | None]:
-    """The run's drops by place; None for a place whose counters the record lacks."""
-    return {column: sum(int(counters[k]) for k in keys) if all(k in counters for k in keys) else None
-            for column, keys in RUN_DROPS.items()}
+def run_drops(counters: Mapping[str, Any]) -> dict[str, int]:
+    """The run's drops by place. A counter the sim record lacks is an error: netsim renamed it
+    or is older than this code, and a column read as not recorded would hide that."""
+    missing = [key for keys in RUN_DROPS.values() for key in keys if key not in counters]
+    if missing:
+        raise RunError(f"netsim's sim record lacks {', '.join(missing)}; rebuild the tools (make build)")
+    return {column: sum(int(counters[key]) for key in keys) for column, keys in RUN_DROPS.items()}
 
 
 def host_spin_ps(host_model: Path | None) -> int:
