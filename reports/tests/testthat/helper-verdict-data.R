@@ -168,15 +168,23 @@ uniform_loss <- function(claim, v) {
 # k of the sizes (the first ones) satisfy `good`, the rest not.
 first_k <- function(n, v) seq_len(n) <= round(v / 100 * n)
 
-# Median RTT ratio between the claim's two experiments: exp1 = v x exp2, for the first mode.
-experiment_ratio_echoes <- function(claim, v) {
-  experiments <- claim_experiments(claim)
-  sizes <- claim_sizes(claim)
-  spec <- dplyr::bind_rows(
-    echo_spec(experiments[1], claim_modes(claim)[1], sizes, rtt = 10 * v),
-    echo_spec(experiments[2], claim_modes(claim)[1], sizes, rtt = 10)
-  )
-  list(echoes = echo_data(spec))
+# The make() of a metric that compares the claim's two experiments in its first mode: echo_spec's
+# `column` (rtt or loss) at base in the second experiment and v times that in the first.
+experiment_ratio_echoes <- function(column, base) {
+  function(claim, v) {
+    at <- function(experiment, value) {
+      spec <- echo_spec(experiment, claim_modes(claim)[1], claim_sizes(claim))
+      spec[[column]] <- value
+      spec
+    }
+    experiments <- claim_experiments(claim)
+    list(echoes = echo_data(dplyr::bind_rows(at(experiments[1], base * v), at(experiments[2], base))))
+  }
+}
+
+# The first mode's RTT v % above the second's at every size.
+rtt_diff_echoes <- function(claim, v) {
+  two_mode_echoes(claim, function(i) rep(10 * (1 + v / 100), length(i)), function(i) rep(10, length(i)))
 }
 
 # Sizes around the formula's boundaries on the network of an experiment, with each size's
@@ -237,24 +245,10 @@ echo_generators <- list(
     shape <- function(i) if (v >= 0) 10 * i else 60 - 10 * i
     loss_echoes(claim, stats::setNames(rep(list(shape), length(claim_modes(claim))), claim_modes(claim)))
   }),
-  experiment_loss_ratio = list(domain = c(0, 5), scale = 1, make = function(claim, v) {
-    experiments <- claim_experiments(claim)
-    sizes <- claim_sizes(claim)
-    spec <- dplyr::bind_rows(
-      echo_spec(experiments[1], claim_modes(claim)[1], sizes, loss = 20 * v),
-      echo_spec(experiments[2], claim_modes(claim)[1], sizes, loss = 20)
-    )
-    list(echoes = echo_data(spec))
-  }),
-  rtt_rel_diff_median = list(domain = c(-90, Inf), scale = 10, make = function(claim, v) {
-    two_mode_echoes(claim, function(i) rep(10 * (1 + v / 100), length(i)), function(i) rep(10, length(i)))
-  }),
-  rtt_abs_rel_diff_median = list(domain = c(0, Inf), scale = 10, make = function(claim, v) {
-    two_mode_echoes(claim, function(i) rep(10 * (1 + v / 100), length(i)), function(i) rep(10, length(i)))
-  }),
-  rtt_abs_rel_diff_max = list(domain = c(0, Inf), scale = 10, make = function(claim, v) {
-    two_mode_echoes(claim, function(i) rep(10 * (1 + v / 100), length(i)), function(i) rep(10, length(i)))
-  }),
+  experiment_loss_ratio = list(domain = c(0, 5), scale = 1, make = experiment_ratio_echoes("loss", 20)),
+  rtt_rel_diff_median = list(domain = c(-90, Inf), scale = 10, make = rtt_diff_echoes),
+  rtt_abs_rel_diff_median = list(domain = c(0, Inf), scale = 10, make = rtt_diff_echoes),
+  rtt_abs_rel_diff_max = list(domain = c(0, Inf), scale = 10, make = rtt_diff_echoes),
   share_faster = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
     two_mode_echoes(
       claim, function(i) dplyr::if_else(first_k(length(i), v), 8, 12), function(i) rep(10, length(i))
@@ -297,8 +291,8 @@ echo_generators <- list(
     spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], claim_sizes(claim), rtt = v)
     list(echoes = echo_data(spec))
   }),
-  experiment_rtt_ratio_max = list(domain = c(0.01, Inf), scale = 1, make = experiment_ratio_echoes),
-  experiment_rtt_ratio_median = list(domain = c(0.01, Inf), scale = 1, make = experiment_ratio_echoes),
+  experiment_rtt_ratio_max = list(domain = c(0.01, Inf), scale = 1, make = experiment_ratio_echoes("rtt", 10)),
+  experiment_rtt_ratio_median = list(domain = c(0.01, Inf), scale = 1, make = experiment_ratio_echoes("rtt", 10)),
   rtt_ratio_first_last = list(domain = c(0.01, Inf), scale = 1, make = function(claim, v) {
     sizes <- c(claim$size_min_bytes, claim$size_max_bytes)
     spec <- echo_spec(claim_experiments(claim)[1], claim_modes(claim)[1], sizes) |>
@@ -687,21 +681,40 @@ verdict_mftp_ref <- function() {
 
 mftp_connections <- c(1, 2, 4, 8, 12, 16)
 
-# Table 2's points: n connections of 64K (multi) and one of n x 64K (single), at kb/s.
-table2_points <- function(multi_kbps, single_kbps) {
-  totals <- c(64, 128, 256, 384, 512)
-  dplyr::bind_rows(
-    mftp_points("table2-multi", connections = totals / 64, window = 65536, mbit = multi_kbps / 1000),
-    mftp_points("table2-single", connections = 1, window = totals * 1024, mbit = single_kbps / 1000)
+# Table 2's columns: the total window in Kbytes.
+table2_totals <- c(64, 128, 256, 384, 512)
+
+# Table 2's transfers at 762 kb/s, but for one side's (multi: n connections of 64K, single: one
+# of n x 64K) points, at kbps, one a column.
+table2_data <- function(side, kbps) {
+  flat <- rep(762, length(table2_totals))
+  multi <- if (side == "multi") kbps else flat
+  single <- if (side == "single") kbps else flat
+  points <- dplyr::bind_rows(
+    mftp_points("table2-multi", connections = table2_totals / 64, window = 65536, mbit = multi / 1000),
+    mftp_points("table2-single", connections = 1, window = table2_totals * 1024, mbit = single / 1000)
   )
+  list(transfers = mftp_transfers(points))
 }
 
-# Table 2 at 762 kb/s everywhere but the multi point of one column (total window in Kbytes), at
-# v times the single one.
+# One side's points growing by v % from 64K to 512K.
+table2_growth_generator <- function(side) {
+  list(domain = c(-90, Inf), scale = 10, make = function(claim, v) {
+    table2_data(side, 762 * seq(1, 1 + v / 100, length.out = length(table2_totals)))
+  })
+}
+
+# The multi point of one column (total window in Kbytes) at v times the single one.
 table2_ratio_generator <- function(total_kbytes) {
   list(domain = c(0.01, Inf), scale = 1, make = function(claim, v) {
-    multi <- dplyr::if_else(c(64, 128, 256, 384, 512) == total_kbytes, 762 * v, 762)
-    list(transfers = mftp_transfers(table2_points(multi, rep(762, 5))))
+    table2_data("multi", dplyr::if_else(table2_totals == total_kbytes, 762 * v, 762))
+  })
+}
+
+# One side's point in one column at v kb/s.
+table2_point_generator <- function(side, total_kbytes) {
+  list(domain = c(1, Inf), scale = 100, make = function(claim, v) {
+    table2_data(side, dplyr::if_else(table2_totals == total_kbytes, v, 762))
   })
 }
 
@@ -794,20 +807,10 @@ mftp_generators <- list(
     )
     list(transfers = mftp_transfers(points))
   }),
-  table2_multi_growth = list(domain = c(-90, Inf), scale = 10, make = function(claim, v) {
-    multi <- 762 * seq(1, 1 + v / 100, length.out = 5)
-    list(transfers = mftp_transfers(table2_points(multi, rep(762, 5))))
-  }),
-  table2_single_change = list(domain = c(-90, Inf), scale = 10, make = function(claim, v) {
-    single <- 762 * seq(1, 1 + v / 100, length.out = 5)
-    list(transfers = mftp_transfers(table2_points(rep(762, 5), single)))
-  }),
-  table2_single_64k_kbps = list(domain = c(1, Inf), scale = 100, make = function(claim, v) {
-    list(transfers = mftp_transfers(table2_points(rep(762, 5), c(v, rep(762, 4)))))
-  }),
-  table2_multi_512k_kbps = list(domain = c(1, Inf), scale = 100, make = function(claim, v) {
-    list(transfers = mftp_transfers(table2_points(c(rep(762, 4), v), rep(762, 5))))
-  }),
+  table2_multi_growth = table2_growth_generator("multi"),
+  table2_single_change = table2_growth_generator("single"),
+  table2_single_64k_kbps = table2_point_generator("single", 64),
+  table2_multi_512k_kbps = table2_point_generator("multi", 512),
   table2_ratio_64k = table2_ratio_generator(64),
   table2_ratio_128k = table2_ratio_generator(128),
   table2_ratio_256k = table2_ratio_generator(256),
@@ -815,7 +818,7 @@ mftp_generators <- list(
   table2_ratio_512k = table2_ratio_generator(512),
   table2_multi_wins = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
     wins <- c(TRUE, first_k(4, v))
-    list(transfers = mftp_transfers(table2_points(dplyr::if_else(wins, 900, 600), rep(762, 5))))
+    table2_data("multi", dplyr::if_else(wins, 900, 600))
   }),
   fit_k = list(domain = c(0.01, Inf), scale = 1, make = function(claim, v) {
     w <- 18432
