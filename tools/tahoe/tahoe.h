@@ -268,6 +268,8 @@ int tahoe_poll(struct tahoe_stack *st, int s);
 const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st);
 const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st);
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st);
+/* Frames the LANCE's transmit ring dropped for want of descriptors (also in ips_odropped). */
+uint64_t tahoe_le_no_tmds(const struct tahoe_stack *st);
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st);
 const struct tahoe_cpustat *tahoe_cpustat(const struct tahoe_stack *st);
 /* The control block of a TCP socket (for inspection), or NULL. */

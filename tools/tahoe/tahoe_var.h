@@ -27,6 +27,9 @@ struct inpkt {
 _Static_assert(TAHOE_BOOT_SPREAD_NS % FASTTICK_NS == 0 && TAHOE_BOOT_SPREAD_NS % SLOWTICK_NS == 0,
                "TAHOE_BOOT_SPREAD_NS must hold whole fast and slow ticks");
 
+/* The LANCE's rings hold at most 128 descriptors (Am7990; SunOS 4.1.3 le_conf.c uses all). */
+#define TAHOE_LE_RING_MAX 128
+
 struct tahoe_stack {
     struct tahoe_config cfg;
     int64_t now;      /* the clock as last given */
@@ -44,7 +47,7 @@ struct tahoe_stack {
     struct le_tmd_frame {
         int64_t done_ns;
         int tmds;
-    } le_ring[128];
+    } le_ring[TAHOE_LE_RING_MAX];
     int le_ring_head, le_ring_len, le_ring_tmds;
     int64_t le_wire_free; /* when the LANCE's last frame has left the wire */
     uint64_t le_no_tmds;  /* frames dropped for want of descriptors (if_le.c es_no_tmds) */
