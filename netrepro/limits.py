@@ -172,6 +172,7 @@ HOST_KEYS.update({
     "sb_addr_bytes": Limit(0, 128, "netsim and the Tahoe stack", "--host-model", "B", "host model sb_addr_bytes"),
     "udp_no_cksum": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model udp_no_cksum"),
     "le_rx_copy": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model le_rx_copy"),
+    "le_tx_tmds": Limit(0, 128, "netsim and the Tahoe stack", "--host-model", "", "host model le_tx_tmds"),
 })
 HOST_KEYS.update({
     key: Limit(0, MAX_COST, "netsim and the Tahoe stack", "--host-model", unit, f"host model {key}")

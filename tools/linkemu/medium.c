@@ -19,8 +19,9 @@ static int64_t frame_ns(const struct le_medium *m, uint32_t ip_octets)
     return bits_ns(m, 8.0 * le_wire_octets(m->framing, ip_octets) - LE_IFG_BITS);
 }
 
-static int station_init(struct le_station *s, uint64_t seed, uint64_t stream)
+static int station_init(struct le_station *s, uint64_t seed, uint64_t stream, int64_t rx_gap_ns)
 {
+    s->rx_gap_ns = rx_gap_ns;
     s->cap = 64;
     s->q = malloc(s->cap * sizeof *s->q);
     if (!s->q)
@@ -39,7 +40,7 @@ int le_medium_init(struct le_medium *m, double rate_bps, int64_t prop_ns, enum l
                             .queue_packets = queue_packets, .nst = 2, .tx = -1,
                             .bg_next_ns = INT64_MAX};
     for (int i = 0; i < 2; i++)
-        if (station_init(&m->st[i], seed, stream + (uint64_t)i) < 0) {
+        if (station_init(&m->st[i], seed, stream + (uint64_t)i, bits_ns(m, LE_LANCE_RX_GAP_BITS)) < 0) {
             le_medium_free(m, NULL);
             return -1;
         }
@@ -58,7 +59,7 @@ int le_medium_background(struct le_medium *m, double frames_per_s, uint32_t ip_o
 {
     if (!(frames_per_s > 0) || m->nst > LE_BACKGROUND)
         return -1;
-    if (station_init(&m->st[LE_BACKGROUND], seed, LE_BACKGROUND_STREAM) < 0)
+    if (station_init(&m->st[LE_BACKGROUND], seed, LE_BACKGROUND_STREAM, 0) < 0)
         return -1;
     m->nst = LE_STATIONS;
     m->bg_fps = frames_per_s;
@@ -84,13 +85,20 @@ static struct le_frame *head(struct le_station *s)
     return &s->q[s->head];
 }
 
+/* The end of the station's gap since the medium fell silent at it: a LANCE that received the
+ * last frame waits longer, in the gap's first part (a carrier then still makes it defer). */
+static int64_t gap_end(const struct le_medium *m, const struct le_station *s)
+{
+    return s->quiet_ns + bits_ns(m, LE_IFG_BITS) + (s->received ? s->rx_gap_ns : 0);
+}
+
 /* When the head frame tries the medium: once it may start and the station's gap has passed.
  * A station that heard the other's carrier waits until it drops (set again then). */
 static void schedule(const struct le_medium *m, struct le_station *s)
 {
     s->try_ns = INT64_MAX;
     if (s->len > 0 && !s->deferring)
-        s->try_ns = max64(s->earliest_ns, s->quiet_ns + bits_ns(m, LE_IFG_BITS));
+        s->try_ns = max64(s->earliest_ns, gap_end(m, s));
 }
 
 enum le_verdict le_medium_offer(struct le_medium *m, int st, int64_t ready_ns, uint32_t ip_octets,
@@ -143,8 +151,8 @@ static int defers(const struct le_medium *m, const struct le_station *s, int64_t
 {
     if (heard_ns >= t)
         return 0;
-    int64_t gap_end = s->quiet_ns + bits_ns(m, LE_IFG_BITS);
-    return !(t == gap_end && heard_ns > s->quiet_ns + bits_ns(m, LE_IFS1_BITS));
+    int64_t end = gap_end(m, s);
+    return !(t == end && heard_ns > end - bits_ns(m, LE_IFG_BITS - LE_IFS1_BITS));
 }
 
 int64_t le_medium_contested_ns(const struct le_medium *m)
@@ -158,8 +166,8 @@ int64_t le_medium_contested_ns(const struct le_medium *m)
         /* A background frame that arrives once the carrier has reached its station defers. */
         if (i == m->tx || (i == LE_BACKGROUND && other->len == 0 && m->bg_next_ns > heard))
             continue;
-        int64_t gap_end = other->quiet_ns + bits_ns(m, LE_IFG_BITS);
-        last = max64(last, defers(m, other, gap_end, heard) ? heard : max64(heard, gap_end));
+        int64_t end = gap_end(m, other);
+        last = max64(last, defers(m, other, end, heard) ? heard : max64(heard, end));
     }
     return last;
 }
@@ -230,6 +238,7 @@ static int collide(struct le_medium *m, int st, int64_t t, struct le_outcome out
             if (in[k] && k != i)
                 others = max64(others, end[k]);
         s->quiet_ns = in[i] ? max64(end[i], others + m->prop_ns) : max64(s->quiet_ns, last + m->prop_ns);
+        s->received = 0;
         s->deferring = 0;
         if (in[i])
             n += back_off(m, i, end[i], &out[n]);
@@ -267,10 +276,14 @@ int le_medium_step(struct le_medium *m, int64_t now_ns, struct le_outcome out[LE
         struct le_station *s = &m->st[st];
         m->tx = -1;
         s->quiet_ns = m->tx_end_ns;
+        s->received = 0;
         for (int i = 0; i < m->nst; i++) {
             if (i == st)
                 continue;
             m->st[i].quiet_ns = m->tx_end_ns + m->prop_ns;
+            /* Only the other host receives a host's frame; a background frame is addressed to
+             * neither, so it is heard but not received. */
+            m->st[i].received = st != LE_BACKGROUND && i != LE_BACKGROUND;
             m->st[i].deferring = 0;
             schedule(m, &m->st[i]);
         }

@@ -6,7 +6,9 @@
  * and, 1-persistent, starts at the end of the gap whenever a frame waits; two starts within the
  * propagation time of each other collide, each station completes its preamble, sends a 32-bit
  * jam, stops and backs off r slots of 512 bits, r uniform in [0, 2^min(n,10)) after its n-th
- * collision, giving the frame up after 16 attempts. Each station counts the collisions its own
+ * collision, giving the frame up after 16 attempts. The two hosts' interfaces are LANCEs
+ * (milliner Sec 4: AMD Am7990), which add LE_LANCE_RX_GAP_BITS to the gap that follows a frame
+ * they received; the background station's is plain 802.3. Each station counts the collisions its own
  * frames suffered, as netstat -i shows them for one host. Pure, like model.h: the caller hands
  * it the time and runs its events in order; the backoffs come from a seeded generator.
  *
@@ -26,6 +28,14 @@
 #define LE_PREAMBLE_BITS 64    /* preamble and start delimiter; a collision fragment has them all */
 #define LE_IFG_BITS 96         /* interframe gap: 9.6 us at 10 Mb/s */
 #define LE_IFS1_BITS 64        /* its first part, 2/3, in which a new carrier restarts it */
+/* A LANCE that has just received a frame waits this much beyond the gap before it transmits,
+ * so a station with frames queued behind its own keeps the wire and the receiver's reply
+ * defers to them instead of colliding with them. Sun's later Ethernet MACs copy the behaviour
+ * as their default "lance_mode": ipg0 = 16 nibble times, 6.4 us at 10 Mb/s, added before a
+ * transmission that follows a reception "to reduce collisions" (Sun, Platform Notes: The hme
+ * Fast Ethernet Device Driver, May 1996, lance_mode and ipg0). The value is Sun's for that
+ * emulation; the Am7990 data sheet's own figure was not found here. */
+#define LE_LANCE_RX_GAP_BITS 64
 #define LE_BACKOFF_LIMIT 10    /* the backoff range stops doubling after 10 collisions */
 #define LE_ATTEMPT_LIMIT 16    /* attempts before a frame is given up (excessive collisions) */
 #define LE_BACKGROUND 2        /* the station of other hosts' traffic, once enabled */
@@ -60,6 +70,8 @@ struct le_station {
     int attempts;       /* collisions the head frame has had */
     int64_t earliest_ns; /* the head frame starts no sooner: when it was ready, or its backoff ends */
     int64_t quiet_ns;   /* the medium last fell silent here, this station's own signal included */
+    int64_t rx_gap_ns;  /* added to the gap after a frame received from the other host (LANCE) */
+    int received;       /* the last carrier here was a frame from the other host, received */
     int deferring;      /* it heard the other's carrier and waits for it to drop */
     int64_t try_ns;     /* when the head frame next tries the medium; INT64_MAX: nothing to do */
     struct nr_rng rng;

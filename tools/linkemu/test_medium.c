@@ -13,6 +13,7 @@
 #define SLOT_NS 51200
 #define PRE_NS 6400
 #define JAM_NS 3200
+#define LANCE_RX_GAP_NS 6400 /* 64 bits: Sun's lance_mode default (medium.h) */
 
 static int tags[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 
@@ -39,9 +40,12 @@ static void run_until(struct le_medium *m, int64_t until_ns)
         le_medium_step(m, t, out);
 }
 
+/* Stations as clause 4 has them: the rules below are the standard's, so these tests take
+ * the LANCE's longer gap after a reception away; test_lance_* keep it. */
 static void setup_seeded(struct le_medium *m, int64_t prop_ns, uint64_t queue, uint64_t seed)
 {
     NRT_EQ_INT(le_medium_init(m, 10e6, prop_ns, LE_FRAMING_ETHERNET, queue, seed, 3), 0);
+    m->st[0].rx_gap_ns = m->st[1].rx_gap_ns = 0;
 }
 
 static void setup(struct le_medium *m, int64_t prop_ns, uint64_t queue)
@@ -503,6 +507,45 @@ static void test_three_stations_collide_at_the_end_of_a_gap(void)
     le_medium_free(&m, NULL);
 }
 
+/* The LANCEs of the two hosts: b, which received a's frame, waits 6.4 us beyond the gap, so
+ * its ACK defers to a's frame that waited for the gap's end instead of colliding with it, and
+ * goes once the wire has been quiet for b's longer gap after that frame. A background frame
+ * waiting at the same moment (its station received neither) still collides with a's; b, in
+ * its longer gap, hears the collision and stays out of it. */
+static void test_lance_receiver_defers_to_back_to_back_frames(void)
+{
+    const int64_t prop = 500;
+    struct le_medium m;
+    struct le_outcome got[4];
+    NRT_EQ_INT(le_medium_init(&m, 10e6, prop, LE_FRAMING_ETHERNET, 50, 7, 3), 0);
+    NRT_EQ_INT(m.st[0].rx_gap_ns, LANCE_RX_GAP_NS);
+    le_medium_offer(&m, 0, 0, 1500, &tags[0]);
+    le_medium_offer(&m, 0, 0, 1500, &tags[1]);
+    le_medium_offer(&m, 1, 100000, 40, &tags[2]);
+    NRT_EQ_INT(drive(&m, got, 4), 3);
+    NRT_EQ_INT(m.st[0].count.collisions + m.st[1].count.collisions, 0);
+    NRT_EQ_INT(m.st[1].count.deferrals, 2);
+    NRT_EQ_INT(got[1].station, 0);
+    NRT_EQ_INT(got[1].arrive_ns, 2 * FRAME_1500_NS + IFG_NS + prop);
+    NRT_EQ_INT(got[2].station, 1);
+    NRT_EQ_INT(got[2].arrive_ns,
+               2 * FRAME_1500_NS + IFG_NS + prop + IFG_NS + LANCE_RX_GAP_NS + FRAME_MIN_NS + prop);
+    le_medium_free(&m, NULL);
+
+    NRT_EQ_INT(le_medium_init(&m, 10e6, prop, LE_FRAMING_ETHERNET, 50, 7, 3), 0);
+    NRT_EQ_INT(le_medium_background(&m, 0.001, 1500, 0, 1), 0);
+    NRT_EQ_INT(m.st[LE_BACKGROUND].rx_gap_ns, 0);
+    le_medium_offer(&m, 0, 0, 1500, &tags[0]);
+    le_medium_offer(&m, 0, 0, 1500, &tags[1]);
+    m.bg_next_ns = 100000; /* one background frame; the next comes in about 1000 s */
+    le_medium_offer(&m, 1, 100000, 40, &tags[2]);
+    outcomes_until(&m, FRAME_1500_NS + prop + IFG_NS);
+    NRT_EQ_INT(m.st[1].count.collisions, 0);
+    NRT_EQ_INT(m.st[0].count.collisions, 1);
+    NRT_EQ_INT(m.st[LE_BACKGROUND].count.collisions, 1);
+    le_medium_free(&m, NULL);
+}
+
 int main(void)
 {
     NRT_RUN(test_one_station_back_to_back);
@@ -521,5 +564,6 @@ int main(void)
     NRT_RUN(test_background_frames_take_the_wire_unseen);
     NRT_RUN(test_a_host_defers_to_a_background_frame);
     NRT_RUN(test_three_stations_collide_at_the_end_of_a_gap);
+    NRT_RUN(test_lance_receiver_defers_to_back_to_back_frames);
     return nrt_summary(__FILE__);
 }

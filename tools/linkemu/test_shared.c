@@ -95,8 +95,10 @@ static void test_late_frame_contends_from_the_clock(void)
     NRT_EQ_INT(sh.now_ns, FRAME_1500_NS);
     take(&sh, 1, &c, 100000, ETH + 40, &tags[1]);
     NRT_EQ_INT(sh.medium.st[1].earliest_ns, FRAME_1500_NS);
-    NRT_EQ_INT(sh.medium.st[1].try_ns, FRAME_1500_NS + PROP_NS + IFG_NS);
-    le_shared_run(&sh, FRAME_1500_NS + PROP_NS + IFG_NS, 0, done, &seen);
+    /* b received a's frame: its LANCE waits 6.4 us beyond the gap (medium.h). */
+    int64_t start = FRAME_1500_NS + PROP_NS + IFG_NS + LE_LANCE_RX_GAP_BITS * 100;
+    NRT_EQ_INT(sh.medium.st[1].try_ns, start);
+    le_shared_run(&sh, start, 0, done, &seen);
     NRT_EQ_INT(sh.medium.tx, 1);
     NRT_EQ_INT(sh.medium.st[1].count.collisions, 0);
     le_shared_free(&sh, NULL, NULL);

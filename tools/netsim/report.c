@@ -54,7 +54,8 @@ static void emit_tcpstat(struct nr_json *j, const char *prefix, const struct tcp
 }
 
 /* Where a host lost datagrams: the socket buffer (udps_fullsock), the IP input queue
- * (ips_qdrop), reassembly (ips_fragdropped, ips_fragtimeout), the interface (ips_odropped). */
+ * (ips_qdrop), reassembly (ips_fragdropped, ips_fragtimeout), the interface (ips_odropped, of
+ * which le_no_tmds the LANCE's full transmit ring). */
 static void emit_udp_ip(struct nr_json *j, const char *prefix, const struct tahoe_stack *st)
 {
     const struct udpstat *u = tahoe_udpstat(st);
@@ -74,6 +75,8 @@ static void emit_udp_ip(struct nr_json *j, const char *prefix, const struct taho
     STAT(ip, ips_reassembled);
     STAT(ip, ips_odropped);
 #undef STAT
+    key(k, sizeof k, prefix, "le_no_tmds");
+    nr_json_int(j, k, (int64_t)tahoe_le_no_tmds(st));
 }
 
 static void emit_link(struct nr_json *j, const char *prefix, const struct le_counters *c)

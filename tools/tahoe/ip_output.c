@@ -10,6 +10,12 @@
 static int if_send(struct tahoe_stack *st, const uint8_t *pkt, size_t len)
 {
     int64_t at = tahoe_bus(st, tahoe_charge(st, tahoe_outcost(st, pkt, len)), len);
+    /* The LANCE's ring drops a frame it cannot take after the frame was queued: the sender is
+     * not told (if_le.c lestart). */
+    if (tahoe_le_ring(st, pkt, len, at) < 0) {
+        st->ipstat.ips_odropped++;
+        return 0;
+    }
     int err = st->cfg.if_output(st->cfg.ctx, pkt, len, at);
     if (err < 0) {
         st->ipstat.ips_odropped++;

@@ -69,6 +69,10 @@ struct tahoe_hostcost {
     /* 1: every frame received is copied out of the LANCE's buffer into mbufs (SunOS's le with no
      * spare receive buffer to loan up: a kernel with one interface and no NFS server). */
     int64_t le_rx_copy;
+    /* The LANCE's transmit ring, in descriptors (0: no limit). SunOS's le (if_le.c lestart)
+     * moves each frame off the interface queue at once, one descriptor per mbuf of its chain,
+     * and drops it when the ring is full; a frame's descriptors come back once it has left. */
+    int64_t le_tx_tmds;
     int64_t atm_tx_ns, atm_rx_ns; /* the ATM adapter's driver, per PDU */
     int64_t atm_per_buffer_ns;    /* per host buffer of atm_buffer_bytes a PDU occupies */
     int64_t atm_buffer_bytes;
@@ -264,6 +268,8 @@ int tahoe_poll(struct tahoe_stack *st, int s);
 const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st);
 const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st);
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st);
+/* Frames the LANCE's transmit ring dropped for want of descriptors (also in ips_odropped). */
+uint64_t tahoe_le_no_tmds(const struct tahoe_stack *st);
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st);
 const struct tahoe_cpustat *tahoe_cpustat(const struct tahoe_stack *st);
 /* The control block of a TCP socket (for inspection), or NULL. */

@@ -13,6 +13,8 @@
 #include "ip.h"
 #include "socketvar.h"
 #include "stackopt.h"
+#include "tcp.h"
+#include "udp_var.h"
 #include "tahoe_var.h"
 #include "units.h"
 
@@ -191,6 +193,81 @@ int64_t tahoe_incost(const struct tahoe_stack *st, const uint8_t *pkt, size_t le
            streams_cost(c, c->streams_rx_hops);
 }
 
+/* SunOS's mbufs (S4 of docs/host-mechanisms.md): clusters of 1024 octets; lestart pulls the
+ * first 102 octets of a frame into its first mbuf (if_le.c lepullup0). */
+#define LE_MCLBYTES 1024
+#define LE_PULLUP0 102
+#define LE_ETHER_HDR 14
+#define LE_FCS 4
+#define LE_PREAMBLE 8
+#define LE_MIN_FRAME 64
+#define LE_OCTET_NS 800 /* 10 Mb/s */
+#define LE_GAP_NS 9600
+
+/* The descriptors of one frame, one per mbuf: the header mbuf (Ethernet, IP and the transport
+ * header, then the data lestart pulls up into it) and the clusters the rest of the data spans.
+ * The data lie in clusters from offset data_off of the sender's data: a fragment's place in
+ * its datagram, a TCP segment's sequence number (the phase of the stream's clusters is not
+ * known; its average is what counts). */
+static int le_tmds(size_t hdr, uint64_t data_off, size_t data_len)
+{
+    size_t pulled = hdr + LE_ETHER_HDR < LE_PULLUP0 ? LE_PULLUP0 - hdr - LE_ETHER_HDR : 0;
+    if (data_len <= pulled)
+        return 1;
+    uint64_t a = data_off + pulled, end = data_off + data_len;
+    return 1 + (int)((end - 1) / LE_MCLBYTES - a / LE_MCLBYTES + 1);
+}
+
+/* The descriptors the IP packet pkt takes in the ring. */
+static int le_packet_tmds(const uint8_t *pkt, size_t len)
+{
+    size_t ihl = (size_t)(pkt[0] & 0x0f) * 4;
+    if (len < ihl || len < IP_HDRLEN)
+        return 1;
+    uint64_t frag = (uint64_t)(get16(pkt + IPO_OFF) & IP_OFFMASK) * 8;
+    size_t payload = len - ihl;
+    const uint8_t *tp = pkt + ihl;
+    /* A later fragment (of a UDP datagram: TCP's segments fit the MTU): its data sit past the
+     * UDP header in the datagram. */
+    if (frag > 0)
+        return le_tmds(ihl, frag - UDP_HDRLEN, payload);
+    if (pkt[IPO_PROTO] == IPPROTO_TCP && payload >= TCP_HDRLEN) {
+        size_t thl = (size_t)(tp[12] >> 4) * 4;
+        return le_tmds(ihl + thl, get32(tp + THO_SEQ), payload > thl ? payload - thl : 0);
+    }
+    if (pkt[IPO_PROTO] == IPPROTO_UDP && payload >= UDP_HDRLEN)
+        return le_tmds(ihl + UDP_HDRLEN, 0, payload - UDP_HDRLEN);
+    return le_tmds(ihl, 0, payload);
+}
+
+int tahoe_le_ring(struct tahoe_stack *st, const uint8_t *pkt, size_t len, int64_t at_ns)
+{
+    int64_t ring = st->cfg.cost.le_tx_tmds;
+    if (ring <= 0 || st->cfg.iface == TAHOE_IF_ATM)
+        return 0;
+    while (st->le_ring_len > 0 && st->le_ring[st->le_ring_head].done_ns <= at_ns) {
+        st->le_ring_tmds -= st->le_ring[st->le_ring_head].tmds;
+        st->le_ring_head = (st->le_ring_head + 1) % TAHOE_LE_RING_MAX;
+        st->le_ring_len--;
+    }
+    int tmds = le_packet_tmds(pkt, len);
+    /* lestart stops one short of the descriptor the chip is on: ring - 1 can be held. */
+    if (st->le_ring_tmds + tmds > ring - 1 || st->le_ring_len == TAHOE_LE_RING_MAX) {
+        st->le_no_tmds++;
+        return -ENOBUFS;
+    }
+    /* It leaves once the frames before it have, at the LANCE's 10 Mb/s: preamble, header, data
+     * and FCS (64 octets at least) and the gap (IEEE 802.3). */
+    size_t octets = len + LE_ETHER_HDR + LE_FCS < LE_MIN_FRAME ? LE_MIN_FRAME : len + LE_ETHER_HDR + LE_FCS;
+    int64_t start = st->le_wire_free > at_ns ? st->le_wire_free : at_ns;
+    st->le_wire_free = start + (int64_t)(octets + LE_PREAMBLE) * LE_OCTET_NS + LE_GAP_NS;
+    st->le_ring[(st->le_ring_head + st->le_ring_len) % TAHOE_LE_RING_MAX] =
+        (struct le_tmd_frame){st->le_wire_free, tmds};
+    st->le_ring_len++;
+    st->le_ring_tmds += tmds;
+    return 0;
+}
+
 int64_t tahoe_bus(struct tahoe_stack *st, int64_t at_ns, size_t len)
 {
     int64_t rate = st->cfg.cost.sbus_dma_bytes_per_s;
@@ -356,6 +433,7 @@ int64_t tahoe_next_deadline(const struct tahoe_stack *st)
 const struct tcpstat *tahoe_tcpstat(const struct tahoe_stack *st) { return &st->tcpstat; }
 const struct ipstat *tahoe_ipstat(const struct tahoe_stack *st) { return &st->ipstat; }
 const struct udpstat *tahoe_udpstat(const struct tahoe_stack *st) { return &st->udpstat; }
+uint64_t tahoe_le_no_tmds(const struct tahoe_stack *st) { return st->le_no_tmds; }
 const struct icmpstat *tahoe_icmpstat(const struct tahoe_stack *st) { return &st->icmpstat; }
 const struct tahoe_cpustat *tahoe_cpustat(const struct tahoe_stack *st) { return &st->cpustat; }
 
@@ -384,7 +462,7 @@ static const struct hostkey {
     HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_tick_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
     HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),
-    HOSTKEY(le_rx_copy, 0, 1),
+    HOSTKEY(le_rx_copy, 0, 1), HOSTKEY(le_tx_tmds, 0, TAHOE_LE_RING_MAX),
     HOSTKEY(atm_tx_ns, 0, HOST_MAX_COST), HOSTKEY(atm_rx_ns, 0, HOST_MAX_COST),
     HOSTKEY(atm_per_buffer_ns, 0, HOST_MAX_COST), HOSTKEY(atm_buffer_bytes, 0, 65535),
     HOSTKEY(atm_rx_per_byte_ps, 0, HOST_MAX_COST), HOSTKEY(streams_hop_ns, 0, HOST_MAX_COST),

@@ -27,6 +27,9 @@ struct inpkt {
 _Static_assert(TAHOE_BOOT_SPREAD_NS % FASTTICK_NS == 0 && TAHOE_BOOT_SPREAD_NS % SLOWTICK_NS == 0,
                "TAHOE_BOOT_SPREAD_NS must hold whole fast and slow ticks");
 
+/* The LANCE's rings hold at most 128 descriptors (Am7990; SunOS 4.1.3 le_conf.c uses all). */
+#define TAHOE_LE_RING_MAX 128
+
 struct tahoe_stack {
     struct tahoe_config cfg;
     int64_t now;      /* the clock as last given */
@@ -39,6 +42,15 @@ struct tahoe_stack {
      * work before then does not delay it. */
     int64_t sleep_end;
     int64_t bus_free; /* when the I/O bus finishes the DMA it was given */
+    /* The LANCE's transmit ring (cost.le_tx_tmds): the frames in it, oldest first, each with
+     * when it has left the wire and the descriptors it holds. */
+    struct le_tmd_frame {
+        int64_t done_ns;
+        int tmds;
+    } le_ring[TAHOE_LE_RING_MAX];
+    int le_ring_head, le_ring_len, le_ring_tmds;
+    int64_t le_wire_free; /* when the LANCE's last frame has left the wire */
+    uint64_t le_no_tmds;  /* frames dropped for want of descriptors (if_le.c es_no_tmds) */
     struct nr_rng jitter; /* interrupt delays (tahoe_config.jitter_seed) */
     struct tahoe_cpustat cpustat;
     int64_t next_fast, next_slow;
@@ -76,6 +88,9 @@ int64_t tahoe_outcost(const struct tahoe_stack *st, const uint8_t *pkt, size_t l
 int64_t tahoe_incost(const struct tahoe_stack *st, const uint8_t *pkt, size_t len);
 /* A frame of len octets the CPU finished at at_ns crosses the I/O bus: when its DMA ends. */
 int64_t tahoe_bus(struct tahoe_stack *st, int64_t at_ns, size_t len);
+/* The LANCE's transmit ring takes the IP packet pkt handed to it at at_ns: 0, or -ENOBUFS when
+ * its descriptors are all held by frames still to leave (the frame is dropped). */
+int tahoe_le_ring(struct tahoe_stack *st, const uint8_t *pkt, size_t len, int64_t at_ns);
 /* Releases a socket's descriptor slot. */
 void tahoe_fd_release(struct tahoe_stack *st, struct socket *so);
 int tahoe_fd_alloc(struct tahoe_stack *st, struct socket *so);

@@ -21,11 +21,56 @@ void vm_free(struct tahoe_vm *vm)
 {
     free(vm->pe);
     free(vm->hash);
+    free(vm->seg);
     vm->pe = NULL;
     vm->hash = NULL;
+    vm->seg = NULL;
 }
 
-static size_t slot_of(uintptr_t page, long hcap)
+/* Each stretch gets a modelled region of its own this large, far more than any process of the
+ * era could touch, so stretches that grow never meet. */
+#define VM_REGION_SHIFT 40
+
+/* The stretch that holds a, or that a continues (it ends at a); -1 if none. One that holds a
+ * wins over one that ends there. */
+static long seg_at(const struct tahoe_vm *vm, uintptr_t a)
+{
+    long ends_at = -1;
+    for (long k = 0; k < vm->nseg; k++) {
+        if (vm->seg[k].start <= a && a < vm->seg[k].end)
+            return k;
+        if (vm->seg[k].end == a)
+            ends_at = k;
+    }
+    return ends_at;
+}
+
+/* The start of the first stretch above a; UINTPTR_MAX if none. */
+static uintptr_t seg_above(const struct tahoe_vm *vm, uintptr_t a)
+{
+    uintptr_t next = UINTPTR_MAX;
+    for (long k = 0; k < vm->nseg; k++)
+        if (vm->seg[k].start > a && vm->seg[k].start < next)
+            next = vm->seg[k].start;
+    return next;
+}
+
+/* A new stretch from a, in the next modelled region; -ENOMEM when memory ran out. */
+static long seg_new(struct tahoe_vm *vm, uintptr_t a)
+{
+    if (vm->nseg == vm->capseg) {
+        long cap = vm->capseg ? 2 * vm->capseg : 16;
+        struct vm_seg *seg = realloc(vm->seg, (size_t)cap * sizeof *seg);
+        if (!seg)
+            return -ENOMEM;
+        vm->seg = seg;
+        vm->capseg = cap;
+    }
+    vm->seg[vm->nseg] = (struct vm_seg){a, a, (uint64_t)(vm->nseg + 1) << VM_REGION_SHIFT};
+    return vm->nseg++;
+}
+
+static size_t slot_of(uint64_t page, long hcap)
 {
     return (size_t)((page * 0x9E3779B97F4A7C15ull) >> 17) & (size_t)(hcap - 1);
 }
@@ -49,7 +94,7 @@ static int rehash(struct tahoe_vm *vm, long hcap)
 }
 
 /* The entry of page, created (not resident) if new; -ENOMEM when memory ran out. */
-static long lookup(struct tahoe_vm *vm, uintptr_t page)
+static long lookup(struct tahoe_vm *vm, uint64_t page)
 {
     if (2 * (vm->npe + 1) > vm->hcap && rehash(vm, vm->hcap ? 2 * vm->hcap : 1024) < 0)
         return -ENOMEM;
@@ -139,13 +184,12 @@ static void evict(struct tahoe_vm *vm, struct vm_io *io)
     page_io(vm, e, 1, io);
 }
 
-static int touch(struct tahoe_vm *vm, const void *p, size_t len, int write, struct vm_io *io)
+/* The process touches the modelled [m, m + len). */
+static int touch_model(struct tahoe_vm *vm, uint64_t m, uint64_t len, int write, struct vm_io *io)
 {
-    if (vm->frames <= 0 || len == 0)
-        return 0;
-    uintptr_t first = (uintptr_t)p / (uintptr_t)vm->page_size;
-    uintptr_t last = ((uintptr_t)p + len - 1) / (uintptr_t)vm->page_size;
-    for (uintptr_t page = first; page <= last; page++) {
+    uint64_t first = m / (uint64_t)vm->page_size;
+    uint64_t last = (m + len - 1) / (uint64_t)vm->page_size;
+    for (uint64_t page = first; page <= last; page++) {
         long i = lookup(vm, page);
         if (i < 0)
             return -ENOMEM;
@@ -171,6 +215,30 @@ static int touch(struct tahoe_vm *vm, const void *p, size_t len, int write, stru
         if (write)
             e->dirty = 1;
         push_mru(vm, i);
+    }
+    return 0;
+}
+
+/* Touches [p, p + len) piece by piece: what a stretch holds or continues maps into its
+ * region, what none does starts a stretch of its own; no piece runs into the next stretch. */
+static int touch(struct tahoe_vm *vm, const void *p, size_t len, int write, struct vm_io *io)
+{
+    if (vm->frames <= 0 || len == 0)
+        return 0;
+    uintptr_t a = (uintptr_t)p, end = a + len;
+    while (a < end) {
+        long k = seg_at(vm, a);
+        if (k < 0 && (k = seg_new(vm, a)) < 0)
+            return -ENOMEM;
+        uintptr_t above = seg_above(vm, a);
+        uintptr_t stop = end < above ? end : above;
+        struct vm_seg *sg = &vm->seg[k];
+        if (stop > sg->end)
+            sg->end = stop;
+        int rc = touch_model(vm, sg->model + (a - sg->start), stop - a, write, io);
+        if (rc < 0)
+            return rc;
+        a = stop;
     }
     return 0;
 }

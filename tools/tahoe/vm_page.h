@@ -4,7 +4,12 @@
  * page-in and page-out keeps the host CPU busy for the host model's cost (milliner calls paging
  * "a non-interruptible process"), or, on a host with a disk (disk.h), is an I/O of a page to or
  * from its swap slot that the process sleeps on while the CPU serves interrupts. A model with
- * no memory size never pages. */
+ * no memory size never pages.
+ *
+ * Pages are the process's modelled addresses, not this machine's: each stretch of memory the
+ * process touches is laid out, in the order it was first touched, from a page boundary of its
+ * own modelled region, so where this machine's allocator put a buffer (a rebuild, another
+ * libc, another heap layout) changes no count. */
 #ifndef TAHOE_VM_PAGE_H
 #define TAHOE_VM_PAGE_H
 
@@ -19,8 +24,15 @@ struct vmstat {
     uint64_t v_maxres;  /* most pages resident at once */
 };
 
+/* A stretch of this machine's memory the process touched, [start, end), and where it lies in
+ * the modelled address space: model + (p - start). */
+struct vm_seg {
+    uintptr_t start, end;
+    uint64_t model;
+};
+
 struct vm_pent {
-    uintptr_t page;
+    uint64_t page;      /* modelled address / page_size */
     int32_t prev, next; /* LRU list of resident pages; -1 ends it */
     uint8_t resident, dirty, swapped; /* swapped: its contents are in swap */
     int32_t slot;       /* its place in swap, in pages; -1 before it was first written */
@@ -37,6 +49,8 @@ struct tahoe_vm {
     int32_t lru_head, lru_tail; /* head: least recently used */
     long resident;
     int32_t next_slot;  /* the next free swap slot */
+    struct vm_seg *seg; /* sorted by start; none overlap */
+    long nseg, capseg;
     struct vmstat st;
 };
 
