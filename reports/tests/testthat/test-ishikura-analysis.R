@@ -39,7 +39,9 @@ test_that("k and segments per RTT come from the most connections of each RTT", {
 
 test_that("a timeout's cost is the time over the error-free transfer, per timeout", {
   points <- dplyr::bind_rows(
-    analysis_points("fig6", connections = c(1, 16), added_rtt_ms = 0, mean_mbit = 32, elapsed_s = 40),
+    analysis_points("fig6",
+      connections = c(1, 16), added_rtt_ms = 0, mean_mbit = 32, elapsed_s = 40
+    ),
     analysis_points("cell-loss",
       connections = c(1, 8, 16), added_rtt_ms = 0, cell_loss_ratio = 1e-4,
       mean_mbit = c(2, 10, 16), elapsed_s = c(240, 100, 80), timeouts = c(100, 50, 40)
