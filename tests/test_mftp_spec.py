@@ -12,6 +12,7 @@ import pytest
 from netrepro import aggregate
 from netrepro.spec import load_spec
 from netrepro.experiment import at_point
+from netrepro.tools import mftp
 from netrepro.yamlsrc import SpecError
 from tests.test_spec import line_of
 
@@ -76,6 +77,17 @@ def test_a_ratio_that_is_not_a_ratio_is_refused(tmp_path):
     with pytest.raises(SpecError) as error:
         load_spec(path)
     assert "cell_loss_ratio" in str(error.value)
+
+
+def test_serial_setup_reaches_mftp_only_in_block_mode(tmp_path):
+    experiments = load_spec(ISHIKURA, {"profile": "smoke"}).experiments
+    serial = mftp.mftp_args(experiments["fig6-serial-setup"].settings, 1)
+    assert serial[serial.index("--setup") + 1] == "serial"
+    assert "--setup" not in mftp.mftp_args(experiments["fig6"].settings, 1)
+    path = edited(tmp_path, ISHIKURA, "      setup: serial\n", "      setup: serial\n      mode: stream\n")
+    with pytest.raises(SpecError, match="setup serial needs mode block") as error:
+        load_spec(path)
+    assert f":{line_of(path, 'setup: serial')}" in str(error.value)
 
 
 def snakemake(*args, cwd=REPO):

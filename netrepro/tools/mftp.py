@@ -61,6 +61,7 @@ class Settings:
     transfer_bytes: int
     cwnd_trace: bool = False
     write_file: bool = False
+    serial_setup: bool = False
 
 
 def parse_settings(source: Source) -> Settings:
@@ -92,6 +93,9 @@ def parse_settings(source: Source) -> Settings:
     block_mode = plan.get("mode", "block") == "block"
     if not block_mode and connections not in (1, "auto"):
         raise document.error(source.key(*key, "mode"), "stream mode is plain FTP: one connection")
+    if not block_mode and plan.get("setup") == "serial":
+        raise document.error(source.key(*key, "setup"), "stream mode opens one data connection: "
+                             "setup serial needs mode block")
     block = source.parse(source.key(*key, "block"), parse_size, plan.get("block", "32K"))
     limits.MFTP_BLOCK.check(document, source.key(*key, "block"), block)
     pause = source.parse(source.key(*key, "pause"), limits.ns, plan.get("pause", "1s"))
@@ -116,6 +120,7 @@ def parse_settings(source: Source) -> Settings:
         transfer_bytes=transfer_bytes,
         cwnd_trace=bool(plan.get("cwnd_trace", False)),
         write_file=bool(plan.get("write_file", False)),
+        serial_setup=plan.get("setup", "parallel") == "serial",
     )
 
 
@@ -159,6 +164,8 @@ def mftp_args(plan: Settings, repeats: int) -> list[str]:
             "--pause", f"{round(plan.pause_s * 1e9)}ns", "--timeout", f"{round(plan.timeout_s * 1e9)}ns"]
     if not plan.block_mode:
         return [*argv, "--plain"]
+    if plan.serial_setup:
+        argv += ["--setup", "serial"]
     if plan.connections is None:
         return [*argv, "--target-rate", f"{round(plan.target_rate_bps or 0)}bit"]
     return [*argv, "-n", str(plan.connections)]

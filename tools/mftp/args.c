@@ -41,6 +41,12 @@ void mftp_usage(FILE *f)
         "                      window_reasserts (default 0: the stack's default)\n"
         "  --block SIZE        block size when sending (default %d)\n"
         "  --plain             plain FTP: one data connection in stream mode, no MCON\n"
+        "  --setup MODE        parallel or serial: open the N data connections all at once\n"
+        "                      and time the transfer from its first data octet, or one\n"
+        "                      after another (each connect once the one before is up, as a\n"
+        "                      loop of blocking connects) and time it from the first\n"
+        "                      connection being up, as ftp starts its clock once its data\n"
+        "                      connection is (default parallel)\n"
         "  --rtt-method M      auto, icmp or tcp: ICMP echo (a raw socket, kernel stack\n"
         "                      only), or the time a TCP connect to the control port takes;\n"
         "                      auto tries ICMP first on the kernel stack, else uses tcp\n"
@@ -77,12 +83,14 @@ int mftp_parse_rate(const char *s, double *bps)
 }
 
 enum { OPT_USER = 256, OPT_PASS, OPT_GET, OPT_PUT, OPT_REMOTE, OPT_DEST, OPT_RATE, OPT_PLAIN,
-       OPT_RTT, OPT_SAMPLES };
+       OPT_RTT, OPT_SAMPLES, OPT_SETUP };
 
 int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_t errlen)
 {
     /* In enum mftp_rtt_method's order. */
     static const char *const rtt_methods[] = {"auto", "icmp", "tcp", NULL};
+    /* In enum mftp_setup's order. */
+    static const char *const setups[] = {"parallel", "serial", NULL};
     static const struct option longopts[] = {
         /* mftp's own flags, then the shared ones (common/stackopt.h, common/nrargs.h,
          * mftpcore/flags.h). */
@@ -95,6 +103,7 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         {"connections", required_argument, 0, 'n'},
         {"target-rate", required_argument, 0, OPT_RATE},
         {"plain", no_argument, 0, OPT_PLAIN},
+        {"setup", required_argument, 0, OPT_SETUP},
         {"rtt-method", required_argument, 0, OPT_RTT},
         {"rtt-samples", required_argument, 0, OPT_SAMPLES},
         NR_STACK_LONGOPTS,
@@ -152,6 +161,10 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         case MFTP_OPT_WINDOW:
         case MFTP_OPT_BLOCK:
             if (mftp_xfer_opt(c, optarg, &a->window, &a->block, err, errlen))
+                return -1;
+            break;
+        case OPT_SETUP:
+            if (nr_arg_choice("--setup", optarg, setups, &a->setup, err, errlen))
                 return -1;
             break;
         case OPT_RTT:

@@ -8,6 +8,8 @@
 #include "stackopt.h"
 
 enum mftp_rtt_method { MFTP_RTT_AUTO, MFTP_RTT_ICMP, MFTP_RTT_TCP };
+/* How the data connections are opened, and so where a transfer's time starts. */
+enum mftp_setup { MFTP_SETUP_PARALLEL, MFTP_SETUP_SERIAL };
 
 struct mftp_args {
     const char *stack;       /* what the records call the stack: net.name, or netsim's */
@@ -24,6 +26,7 @@ struct mftp_args {
     long window;             /* per-connection window; 0: the stack's default */
     long block;
     int plain;               /* one connection in stream mode, no MCON */
+    int setup;               /* enum mftp_setup */
     int rtt_method;
     int rtt_samples;
     int repeat;

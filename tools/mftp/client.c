@@ -58,6 +58,8 @@ struct client {
     /* the current transfer */
     int data[MFTP_MAX_CONNS];
     int ndata, nconnected;
+    uint16_t data_port;
+    int64_t t_connected; /* the first data connection up */
     int fd;
     long long size;
     long long peer_window, peer_window_max;
@@ -241,9 +243,12 @@ static void emit_transfer(struct client *c)
     nr_json_int(&j, "duplicate_bytes", x->dup_bytes);
     nr_json_int_array(&j, "conn_bytes", bytes, (size_t)x->n);
     nr_json_int_array(&j, "conn_blocks", blocks, (size_t)x->n);
-    /* From the first data octet to every connection having ended: for RETR the last octet
-     * arrived, for STOR the server has all and closed. */
-    int64_t ns = x->t_first ? x->t_done - x->t_first : 0;
+    /* From the first data octet (--setup serial: the first data connection up) to every
+     * connection having ended: for RETR the last octet arrived, for STOR the server has all
+     * and closed. */
+    int64_t start = a->setup == MFTP_SETUP_SERIAL ? c->t_connected : x->t_first;
+    int64_t ns = x->t_first ? x->t_done - start : 0;
+    nr_json_str(&j, "setup", a->setup == MFTP_SETUP_SERIAL ? "serial" : "parallel");
     nr_json_int(&j, "elapsed_ns", ns);
     if (ns > 0)
         nr_json_double(&j, "throughput_bps", (double)x->bytes * 8e9 / (double)ns);
@@ -315,6 +320,8 @@ static void start_xfer(struct client *c)
     c->x.reclamp = data_opts(c).window_clamp; /* 0 where the buffers are the window */
 }
 
+static int open_one(struct client *c);
+
 static void on_data_connected(void *arg, int sock, int events)
 {
     struct client *c = arg;
@@ -326,7 +333,13 @@ static void on_data_connected(void *arg, int sock, int events)
     }
     nrio_watch(c->io, sock, 0, NULL, NULL);
     progress(c);
-    if (++c->nconnected < c->ndata)
+    if (++c->nconnected == 1)
+        c->t_connected = nrio_now_ns(c->io);
+    if (c->a->setup == MFTP_SETUP_SERIAL && c->ndata < c->nconns) {
+        open_one(c);
+        return;
+    }
+    if (c->nconnected < c->ndata)
         return;
     rc = nrio_getopts(c->io, c->data[0], &c->in_force);
     if (rc < 0) {
@@ -340,31 +353,41 @@ static void on_data_connected(void *arg, int sock, int events)
         send_cmd(c, P_CMD, "STOR %s", c->a->remote_name);
 }
 
+/* Opens the next data connection and starts its connect; returns 0, or -1 after failing. */
+static int open_one(struct client *c)
+{
+    struct nrio_addr to = {.ip = c->server.ip, .port = c->data_port};
+    struct nrio_sockopts o = data_opts(c);
+    int i = c->ndata;
+    int s = nrio_open(c->io, NRIO_TCP, &o);
+    if (s < 0) {
+        failf(c, "opening data connection %d failed: %s%s", i, strerror(-s),
+              s == -ENOBUFS && c->a->window > 0 ? "; the buffers --window asks for exceed "
+              "what this stack allows: give a smaller --window" : "");
+        return -1;
+    }
+    c->data[c->ndata++] = s;
+    int rc = nrio_connect(c->io, s, &to);
+    if (rc < 0 && rc != -EINPROGRESS) {
+        failf(c, "connecting data connection %d failed: %s", i, strerror(-rc));
+        return -1;
+    }
+    rc = nrio_watch(c->io, s, NRIO_OUT, on_data_connected, c);
+    if (rc < 0) {
+        failf(c, "watching data connection %d failed: %s", i, strerror(-rc));
+        return -1;
+    }
+    return 0;
+}
+
 static void open_data(struct client *c, uint16_t port)
 {
-    struct nrio_addr to = {.ip = c->server.ip, .port = port};
-    struct nrio_sockopts o = data_opts(c);
     c->phase = P_DATA;
-    for (int i = 0; i < c->nconns; i++) {
-        int s = nrio_open(c->io, NRIO_TCP, &o);
-        if (s < 0) {
-            failf(c, "opening data connection %d failed: %s%s", i, strerror(-s),
-                  s == -ENOBUFS && c->a->window > 0 ? "; the buffers --window asks for exceed "
-                  "what this stack allows: give a smaller --window" : "");
+    c->data_port = port;
+    int n = c->a->setup == MFTP_SETUP_SERIAL ? 1 : c->nconns;
+    for (int i = 0; i < n; i++)
+        if (open_one(c) < 0)
             return;
-        }
-        c->data[c->ndata++] = s;
-        int rc = nrio_connect(c->io, s, &to);
-        if (rc < 0 && rc != -EINPROGRESS) {
-            failf(c, "connecting data connection %d failed: %s", i, strerror(-rc));
-            return;
-        }
-        rc = nrio_watch(c->io, s, NRIO_OUT, on_data_connected, c);
-        if (rc < 0) {
-            failf(c, "watching data connection %d failed: %s", i, strerror(-rc));
-            return;
-        }
-    }
 }
 
 static void begin_transfer(struct client *c)
@@ -375,6 +398,7 @@ static void begin_transfer(struct client *c)
     c->size = -1;
     memset(&c->x, 0, sizeof c->x);
     c->t_setup = nrio_now_ns(c->io);
+    c->t_connected = 0;
     if (a->get) {
         c->fd = nr_open_write(a->dest);
         if (c->fd < 0) {

@@ -23,17 +23,20 @@ static void test_defaults(void)
     NRT_EQ_INT(a.connections, 0);
     NRT_EQ_INT(a.window, 0);
     NRT_EQ_INT(a.rtt_method, MFTP_RTT_AUTO);
+    NRT_EQ_INT(a.setup, MFTP_SETUP_PARALLEL);
     NRT_EQ_INT(a.port, 2121);
     NRT_EQ_INT(a.repeat, 1);
     NRT_EQ_STR(a.stack, "kernel");
     const char *b[] = {"mftp", "--put", "f", "-n", "16", "--window", "24K", "--target-rate",
-                       "30Mbit", "--rtt-method", "tcp", "--block", "64K", "10.0.0.1", NULL};
+                       "30Mbit", "--rtt-method", "tcp", "--block", "64K", "--setup", "serial",
+                       "10.0.0.1", NULL};
     NRT_EQ_INT(parse(&a, err, b), 0);
     NRT_EQ_INT(a.connections, 16);
     NRT_EQ_INT(a.window, 24576);
     NRT_CHECK(a.target_bps == 30e6);
     NRT_EQ_INT(a.rtt_method, MFTP_RTT_TCP);
     NRT_EQ_INT(a.block, 65536);
+    NRT_EQ_INT(a.setup, MFTP_SETUP_SERIAL);
     NRT_EQ_STR(a.remote_name, "/dev/null");
 }
 
@@ -63,6 +66,8 @@ static void test_refusals(void)
          "--block 0B: give a size from 1B to 16M, e.g. 32K"},
         {{"mftp", "--get", "a", "--rtt-method", "udp", "10.0.0.1"},
          "--rtt-method udp: give auto, icmp or tcp"},
+        {{"mftp", "--get", "a", "--setup", "lazy", "10.0.0.1"},
+         "--setup lazy: give parallel or serial"},
         {{"mftp", "--get", "a", "--rtt-samples", "1001", "10.0.0.1"},
          "--rtt-samples 1001: give a number of probes from 0 to 1000"},
         {{"mftp", "--get", "a", "--stack", "bsd", "10.0.0.1"},

@@ -108,7 +108,7 @@ static char *size_arg(long long size)
 
 /* A GET of size octets over n connections of a 24K window: mftp on host a fetches src from
  * mftpd on host b into dest. extra: netsim flags, e.g. a cell loss ratio (NULL-terminated). */
-static struct st_run get(long long size, int n, char *const *extra)
+static struct st_run get_set_up(long long size, int n, char *const *extra, char *setup)
 {
     char conns[8];
     snprintf(conns, sizeof conns, "%d", n);
@@ -118,12 +118,38 @@ static struct st_run get(long long size, int n, char *const *extra)
         k++;
     for (int i = 0; extra && extra[i]; i++)
         args[k++] = extra[i];
-    char *rest[] = {"--", "-n", conns, "--window", "24K", "--get", "src.bin", "--dest", dest,
-                    "--timeout", "60s", NS_ADDR_B, "--", "--root", root, NULL};
+    char *rest[] = {"--", "-n", conns, "--window", "24K", "--setup", setup, "--get", "src.bin",
+                    "--dest", dest, "--timeout", "60s", NS_ADDR_B, "--", "--root", root, NULL};
     for (int i = 0; rest[i]; i++)
         args[k++] = rest[i];
     args[k] = NULL;
     return st_run_sim(args);
+}
+
+static struct st_run get(long long size, int n, char *const *extra)
+{
+    return get_set_up(size, n, extra, "parallel");
+}
+
+/* --setup serial opens the data connections one after another, each once the one before is
+ * up, and times the transfer from the first being up: the N - 1 connects after the first and
+ * the RETR (a round trip each) join the data's time, which otherwise starts at the first data
+ * octet. */
+static void test_serial_setup_times_the_connects(void)
+{
+    const long long size = 1 << 20;
+    const int n = 4;
+    struct st_run par = get(size, n, NULL);
+    check_intact(&par, size, n, dest);
+    struct st_run ser = get_set_up(size, n, NULL, "serial");
+    check_intact(&ser, size, n, dest);
+    NRT_CHECK(has(&ser, "\"setup\":\"serial\""));
+    NRT_CHECK(has(&par, "\"setup\":\"parallel\""));
+    double added = (st_field(&ser, CLIENT, 0, "elapsed_ns") -
+                    st_field(&par, CLIENT, 0, "elapsed_ns")) / (RTT_S * 1e9);
+    NRT_CHECK(added > n - 1 && added < n + 1);
+    st_free(&par);
+    st_free(&ser);
 }
 
 static void test_get_intact(void)
@@ -348,6 +374,7 @@ int main(void)
     snprintf(dest, sizeof dest, "%s", nrt_scratch("got.bin"));
     NRT_RUN(test_command_lines);
     NRT_RUN(test_get_intact);
+    NRT_RUN(test_serial_setup_times_the_connects);
     NRT_RUN(test_put_intact);
     NRT_RUN(test_same_seed_same_output);
     NRT_RUN(test_throughput_rises_with_connections);
