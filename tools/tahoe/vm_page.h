@@ -2,9 +2,10 @@
  * touched is zero-filled; once the process holds more pages than fit, the least recently used
  * one is evicted (written to swap first if dirty) and a later touch pages it back in. Each
  * page-in and page-out keeps the host CPU busy for the host model's cost (milliner calls paging
- * "a non-interruptible process"), or, on a host with a disk (disk.h), is an I/O of a page to or
- * from its swap slot that the process sleeps on while the CPU serves interrupts. A model with
- * no memory size never pages.
+ * "a non-interruptible process"), or, on a host with a disk (disk.h), goes through its swap
+ * as I/Os (klustered as below) that the process sleeps on while the CPU serves interrupts; the
+ * process writes each page-out itself (SunOS's pageout daemon, which writes ahead of it, is not
+ * modelled). A model with no memory size never pages.
  *
  * Pages are the process's modelled addresses, not this machine's: each stretch of memory the
  * process touches is laid out, in the order it was first touched, from a page boundary of its
