@@ -190,7 +190,8 @@ HOST_KEYS.update({
         ("disk_seek_avg_ns", 0, MAX_COST, "ns"), ("disk_seek_track_ns", 0, MAX_COST, "ns"),
         ("disk_command_ns", 0, MAX_COST, "ns"), ("ufs_block_bytes", 512, 1 << 16, "B"),
         ("ufs_cluster_bytes", 0, 1 << 20, "B"), ("ufs_rotdelay_ns", 0, MAX_COST, "ns"),
-        ("ufs_writes_limit_bytes", 0, 1 << 40, "B"), ("ufs_cache_bytes", 0, 1 << 40, "B"))
+        ("ufs_writes_limit_bytes", 0, 1 << 40, "B"), ("ufs_cache_bytes", 0, 1 << 40, "B"),
+        ("swap_kluster_bytes", 0, 1 << 20, "B"))
 })
 
 

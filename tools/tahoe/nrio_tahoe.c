@@ -569,6 +569,7 @@ nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env
     ufs_init(&t->ufs, &t->disk, c);
     vm_init(&t->vm, c->ram_bytes ? (long)((c->ram_bytes - c->resident_bytes) / c->page_size) : 0,
             (long)c->page_size, c->page_in_ns, c->page_out_ns);
+    vm_set_kluster(&t->vm, (long)c->swap_kluster_bytes);
     return &t->base;
 }
 

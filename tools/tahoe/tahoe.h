@@ -106,6 +106,9 @@ struct tahoe_hostcost {
     int64_t disk_seek_avg_ns, disk_seek_track_ns, disk_command_ns;
     int64_t ufs_block_bytes, ufs_cluster_bytes, ufs_rotdelay_ns;
     int64_t ufs_writes_limit_bytes, ufs_cache_bytes;
+    /* Paging through the disk (vm_page.h): swap_kluster_bytes is the swap device's kluster;
+     * 0 or a page: one page an I/O. */
+    int64_t swap_kluster_bytes;
 };
 
 /* What the host's CPU did beside the protocols: the receive path's wakeups and the time at

@@ -476,7 +476,7 @@ static const struct hostkey {
     HOSTKEY(disk_command_ns, 0, HOST_MAX_COST), HOSTKEY(ufs_block_bytes, 512, 1 << 16),
     HOSTKEY(ufs_cluster_bytes, 0, 1 << 20), HOSTKEY(ufs_rotdelay_ns, 0, HOST_MAX_COST),
     HOSTKEY(ufs_writes_limit_bytes, 0, HOST_MAX_BYTES),
-    HOSTKEY(ufs_cache_bytes, 0, HOST_MAX_BYTES),
+    HOSTKEY(ufs_cache_bytes, 0, HOST_MAX_BYTES), HOSTKEY(swap_kluster_bytes, 0, 1 << 20),
 };
 #define NHOSTKEYS (sizeof hostkeys / sizeof hostkeys[0])
 

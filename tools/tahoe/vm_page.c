@@ -15,6 +15,13 @@ void vm_init(struct tahoe_vm *vm, long frames, long page_size, int64_t page_in_n
     vm->page_in_ns = page_in_ns;
     vm->page_out_ns = page_out_ns;
     vm->lru_head = vm->lru_tail = -1;
+    vm->kluster = 1;
+}
+
+void vm_set_kluster(struct tahoe_vm *vm, long kluster_bytes)
+{
+    long k = kluster_bytes / vm->page_size;
+    vm->kluster = k > 1 ? k : 1;
 }
 
 void vm_free(struct tahoe_vm *vm)
@@ -22,9 +29,11 @@ void vm_free(struct tahoe_vm *vm)
     free(vm->pe);
     free(vm->hash);
     free(vm->seg);
+    free(vm->slotpe);
     vm->pe = NULL;
     vm->hash = NULL;
     vm->seg = NULL;
+    vm->slotpe = NULL;
 }
 
 /* Each stretch gets a modelled region of its own this large, far more than any process of the
@@ -112,7 +121,7 @@ static long lookup(struct tahoe_vm *vm, uint64_t page)
         vm->pe = pe;
         vm->cappe = cap;
     }
-    vm->pe[vm->npe] = (struct vm_pent){page, -1, -1, 0, 0, 0, -1};
+    vm->pe[vm->npe] = (struct vm_pent){page, -1, -1, 0, 0, 0, 0, -1, 0};
     vm->hash[s] = (int32_t)vm->npe;
     return vm->npe++;
 }
@@ -144,44 +153,184 @@ static void push_mru(struct tahoe_vm *vm, long i)
 }
 
 /* Where paging's I/O goes: the CPU (disk NULL: each page costs its page_in_ns or page_out_ns,
- * summed in t) or the host's disk (each page an I/O handed over at `at`; t the last to end). */
+ * summed in t) or the host's disk (I/Os handed over at `at`; t the last the process waits for). */
 struct vm_io {
     struct tahoe_disk *disk;
     int64_t at, t;
 };
 
-/* A page's I/O of the given kind to or from its swap slot. */
-static void page_io(struct tahoe_vm *vm, struct vm_pent *e, int write, struct vm_io *io)
+/* Klustering applies to paging through a disk. */
+static int klustered(const struct tahoe_vm *vm, const struct vm_io *io)
 {
-    if (!io->disk) {
-        io->t += write ? vm->page_out_ns : vm->page_in_ns;
-        return;
+    return io->disk && vm->kluster > 1;
+}
+
+/* Gives entry i the next free swap slot (SunOS allocates it with the page). */
+static int slot_new(struct tahoe_vm *vm, long i)
+{
+    if (vm->next_slot == vm->capslot) {
+        long cap = vm->capslot ? 2 * vm->capslot : 1024;
+        int32_t *sp = realloc(vm->slotpe, (size_t)cap * sizeof *sp);
+        if (!sp)
+            return -ENOMEM;
+        vm->slotpe = sp;
+        vm->capslot = cap;
     }
-    /* A page keeps the slot it was first written to; new slots follow one another. */
-    if (e->slot < 0)
-        e->slot = vm->next_slot++;
-    int64_t done = disk_io(io->disk, io->at, DISK_AREA_SWAP, (int64_t)e->slot * vm->page_size,
-                           vm->page_size, write);
+    vm->slotpe[vm->next_slot] = (int32_t)i;
+    vm->pe[i].slot = vm->next_slot++;
+    return 0;
+}
+
+/* The entry in swap slot s when it holds the page d pages from entry i's in the address space
+ * too (segvn_kluster: the run must be one stretch of memory), else -1. */
+static long neighbour(const struct tahoe_vm *vm, long i, long s, long d)
+{
+    if (s < 0 || s >= vm->next_slot)
+        return -1;
+    long j = vm->slotpe[s];
+    return vm->pe[j].page == vm->pe[i].page + (uint64_t)d ? j : -1;
+}
+
+/* One I/O of the pages in swap slots [lo, hi]; returns when it ends. */
+static int64_t swap_io(struct tahoe_vm *vm, struct vm_io *io, long lo, long hi, int write)
+{
+    return disk_io(io->disk, io->at, DISK_AREA_SWAP, (int64_t)lo * vm->page_size,
+                   (int64_t)(hi - lo + 1) * vm->page_size, write);
+}
+
+static void wait_for(struct vm_io *io, int64_t done)
+{
     if (done > io->t)
         io->t = done;
 }
 
-/* Frees the least recently used frame, writing it to swap first if dirty. */
+static void page_gone(struct tahoe_vm *vm, long i)
+{
+    unlink_lru(vm, i);
+    vm->pe[i].resident = 0;
+    vm->pe[i].klust = 0;
+    vm->resident--;
+}
+
+/* Frees the least recently used frame, writing it to swap first if dirty, with the dirty
+ * pages next to it in its kluster when klustering. */
 static void evict(struct tahoe_vm *vm, struct vm_io *io)
 {
     long v = vm->lru_head;
-    unlink_lru(vm, v);
     struct vm_pent *e = &vm->pe[v];
-    e->resident = 0;
-    vm->resident--;
     if (!e->dirty) {
+        page_gone(vm, v);
         vm->st.v_frees++;
         return;
     }
-    e->dirty = 0;
-    e->swapped = 1;
-    vm->st.v_pgout++;
-    page_io(vm, e, 1, io);
+    if (!io->disk) {
+        page_gone(vm, v);
+        e->dirty = 0;
+        e->swapped = 1;
+        vm->st.v_pgout++;
+        io->t += vm->page_out_ns;
+        return;
+    }
+    long lo = e->slot, hi = e->slot;
+    if (klustered(vm, io)) {
+        long w0 = e->slot / vm->kluster * vm->kluster, w1 = w0 + vm->kluster;
+        long j;
+        while (lo - 1 >= w0 && (j = neighbour(vm, v, lo - 1, lo - 1 - e->slot)) >= 0 &&
+               vm->pe[j].resident && vm->pe[j].dirty)
+            lo--;
+        while (hi + 1 < w1 && (j = neighbour(vm, v, hi + 1, hi + 1 - e->slot)) >= 0 &&
+               vm->pe[j].resident && vm->pe[j].dirty)
+            hi++;
+        vm->nextr = 0;
+    }
+    for (long s = lo; s <= hi; s++) {
+        long j = vm->slotpe[s];
+        page_gone(vm, j);
+        vm->pe[j].dirty = 0;
+        vm->pe[j].swapped = 1;
+        vm->st.v_pgout++;
+    }
+    wait_for(io, swap_io(vm, io, lo, hi, 1));
+}
+
+/* Makes room for n more resident pages. */
+static void make_room(struct tahoe_vm *vm, long n, struct vm_io *io)
+{
+    while (vm->resident + n > vm->frames && vm->lru_head >= 0)
+        evict(vm, io);
+}
+
+/* Reads the pages in swap slots [lo, hi] into memory as one I/O; returns when it ends. */
+static int64_t read_in(struct tahoe_vm *vm, long lo, long hi, struct vm_io *io)
+{
+    int64_t done = swap_io(vm, io, lo, hi, 0);
+    for (long s = lo; s <= hi; s++) {
+        long j = vm->slotpe[s];
+        struct vm_pent *e = &vm->pe[j];
+        e->resident = 1;
+        e->klust = 1;
+        e->ready = done;
+        vm->resident++;
+        vm->st.v_pgin++;
+        push_mru(vm, j);
+    }
+    if ((uint64_t)vm->resident > vm->st.v_maxres)
+        vm->st.v_maxres = (uint64_t)vm->resident;
+    return done;
+}
+
+/* Reads ahead, without waiting, the run after the one holding entry i's slot: its pages from
+ * the run's first on while they are out (none when the first is in memory), as pvn_kluster
+ * does for read-ahead. Room for them is made without the process waiting either. */
+static void read_ahead(struct tahoe_vm *vm, long i, const struct vm_io *io)
+{
+    long s0 = (vm->pe[i].slot / vm->kluster + 1) * vm->kluster, hi = s0 - 1, j;
+    while (hi + 1 < s0 + vm->kluster &&
+           (j = neighbour(vm, i, hi + 1, hi + 1 - vm->pe[i].slot)) >= 0 &&
+           !vm->pe[j].resident && vm->pe[j].swapped)
+        hi++;
+    if (hi < s0)
+        return;
+    struct vm_io ra = *io;
+    make_room(vm, hi - s0 + 1, &ra);
+    read_in(vm, s0, hi, &ra);
+}
+
+/* Entry i, out of memory and in swap, faults: with klustering the pages of its run next to it
+ * come in with it (the process waits for that read) and the next run is read ahead when the
+ * faults follow one another. */
+static void page_in(struct tahoe_vm *vm, long i, struct vm_io *io)
+{
+    if (!io->disk) {
+        make_room(vm, 1, io);
+        vm->st.v_pgin++;
+        io->t += vm->page_in_ns;
+        vm->pe[i].resident = 1;
+        vm->resident++;
+        if ((uint64_t)vm->resident > vm->st.v_maxres)
+            vm->st.v_maxres = (uint64_t)vm->resident;
+        return;
+    }
+    long slot = vm->pe[i].slot, lo = slot, hi = slot, j;
+    int dora = klustered(vm, io) && slot == vm->nextr;
+    if (klustered(vm, io)) {
+        long w0 = slot / vm->kluster * vm->kluster, w1 = w0 + vm->kluster;
+        while (lo - 1 >= w0 && (j = neighbour(vm, i, lo - 1, lo - 1 - slot)) >= 0 &&
+               !vm->pe[j].resident && vm->pe[j].swapped)
+            lo--;
+        while (hi + 1 < w1 && (j = neighbour(vm, i, hi + 1, hi + 1 - slot)) >= 0 &&
+               !vm->pe[j].resident && vm->pe[j].swapped)
+            hi++;
+    }
+    make_room(vm, hi - lo + 1, io);
+    wait_for(io, read_in(vm, lo, hi, io));
+    vm->pe[i].klust = 0;
+    unlink_lru(vm, i);
+    if (klustered(vm, io)) {
+        vm->nextr = (int32_t)(hi + 1);
+        if (dora)
+            read_ahead(vm, i, io);
+    }
 }
 
 /* The process touches the modelled [m, m + len). */
@@ -196,24 +345,33 @@ static int touch_model(struct tahoe_vm *vm, uint64_t m, uint64_t len, int write,
         struct vm_pent *e = &vm->pe[i];
         if (e->resident) {
             unlink_lru(vm, i);
-        } else {
-            if (vm->resident >= vm->frames)
-                evict(vm, io);
-            e = &vm->pe[i];
-            /* A page written out before comes back from swap; any other is zero-filled. */
-            if (e->swapped) {
-                vm->st.v_pgin++;
-                page_io(vm, e, 0, io);
-            } else {
-                vm->st.v_zfod++;
+            /* A page read in with another's fault: its first touch is a fault of its own,
+             * served from memory, that may read ahead (spec_getapage's minor fault). */
+            if (e->klust) {
+                e->klust = 0;
+                int dora = e->slot == vm->nextr;
+                vm->nextr = e->slot + 1;
+                if (dora)
+                    read_ahead(vm, i, io);
             }
+            wait_for(io, vm->pe[i].ready);
+        } else if (e->swapped) {
+            /* A page written out before comes back from swap. */
+            page_in(vm, i, io);
+        } else {
+            /* Any other is zero-filled, and gets its swap slot. */
+            make_room(vm, 1, io);
+            e = &vm->pe[i];
+            if (e->slot < 0 && slot_new(vm, i) < 0)
+                return -ENOMEM;
+            vm->st.v_zfod++;
             e->resident = 1;
             vm->resident++;
             if ((uint64_t)vm->resident > vm->st.v_maxres)
                 vm->st.v_maxres = (uint64_t)vm->resident;
         }
         if (write)
-            e->dirty = 1;
+            vm->pe[i].dirty = 1;
         push_mru(vm, i);
     }
     return 0;
