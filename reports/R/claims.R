@@ -639,6 +639,13 @@ evaluate_claim <- function(claim, sizes, extra = list(), metrics = claim_metrics
   if (nrow(in_modes) == 0) {
     in_modes <- rows
   }
+  # An RTT comparison of two modes rests only on the sizes where both brought a message back
+  # whole, however many sizes were sent.
+  sizes_n <- if (claim$metric %in% paired_rtt_metrics) {
+    dplyr::n_distinct(pair_modes(rows, modes[1], modes[2])$message_bytes)
+  } else {
+    dplyr::n_distinct(in_modes$message_bytes)
+  }
   judged <- judge_claim_row(claim, value, override)
   if (missing_rtt) {
     judged$note <- paste(
@@ -648,7 +655,7 @@ evaluate_claim <- function(claim, sizes, extra = list(), metrics = claim_metrics
   }
   dplyr::bind_cols(
     judged,
-    value_n(value, dplyr::n_distinct(in_modes$message_bytes), "sizes"),
+    value_n(value, sizes_n, "sizes"),
     echoes = if ("echoes" %in% names(in_modes)) sum(in_modes$echoes) else NA_real_
   )
 }
@@ -674,6 +681,9 @@ rtt_metrics <- c(
   "rtt_rel_diff_median", "rtt_abs_rel_diff_median", "rtt_abs_rel_diff_max", "share_faster",
   "gap_trend", "rtt_linearity", "dispersion_ratio"
 )
+
+# The metrics that compare two modes' RTTs size by size (pair_modes()).
+paired_rtt_metrics <- intersect(pair_metrics, rtt_metrics)
 
 # TRUE when an RTT metric found no value because a mode the claim names was measured in its
 # range but, at some size, no echo came back whole: the RTT the claim speaks of does not

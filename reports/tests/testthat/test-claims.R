@@ -67,6 +67,19 @@ test_that("each verdict carries its n: sizes of the claim's modes, their echoes,
   expect_equal(as.character(evaluate_claim(one_claim(target = 7, partly_tolerance = 7), many)$verdict), "not reproduced")
 })
 
+test_that("an RTT comparison of two modes counts only the sizes where both came back whole", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp-cooled", c(1000, 2000, 4000), rtt = c(10, NA, NA)),
+    size_rows("tcp", c(1000, 2000, 4000), rtt = c(20, 30, 40))
+  )
+  claim <- one_claim(
+    metric = "rtt_rel_diff_median", modes = "udp-cooled;tcp", target = -20, partly_tolerance = 20
+  )
+  got <- evaluate_claim(claim, sizes)
+  expect_equal(got$measured, -50)
+  expect_equal(c(got$n, got$n_of), c("1", "sizes"))
+})
+
 test_that("read_claims rejects unknown metrics and inconsistent tolerances", {
   path <- withr::local_tempfile(fileext = ".csv")
   readr::write_csv(one_claim(metric = "guess"), path)
