@@ -54,6 +54,19 @@ static long seg_at(const struct tahoe_vm *vm, uintptr_t a)
     return ends_at;
 }
 
+/* arr (cap elements of elem octets, len in use) with room for one more: doubled when full,
+ * first elements at the start; NULL when memory ran out (arr is then left as it was). */
+static void *room_for_one(void *arr, long *cap, long len, long first, size_t elem)
+{
+    if (len < *cap)
+        return arr;
+    long n = *cap ? 2 * *cap : first;
+    void *grown = realloc(arr, (size_t)n * elem);
+    if (grown)
+        *cap = n;
+    return grown;
+}
+
 /* The start of the first stretch above a; UINTPTR_MAX if none. */
 static uintptr_t seg_above(const struct tahoe_vm *vm, uintptr_t a)
 {
@@ -67,14 +80,10 @@ static uintptr_t seg_above(const struct tahoe_vm *vm, uintptr_t a)
 /* A new stretch from a, in the next modelled region; -ENOMEM when memory ran out. */
 static long seg_new(struct tahoe_vm *vm, uintptr_t a)
 {
-    if (vm->nseg == vm->capseg) {
-        long cap = vm->capseg ? 2 * vm->capseg : 16;
-        struct vm_seg *seg = realloc(vm->seg, (size_t)cap * sizeof *seg);
-        if (!seg)
-            return -ENOMEM;
-        vm->seg = seg;
-        vm->capseg = cap;
-    }
+    struct vm_seg *seg = room_for_one(vm->seg, &vm->capseg, vm->nseg, 16, sizeof *seg);
+    if (!seg)
+        return -ENOMEM;
+    vm->seg = seg;
     vm->seg[vm->nseg] = (struct vm_seg){a, a, (uint64_t)(vm->nseg + 1) << VM_REGION_SHIFT};
     return vm->nseg++;
 }
@@ -113,14 +122,10 @@ static long lookup(struct tahoe_vm *vm, uint64_t page)
             return vm->hash[s];
         s = (s + 1) & (size_t)(vm->hcap - 1);
     }
-    if (vm->npe == vm->cappe) {
-        long cap = vm->cappe ? 2 * vm->cappe : 1024;
-        struct vm_pent *pe = realloc(vm->pe, (size_t)cap * sizeof *pe);
-        if (!pe)
-            return -ENOMEM;
-        vm->pe = pe;
-        vm->cappe = cap;
-    }
+    struct vm_pent *pe = room_for_one(vm->pe, &vm->cappe, vm->npe, 1024, sizeof *pe);
+    if (!pe)
+        return -ENOMEM;
+    vm->pe = pe;
     vm->pe[vm->npe] = (struct vm_pent){page, -1, -1, 0, 0, 0, 0, -1, 0};
     vm->hash[s] = (int32_t)vm->npe;
     return vm->npe++;
@@ -168,14 +173,10 @@ static int klustered(const struct tahoe_vm *vm, const struct vm_io *io)
 /* Gives entry i the next free swap slot (SunOS allocates it with the page). */
 static int slot_new(struct tahoe_vm *vm, long i)
 {
-    if (vm->next_slot == vm->capslot) {
-        long cap = vm->capslot ? 2 * vm->capslot : 1024;
-        int32_t *sp = realloc(vm->slotpe, (size_t)cap * sizeof *sp);
-        if (!sp)
-            return -ENOMEM;
-        vm->slotpe = sp;
-        vm->capslot = cap;
-    }
+    int32_t *sp = room_for_one(vm->slotpe, &vm->capslot, vm->next_slot, 1024, sizeof *sp);
+    if (!sp)
+        return -ENOMEM;
+    vm->slotpe = sp;
     vm->slotpe[vm->next_slot] = (int32_t)i;
     vm->pe[i].slot = vm->next_slot++;
     return 0;
