@@ -137,25 +137,30 @@ cooled_returns <- function(echoes, experiment_id) {
     dplyr::arrange(mode, message_bytes)
 }
 
-# For each of two loss claims on one experiment (claims: their rows of the claims file, one
-# naming mode "udp", one "udp-cooled"), over the claim's sizes: the loss measured, the loss
-# datagrams_before_full() predicts from the sender's time the ttcp sweep measured at the same
-# cooling gap (times: cooling_send_times(); the uncooled sender at level 0), and the sender's
-# time per datagram the claim's published loss implies on the same wire and queue (link: a row
-# of run_links()). NA where the sweep has no level with the echoes' gap.
-cooling_budget <- function(echoes, times, link, claims) {
+# For loss claims on the era hosts' echoes (claims: their rows of the claims file, each naming
+# one UDP mode), over the claim's messages (the largest size only for a claim on the largest
+# loss): the loss measured; the loss datagrams_before_full() predicts from the sender's time the
+# ttcp sweep measured at the same cooling gap (times: cooling_send_times(); the uncooled sender
+# at level 0); the most loss the queue allows (a sender with no cost); and the sender's time per
+# datagram the published loss implies on the same wire and queue (link: a row of run_links()):
+# the least time for a bound from above, the time itself otherwise, NA when even the most loss
+# the queue allows stays below the published one. model_sender_ms is NA where the sweep has no
+# level with the echoes' gap.
+cooling_budget <- function(echoes, times, link, claims, datagram_bytes) {
+  frames <- udp_fragments(datagram_bytes, link$mtu)
+  wire <- udp_datagram_wire_ms(datagram_bytes, link$mtu, link$rate_bps, link$framing)
+  fastest <- link$queue_packets / frames
   rows <- purrr::map(seq_len(nrow(claims)), function(i) {
     claim <- claims[i, ]
     mode_id <- claim$modes
     here <- dplyr::filter(
       echoes, stack == "tahoe", backend == "sim", experiment == claim$experiments,
-      mode == mode_id, message_bytes >= claim$size_min_bytes,
+      mode == mode_id, message_bytes >= dplyr::coalesce(claim$size_min_bytes, 0),
       message_bytes <= dplyr::coalesce(claim$size_max_bytes, Inf)
     )
-    # The datagram size: a message that is a whole number of datagrams shows it.
-    bytes <- max(here$message_bytes / here$datagrams)
-    frames <- udp_fragments(bytes, link$mtu)
-    wire <- udp_datagram_wire_ms(bytes, link$mtu, link$rate_bps, link$framing)
+    if (claim$metric == "max_loss") {
+      here <- dplyr::filter(here, message_bytes == max(message_bytes))
+    }
     gap <- if (mode_id == "udp") 0 else stats::median(as.numeric(here$cool_gap_us))
     level <- if (gap == 0) {
       dplyr::filter(times, cool_iterations == 0)
@@ -165,15 +170,20 @@ cooling_budget <- function(echoes, times, link, claims) {
     model_ms <- if (nrow(level) == 1) level$sender_ms else NA_real_
     whole <- datagrams_before_full(model_ms, wire, frames, link$queue_packets)
     needed <- fluid_whole_needed(here$datagrams, claim$target)
+    implied <- if (claim$check != "at_most" && needed < fastest) {
+      NA_real_
+    } else {
+      sender_ms_for_whole(needed, wire, frames, link$queue_packets)
+    }
     tibble::tibble(
       claim_id = claim$claim_id, mode = mode_id, sizes = dplyr::n_distinct(here$message_bytes),
-      datagram_bytes = bytes, frames = frames, queue_packets = link$queue_packets,
-      wire_ms = wire, cool_gap_us = gap,
+      largest_only = claim$metric == "max_loss", frames = frames,
+      queue_packets = link$queue_packets, wire_ms = wire, cool_gap_us = gap,
       measured_loss_pct = pooled_loss_pct(here$datagrams, here$datagrams_returned),
       model_sender_ms = model_ms,
       predicted_loss_pct = fluid_pooled_loss_pct(here$datagrams, whole),
-      published_loss_pct = claim$target,
-      implied_sender_ms = sender_ms_for_whole(needed, wire, frames, link$queue_packets)
+      most_loss_pct = fluid_pooled_loss_pct(here$datagrams, fastest),
+      published_loss_pct = claim$target, implied_sender_ms = implied
     )
   })
   dplyr::bind_rows(rows)

@@ -79,16 +79,18 @@ test_that("run_links reads each experiment's link from its runs' provenance once
 })
 
 test_that("cooling_budget predicts each claim's loss from the sweep and inverts the published one", {
-  echo <- function(mode, bytes, returned, gap) {
+  echo <- function(experiment, mode, bytes, returned, gap) {
     tibble::tibble(
-      stack = "tahoe", backend = "sim", experiment = "lan-very-large", mode = mode,
-      message_bytes = bytes, datagrams = bytes / 8192, datagrams_returned = returned,
+      stack = "tahoe", backend = "sim", experiment = experiment, mode = mode,
+      message_bytes = bytes, datagrams = ceiling(bytes / 8192), datagrams_returned = returned,
       cool_gap_us = gap
     )
   }
   echoes <- dplyr::bind_rows(
-    echo("udp", c(409600, 1024000), c(15, 15), NA), echo("udp-cooled", c(409600, 1024000), c(20, 20), 880),
-    echo("udp", 51200, 6, NA)
+    echo("lan-very-large", "udp", c(409600, 1024000), c(15, 15), NA),
+    echo("lan-very-large", "udp-cooled", c(409600, 1024000), c(20, 20), 880),
+    echo("lan-very-large", "udp", 51200, 6, NA),
+    echo("lan-nasa", "udp", c(205747, 486430), c(15, 15), NA)
   )
   wire <- udp_datagram_wire_ms(8192, 1500, 1e7, "ethernet")
   times <- tibble::tibble(
@@ -97,23 +99,32 @@ test_that("cooling_budget predicts each claim's loss from the sweep and inverts 
   )
   link <- tibble::tibble(mtu = 1500, rate_bps = 1e7, framing = "ethernet", queue_packets = 50)
   claims <- tibble::tibble(
-    claim_id = c("U", "C"), modes = c("udp", "udp-cooled"), experiments = "lan-very-large",
-    size_min_bytes = 204801, size_max_bytes = c(1024000, NA), target = c(85, 8)
+    claim_id = c("U", "C", "M", "N"), modes = c("udp", "udp-cooled", "udp-cooled", "udp"),
+    experiments = c("lan-very-large", "lan-very-large", "lan-very-large", "lan-nasa"),
+    metric = c("pooled_loss", "pooled_loss", "max_loss", "pooled_loss"),
+    check = c("about", "at_most", "at_most", "about"),
+    size_min_bytes = c(204801, 204801, 51200, 204801), size_max_bytes = c(1024000, NA, 1024000, NA),
+    target = c(85, 8, 8, 85)
   )
-  got <- cooling_budget(echoes, times, link, claims)
-  expect_equal(got$sizes, c(2, 2))
-  expect_equal(got$frames, c(6, 6))
-  expect_equal(got$model_sender_ms, c(3, 4))
-  expect_equal(got$measured_loss_pct, c(100 * (1 - 30 / 175), 100 * (1 - 40 / 175)))
+  got <- cooling_budget(echoes, times, link, claims, 8192)
+  expect_equal(got$sizes, c(2, 2, 1, 2))
+  expect_equal(got$largest_only, c(FALSE, FALSE, TRUE, FALSE))
+  expect_equal(got$model_sender_ms, c(3, 4, 4, 3))
+  expect_equal(got$measured_loss_pct[1:3], c(100 * (1 - 30 / 175), 100 * (1 - 40 / 175), 100 * (1 - 20 / 125)))
   whole <- datagrams_before_full(c(3, 4), wire, 6, 50)
-  expect_equal(got$predicted_loss_pct, c(
+  expect_equal(got$predicted_loss_pct[1:2], c(
     fluid_pooled_loss_pct(c(50, 125), whole[1]), fluid_pooled_loss_pct(c(50, 125), whole[2])
   ))
+  expect_equal(got$most_loss_pct[1], fluid_pooled_loss_pct(c(50, 125), 50 / 6))
   expect_equal(
     got$implied_sender_ms[2],
     sender_ms_for_whole(fluid_whole_needed(c(50, 125), 8), wire, 6, 50)
   )
+  expect_equal(got$implied_sender_ms[3], sender_ms_for_whole(0.92 * 125, wire, 6, 50))
   expect_lt(got$implied_sender_ms[1], got$implied_sender_ms[2])
+  # 85 % of the two images needs fewer whole datagrams than a sender with no cost gets through.
+  expect_lt(got$most_loss_pct[4], 85)
+  expect_true(is.na(got$implied_sender_ms[4]))
   # No sweep level at the echoes' gap: nothing to predict from.
-  expect_true(is.na(cooling_budget(echoes, times[1, ], link, claims)$model_sender_ms[2]))
+  expect_true(is.na(cooling_budget(echoes, times[1, ], link, claims, 8192)$model_sender_ms[2]))
 })
