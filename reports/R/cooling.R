@@ -42,7 +42,8 @@ udp_fragments <- function(bytes, mtu) {
 }
 
 # Milliseconds one UDP datagram of `bytes` data keeps a line busy: its fragments' IP octets,
-# plus on Ethernet each frame's framing and gap (IEEE 802.3); framing "none" adds nothing.
+# plus on Ethernet each frame's framing and gap (IEEE 802.3; no fragment here is below the
+# minimum frame); framing "none" adds nothing.
 # NA for any other framing (ATM's cells are not needed here).
 udp_datagram_wire_ms <- function(bytes, mtu, rate_bps, framing) {
   frames <- udp_fragments(bytes, mtu)
@@ -145,7 +146,7 @@ cooled_returns <- function(echoes, experiment_id) {
 # datagram the published loss implies on the same wire and queue (link: a row of run_links()):
 # the least time for a bound from above, the time itself otherwise, NA when even the most loss
 # the queue allows stays below the published one. model_sender_ms is NA where the sweep has no
-# level with the echoes' gap.
+# level with the echoes' gap; a claim without echoes has no row.
 cooling_budget <- function(echoes, times, link, claims, datagram_bytes) {
   frames <- udp_fragments(datagram_bytes, link$mtu)
   wire <- udp_datagram_wire_ms(datagram_bytes, link$mtu, link$rate_bps, link$framing)
@@ -158,6 +159,9 @@ cooling_budget <- function(echoes, times, link, claims, datagram_bytes) {
       mode == mode_id, message_bytes >= dplyr::coalesce(claim$size_min_bytes, 0),
       message_bytes <= dplyr::coalesce(claim$size_max_bytes, Inf)
     )
+    if (nrow(here) == 0) {
+      return(NULL)
+    }
     if (claim$metric == "max_loss") {
       here <- dplyr::filter(here, message_bytes == max(message_bytes))
     }

@@ -125,6 +125,9 @@ test_that("cooling_budget predicts each claim's loss from the sweep and inverts 
   # 85 % of the two images needs fewer whole datagrams than a sender with no cost gets through.
   expect_lt(got$most_loss_pct[4], 85)
   expect_true(is.na(got$implied_sender_ms[4]))
+  # A claim on an experiment with no echoes has no row.
+  other <- dplyr::mutate(claims[1, ], experiments = "wan-large")
+  expect_equal(nrow(cooling_budget(echoes, times, link, other, 8192)), 0)
   # No sweep level at the echoes' gap: nothing to predict from.
   expect_true(is.na(cooling_budget(echoes, times[1, ], link, claims, 8192)$model_sender_ms[2]))
 })
