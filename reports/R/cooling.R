@@ -1,0 +1,194 @@
+# liu95cool on the era hosts: why the cooled datagrams are lost, and how long the sender would
+# have to take per datagram for the loss the paper saw. Everything here is computed from the
+# runs (their records and their links' provenance) and from IEEE 802.3's framing.
+
+# What one Ethernet frame adds on the wire beside its IP packet (IEEE 802.3 Sec 4.4.2):
+# preamble and SFD 8 octets, header 14, FCS 4, and the 96-bit interframe gap, 12.
+ether_frame_extra_octets <- 38
+ip_header_octets <- 20
+udp_header_octets <- 8
+
+# The link each run of the experiments ran on, from its provenance: one row per experiment
+# (its base id) and link. No rows without provenance.
+run_links <- function(runs, suffixes = liu95cool_suffixes) {
+  rows <- purrr::map(runs, function(run) {
+    spec <- run$link
+    if (is.null(spec) || is.null(run$experiment)) {
+      return(NULL)
+    }
+    tibble::tibble(
+      experiment = base_experiment(run$experiment, suffixes),
+      run_experiment = run$experiment,
+      link = as_text(spec$name), framing = as_text(spec$framing),
+      mtu = number_or_na(spec$mtu), rate_bps = number_or_na(spec$rate_bps),
+      queue_packets = number_or_na(spec$queue_packets)
+    )
+  })
+  rows <- purrr::compact(rows)
+  if (length(rows) == 0) {
+    return(tibble::tibble(
+      experiment = character(), run_experiment = character(), link = character(),
+      framing = character(), mtu = numeric(), rate_bps = numeric(), queue_packets = numeric()
+    ))
+  }
+  dplyr::distinct(dplyr::bind_rows(rows))
+}
+
+# IP fragments of one UDP datagram of `bytes` data at an MTU (every fragment but the last
+# carries a multiple of 8 octets).
+udp_fragments <- function(bytes, mtu) {
+  per <- floor((mtu - ip_header_octets) / 8) * 8
+  ceiling((bytes + udp_header_octets) / per)
+}
+
+# Milliseconds one UDP datagram of `bytes` data keeps a line busy: its fragments' IP octets,
+# plus on Ethernet each frame's framing and gap (IEEE 802.3; no fragment here is below the
+# minimum frame); framing "none" adds nothing.
+# NA for any other framing (ATM's cells are not needed here).
+udp_datagram_wire_ms <- function(bytes, mtu, rate_bps, framing) {
+  frames <- udp_fragments(bytes, mtu)
+  extra <- dplyr::case_when(
+    framing == "ethernet" ~ ether_frame_extra_octets, framing == "none" ~ 0, TRUE ~ NA_real_
+  )
+  octets <- bytes + udp_header_octets + frames * (ip_header_octets + extra)
+  octets * 8 / rate_bps * 1000
+}
+
+# Datagrams a sender faster than the line gets through before a queue of queue_packets fills:
+# each datagram puts `frames` frames in and the line takes out sender_ms / wire_ms of a
+# datagram's frames meanwhile. Once the queue is full each new datagram finds room for only
+# some of its fragments, so none after those comes out whole. Inf when the line keeps up.
+datagrams_before_full <- function(sender_ms, wire_ms, frames, queue_packets) {
+  rise <- frames * (1 - sender_ms / wire_ms)
+  dplyr::if_else(rise > 0, queue_packets / rise, Inf)
+}
+
+# Pooled loss (%) of messages of `datagrams` datagrams each (one value per message) when the
+# first n_whole datagrams of each come out whole and none after them (datagrams_before_full()).
+fluid_pooled_loss_pct <- function(datagrams, n_whole) {
+  100 * (1 - sum(pmin(datagrams, n_whole)) / sum(datagrams))
+}
+
+# The fewest whole datagrams per message for which fluid_pooled_loss_pct() is at most loss_pct.
+fluid_whole_needed <- function(datagrams, loss_pct) {
+  if (fluid_pooled_loss_pct(datagrams, 0) <= loss_pct) {
+    return(0)
+  }
+  stats::uniroot(
+    function(n) fluid_pooled_loss_pct(datagrams, n) - loss_pct,
+    c(0, max(datagrams)), tol = 1e-9
+  )$root
+}
+
+# The time per datagram a sender must take for n_whole datagrams to pass before the queue
+# fills (datagrams_before_full() solved for sender_ms); 0 when even a sender with no cost
+# gets them through (the queue holds them).
+sender_ms_for_whole <- function(n_whole, wire_ms, frames, queue_packets) {
+  pmax(0, wire_ms * (1 - queue_packets / (frames * n_whole)))
+}
+
+# Per UDP cooling level of a ttcp sweep in virtual time: the sender's measured time per
+# datagram (its transfer time over its datagrams, averaged over the transfers), the line's
+# time, the datagrams datagrams_before_full() predicts, and the loss measured.
+cooling_send_times <- function(transfers, wire_ms, frames, queue_packets) {
+  udp <- dplyr::filter(transfers, proto == "udp", !is.na(cool_iterations))
+  if (nrow(udp) == 0) {
+    return(tibble::tibble(
+      cool_iterations = numeric(), cool_gap_us = numeric(), sender_ms = numeric(),
+      wire_ms = numeric(), predicted_datagrams = numeric(), loss_pct = numeric()
+    ))
+  }
+  udp |>
+    dplyr::mutate(
+      bytes = as.numeric(bytes), sent = as.numeric(datagrams_sent),
+      received = as.numeric(datagrams_received),
+      per_datagram_ms = bytes * 8 / (as.numeric(throughput_mbit) * 1e6) / sent * 1000
+    ) |>
+    dplyr::group_by(cool_iterations) |>
+    dplyr::summarise(
+      sender_ms = mean(per_datagram_ms),
+      cool_gap_us = mean(as.numeric(cool_gap_us)),
+      loss_pct = pooled_loss_pct(sum(sent), sum(received)),
+      .groups = "drop"
+    ) |>
+    dplyr::mutate(
+      wire_ms = wire_ms,
+      predicted_datagrams = datagrams_before_full(sender_ms, wire_ms, frames, queue_packets)
+    ) |>
+    dplyr::select(cool_iterations, cool_gap_us, sender_ms, wire_ms, predicted_datagrams, loss_pct) |>
+    dplyr::arrange(cool_iterations)
+}
+
+# Per UDP mode and message size of one experiment on the era hosts (Tahoe, virtual time): the
+# messages, the datagrams of each, the median datagrams that came back per message, and the
+# pooled loss.
+cooled_returns <- function(echoes, experiment_id) {
+  echoes |>
+    dplyr::filter(
+      stack == "tahoe", backend == "sim", experiment == experiment_id, mode %in% udp_modes
+    ) |>
+    dplyr::group_by(mode, message_bytes) |>
+    dplyr::summarise(
+      messages = dplyr::n(),
+      loss_pct = pooled_loss_pct(datagrams, datagrams_returned),
+      returned = stats::median(datagrams_returned),
+      datagrams = stats::median(datagrams),
+      .groups = "drop"
+    ) |>
+    dplyr::arrange(mode, message_bytes)
+}
+
+# For loss claims on the era hosts' echoes (claims: their rows of the claims file, each naming
+# one UDP mode), over the claim's messages (the largest size only for a claim on the largest
+# loss): the loss measured; the loss datagrams_before_full() predicts from the sender's time the
+# ttcp sweep measured at the same cooling gap (times: cooling_send_times(); the uncooled sender
+# at level 0); the most loss the queue allows (a sender with no cost); and the sender's time per
+# datagram the published loss implies on the same wire and queue (link: a row of run_links()):
+# the least time for a bound from above, the time itself otherwise, NA when even the most loss
+# the queue allows stays below the published one. model_sender_ms is NA where the sweep has no
+# level with the echoes' gap; a claim without echoes has no row.
+cooling_budget <- function(echoes, times, link, claims, datagram_bytes) {
+  frames <- udp_fragments(datagram_bytes, link$mtu)
+  wire <- udp_datagram_wire_ms(datagram_bytes, link$mtu, link$rate_bps, link$framing)
+  fastest <- link$queue_packets / frames
+  rows <- purrr::map(seq_len(nrow(claims)), function(i) {
+    claim <- claims[i, ]
+    mode_id <- claim$modes
+    here <- dplyr::filter(
+      echoes, stack == "tahoe", backend == "sim", experiment == claim$experiments,
+      mode == mode_id, message_bytes >= dplyr::coalesce(claim$size_min_bytes, 0),
+      message_bytes <= dplyr::coalesce(claim$size_max_bytes, Inf)
+    )
+    if (nrow(here) == 0) {
+      return(NULL)
+    }
+    if (claim$metric == "max_loss") {
+      here <- dplyr::filter(here, message_bytes == max(message_bytes))
+    }
+    gap <- if (mode_id == "udp") 0 else stats::median(as.numeric(here$cool_gap_us))
+    level <- if (gap == 0) {
+      dplyr::filter(times, cool_iterations == 0)
+    } else {
+      dplyr::filter(times, abs(cool_gap_us - gap) < 0.5)
+    }
+    model_ms <- if (nrow(level) == 1) level$sender_ms else NA_real_
+    whole <- datagrams_before_full(model_ms, wire, frames, link$queue_packets)
+    needed <- fluid_whole_needed(here$datagrams, claim$target)
+    implied <- if (claim$check != "at_most" && needed < fastest) {
+      NA_real_
+    } else {
+      sender_ms_for_whole(needed, wire, frames, link$queue_packets)
+    }
+    tibble::tibble(
+      claim_id = claim$claim_id, mode = mode_id, sizes = dplyr::n_distinct(here$message_bytes),
+      largest_only = claim$metric == "max_loss", frames = frames,
+      queue_packets = link$queue_packets, wire_ms = wire, cool_gap_us = gap,
+      measured_loss_pct = pooled_loss_pct(here$datagrams, here$datagrams_returned),
+      model_sender_ms = model_ms,
+      predicted_loss_pct = fluid_pooled_loss_pct(here$datagrams, whole),
+      most_loss_pct = fluid_pooled_loss_pct(here$datagrams, fastest),
+      published_loss_pct = claim$target, implied_sender_ms = implied
+    )
+  })
+  dplyr::bind_rows(rows)
+}
