@@ -33,24 +33,32 @@ link_network <- function(link, formula) {
 read_formula <- function(path) {
   readr::read_csv(path,
     col_types = readr::cols(
-      offset_octets = "d", period_octets = "d", normal_octets = "d", .default = "c"
+      offset_octets = "d", period_octets = "d", normal_octets = "d",
+      first_normal_period = "i", lead_abnormal_octets = "d", .default = "c"
     ),
     progress = FALSE
   )
 }
 
 # The class the paper's formula predicts for a message size on a network:
-# sizes up to the offset are normal; beyond it, each period starts with a
-# normal stretch of normal_octets + 1 sizes and the rest is abnormal. NA for
-# a network without a formula.
+# sizes up to the offset are normal; beyond it, period n (from 0) starts with
+# a stretch of normal_octets + 1 sizes, normal from period first_normal_period
+# on, and the rest of each period is abnormal. The first lead_abnormal_octets
+# sizes past the offset are abnormal whatever their period (liu95db's Ethernet
+# text: 4K+1 to 4K+M-1). A size that none of these names is NA, as is a
+# network without a formula.
 formula_class <- function(bytes, network, formula) {
   row <- match(network, formula$network)
-  offset <- formula$offset_octets[row]
-  phase <- (bytes - offset) %% formula$period_octets[row]
+  past <- bytes - formula$offset_octets[row]
+  phase <- past %% formula$period_octets[row]
+  period <- past %/% formula$period_octets[row]
   dplyr::case_when(
     is.na(row) ~ NA_character_,
-    bytes <= offset | phase <= formula$normal_octets[row] ~ "normal",
-    TRUE ~ "abnormal"
+    past <= 0 ~ "normal",
+    past <= formula$lead_abnormal_octets[row] ~ "abnormal",
+    phase > formula$normal_octets[row] ~ "abnormal",
+    period >= formula$first_normal_period[row] ~ "normal",
+    TRUE ~ NA_character_
   )
 }
 
@@ -63,11 +71,17 @@ formula_abnormal_ranges <- function(network, formula, lo, hi) {
   }
   periods <- seq(0, max(0, ceiling((hi - row$offset_octets) / row$period_octets)))
   starts <- row$offset_octets + periods * row$period_octets + row$normal_octets + 1
-  tibble::tibble(
-    network = network,
-    from = starts,
-    to = starts + row$period_octets - row$normal_octets - 2
-  ) |>
+  ranges <- tibble::tibble(
+    network = network, from = starts, to = starts + row$period_octets - row$normal_octets - 2
+  )
+  if (row$lead_abnormal_octets > 0) {
+    lead_from <- row$offset_octets + 1
+    ranges <- dplyr::bind_rows(
+      tibble::tibble(network = network, from = lead_from, to = lead_from + row$lead_abnormal_octets - 1),
+      ranges
+    )
+  }
+  ranges |>
     dplyr::filter(from <= hi, to >= lo)
 }
 

@@ -1,7 +1,8 @@
 # Hand-made formula table: ATM and Ethernet as liu95db writes them.
 toy_formula <- tibble::tibble(
   network = c("ATM", "Ethernet"), link_prefix = c("atm", "ethernet"),
-  offset_octets = c(0, 4096), period_octets = c(12288, 2920), normal_octets = c(4096, 1460)
+  offset_octets = c(0, 4096), period_octets = c(12288, 2920), normal_octets = c(4096, 1460),
+  first_normal_period = c(0L, 1L), lead_abnormal_octets = c(0, 1459)
 )
 
 # Hand-made per-size summaries of one setup, link and mode.
@@ -16,11 +17,18 @@ test_that("the formula's classes follow its ranges on ATM and Ethernet", {
     formula_class(c(4096, 4097, 12287, 12288, 8192, 102400), "ATM", toy_formula),
     c("normal", "abnormal", "abnormal", "normal", "abnormal", "normal")
   )
-  # 4K + M + 1 is the first abnormal size; 4K + 2M the next normal one.
+  # Ethernet as the paper writes it: normal 4K+2nM to 4K+(2n+1)M only from n = 1, and 4K+1 to
+  # 4K+M-1 abnormal (the text after the formula); 4K+M lies in no range it gives.
   expect_equal(
-    formula_class(c(4096, 4096 + 1460, 4096 + 1461, 4096 + 2920, 8192, 102400), "Ethernet", toy_formula),
-    c("normal", "normal", "abnormal", "normal", "normal", "abnormal")
+    formula_class(
+      c(4096, 4097, 4096 + 1459, 4096 + 1460, 4096 + 1461, 4096 + 2920, 4096 + 4380, 4096 + 4381, 102400),
+      "Ethernet", toy_formula
+    ),
+    c("normal", "abnormal", "abnormal", NA, "abnormal", "normal", "normal", "abnormal", "abnormal")
   )
+  eth_ranges <- formula_abnormal_ranges("Ethernet", toy_formula, 4096, 9935)
+  expect_equal(eth_ranges$from, c(4097, 5557, 8477))
+  expect_equal(eth_ranges$to, c(5555, 7015, 9935))
   expect_true(is.na(formula_class(1, "FDDI", toy_formula)))
   expect_equal(link_network(c("atm-taxi-100", "ethernet-10", "wan"), toy_formula), c("ATM", "Ethernet", NA))
   ranges <- formula_abnormal_ranges("ATM", toy_formula, 4096, 28673)
@@ -159,6 +167,12 @@ test_that("the liu95db reference files are complete and consistent", {
   expect_equal(shaded[c("send_buffer", "recv_buffer")], lockstep[c("send_buffer", "recv_buffer")])
   formula <- read_formula(ref("liu95db-formula.csv"))
   expect_setequal(formula$network, c("ATM", "Ethernet"))
+  # Sec 3.2.2 gives the Ethernet's normal ranges for n = 1, 2, ... only and calls 4K+1 to
+  # 4K+M-1 abnormal; 4K+M is in none of its ranges.
+  expect_equal(
+    formula_class(c(4096, 4097, 5555, 5556, 5557, 7016), "Ethernet", formula),
+    c("normal", "abnormal", "abnormal", NA, "abnormal", "normal")
+  )
   claims <- read_claims(ref("liu95db-claims.csv"), c(liu95db_echo_metrics, cell_metrics))
   expect_false(anyDuplicated(claims$claim_id) > 0)
   expect_true(all(nzchar(claims$source)))
