@@ -116,7 +116,8 @@ mode_gap_rows <- function(sizes, mode_a, mode_b) {
   pairs <- pair_modes(sizes, mode_a, mode_b)
   tibble::tibble(
     setup = pairs$setup, experiment = pairs$experiment, message_bytes = pairs$message_bytes,
-    mode_a = rep(mode_a, nrow(pairs)), mode_b = rep(mode_b, nrow(pairs)), rtt_a = pairs$rtt_median_a, rtt_b = pairs$rtt_median_b, gap_pct = rel_diff_pct(pairs),
+    mode_a = rep(mode_a, nrow(pairs)), mode_b = rep(mode_b, nrow(pairs)),
+    rtt_a = pairs$rtt_median_a, rtt_b = pairs$rtt_median_b, gap_pct = rel_diff_pct(pairs),
     faster = dplyr::case_when(
       pairs$rtt_median_a < pairs$rtt_median_b ~ mode_a,
       pairs$rtt_median_b < pairs$rtt_median_a ~ mode_b,

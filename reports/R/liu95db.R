@@ -77,7 +77,9 @@ formula_abnormal_ranges <- function(network, formula, lo, hi) {
   if (row$lead_abnormal_octets > 0) {
     lead_from <- row$offset_octets + 1
     ranges <- dplyr::bind_rows(
-      tibble::tibble(network = network, from = lead_from, to = lead_from + row$lead_abnormal_octets - 1),
+      tibble::tibble(
+        network = network, from = lead_from, to = lead_from + row$lead_abnormal_octets - 1
+      ),
       ranges
     )
   }
@@ -732,10 +734,14 @@ nodelay_cost_summary <- function(rows) {
 # Spearman correlation of size with RTT over all rows and within each class the formula gives
 # (normal, abnormal), with the number of sizes in each: A07's large files, class by class.
 trend_by_class <- function(bytes, rtt, class) {
-  groups <- list(all = rep(TRUE, length(bytes)), normal = class %in% "normal", abnormal = class %in% "abnormal")
+  groups <- list(
+    all = rep(TRUE, length(bytes)), normal = class %in% "normal", abnormal = class %in% "abnormal"
+  )
   tibble::tibble(
     group = names(groups),
     sizes = vapply(groups, sum, integer(1), USE.NAMES = FALSE),
-    rho = vapply(groups, function(keep) size_trend(bytes[keep], rtt[keep]), numeric(1), USE.NAMES = FALSE)
+    rho = vapply(groups, function(keep) size_trend(bytes[keep], rtt[keep]), numeric(1),
+      USE.NAMES = FALSE
+    )
   )
 }
