@@ -110,6 +110,33 @@ pair_modes <- function(sizes, mode_a, mode_b) {
   pairs
 }
 
+# The sizes behind a claim that compares two modes' RTTs: per size where both came back whole,
+# each mode's median RTT, how much slower (%) mode a is than mode b, and which was faster.
+mode_gap_rows <- function(sizes, mode_a, mode_b) {
+  pairs <- pair_modes(sizes, mode_a, mode_b)
+  tibble::tibble(
+    setup = pairs$setup, experiment = pairs$experiment, message_bytes = pairs$message_bytes,
+    mode_a = rep(mode_a, nrow(pairs)), mode_b = rep(mode_b, nrow(pairs)),
+    rtt_a = pairs$rtt_median_a, rtt_b = pairs$rtt_median_b, gap_pct = rel_diff_pct(pairs),
+    faster = dplyr::case_when(
+      pairs$rtt_median_a < pairs$rtt_median_b ~ mode_a,
+      pairs$rtt_median_b < pairs$rtt_median_a ~ mode_b,
+      TRUE ~ "neither"
+    )
+  ) |>
+    dplyr::arrange(setup, experiment, message_bytes)
+}
+
+# The sizes of one mode at which no echo came back whole (so no RTT compares them), with the
+# datagrams each echo sent and brought back on average.
+never_whole_sizes <- function(sizes, mode) {
+  rows <- rows_where(sizes, sizes$mode == mode & sizes$echoes > 0 & sizes$complete_echoes == 0)
+  tibble::tibble(
+    setup = rows$setup, experiment = rows$experiment, message_bytes = rows$message_bytes,
+    sent_per_echo = rows$datagrams_sent / rows$echoes, back_per_echo = rows$datagrams_back / rows$echoes
+  )
+}
+
 # Relative RTT difference of mode a over mode b in percent, per message.
 rel_diff_pct <- function(pairs) {
   100 * (pairs$rtt_median_a / pairs$rtt_median_b - 1)

@@ -33,24 +33,32 @@ link_network <- function(link, formula) {
 read_formula <- function(path) {
   readr::read_csv(path,
     col_types = readr::cols(
-      offset_octets = "d", period_octets = "d", normal_octets = "d", .default = "c"
+      offset_octets = "d", period_octets = "d", normal_octets = "d",
+      first_normal_period = "i", lead_abnormal_octets = "d", .default = "c"
     ),
     progress = FALSE
   )
 }
 
 # The class the paper's formula predicts for a message size on a network:
-# sizes up to the offset are normal; beyond it, each period starts with a
-# normal stretch of normal_octets + 1 sizes and the rest is abnormal. NA for
-# a network without a formula.
+# sizes up to the offset are normal; beyond it, period n (from 0) starts with
+# a stretch of normal_octets + 1 sizes, normal from period first_normal_period
+# on, and the rest of each period is abnormal. The first lead_abnormal_octets
+# sizes past the offset are abnormal whatever their period (liu95db's Ethernet
+# text: 4K+1 to 4K+M-1). A size that none of these names is NA, as is a
+# network without a formula.
 formula_class <- function(bytes, network, formula) {
   row <- match(network, formula$network)
-  offset <- formula$offset_octets[row]
-  phase <- (bytes - offset) %% formula$period_octets[row]
+  past <- bytes - formula$offset_octets[row]
+  phase <- past %% formula$period_octets[row]
+  period <- past %/% formula$period_octets[row]
   dplyr::case_when(
     is.na(row) ~ NA_character_,
-    bytes <= offset | phase <= formula$normal_octets[row] ~ "normal",
-    TRUE ~ "abnormal"
+    past <= 0 ~ "normal",
+    past <= formula$lead_abnormal_octets[row] ~ "abnormal",
+    phase > formula$normal_octets[row] ~ "abnormal",
+    period >= formula$first_normal_period[row] ~ "normal",
+    TRUE ~ NA_character_
   )
 }
 
@@ -63,11 +71,19 @@ formula_abnormal_ranges <- function(network, formula, lo, hi) {
   }
   periods <- seq(0, max(0, ceiling((hi - row$offset_octets) / row$period_octets)))
   starts <- row$offset_octets + periods * row$period_octets + row$normal_octets + 1
-  tibble::tibble(
-    network = network,
-    from = starts,
-    to = starts + row$period_octets - row$normal_octets - 2
-  ) |>
+  ranges <- tibble::tibble(
+    network = network, from = starts, to = starts + row$period_octets - row$normal_octets - 2
+  )
+  if (row$lead_abnormal_octets > 0) {
+    lead_from <- row$offset_octets + 1
+    ranges <- dplyr::bind_rows(
+      tibble::tibble(
+        network = network, from = lead_from, to = lead_from + row$lead_abnormal_octets - 1
+      ),
+      ranges
+    )
+  }
+  ranges |>
     dplyr::filter(from <= hi, to >= lo)
 }
 
@@ -647,5 +663,85 @@ misorder_summary_html <- function(rows) {
     ),
     "</p>",
     collapse = ""
+  )
+}
+
+# Per size of one mode, its round trips against a clock period (the delayed ACK's 200 ms tick):
+# the lowest, median and mean RTT, and the share (%) of echoes at least half a period above the
+# lowest, i.e. whose acknowledgement missed a tick and waited a whole period for the next.
+tick_late_rows <- function(echoes, mode, period_ms) {
+  rows_where(echoes, echoes$mode == mode & !is.na(echoes$rtt_ms)) |>
+    dplyr::group_by(setup, experiment, link, message_bytes) |>
+    dplyr::summarise(
+      echoes = dplyr::n(), lowest_ms = min(rtt_ms), median_ms = stats::median(rtt_ms),
+      mean_ms = mean(rtt_ms), late_pct = 100 * mean(rtt_ms >= min(rtt_ms) + period_ms / 2),
+      .groups = "drop"
+    )
+}
+
+# Per setup and size both experiments measured, one mode's datagram loss (%) in experiment a
+# beside that in b: the sizes behind experiment_loss_ratio.
+loss_pair_rows <- function(sizes, mode, experiments) {
+  side <- function(e) {
+    rows_where(sizes, sizes$experiment == e & sizes$mode == mode & sizes$datagrams_sent > 0)
+  }
+  a <- side(experiments[1])
+  b <- side(experiments[2])
+  hit <- match(paste(a$setup, a$message_bytes), paste(b$setup, b$message_bytes))
+  a <- a[!is.na(hit), , drop = FALSE]
+  b <- b[hit[!is.na(hit)], , drop = FALSE]
+  tibble::tibble(
+    setup = a$setup, message_bytes = a$message_bytes,
+    loss_a = 100 * (1 - a$datagrams_back / a$datagrams_sent),
+    loss_b = 100 * (1 - b$datagrams_back / b$datagrams_sent)
+  )
+}
+
+# The cells normal both in Table 3 and in our run of Table 2 (those normal_change_vs_baseline
+# pools), each with its throughput with TCP_NODELAY and without, ours and published, all in
+# Mb/s of 10^6 bits (the paper's megabit is paper_megabit_bits bits).
+nodelay_cost_rows <- function(cells, table2, paper_megabit_bits) {
+  cells <- rows_where(cells, !cells$abnormal & cells$baseline_abnormal %in% FALSE &
+    !is.na(cells$mean_mbit) & !is.na(cells$baseline_mbit))
+  hit <- match(
+    paste(cells$send_buffer, cells$recv_buffer), paste(table2$send_buffer, table2$recv_buffer)
+  )
+  tibble::tibble(
+    setup = cells$setup, send_buffer = cells$send_buffer, recv_buffer = cells$recv_buffer,
+    ours_nodelay = cells$mean_mbit, paper_nodelay = cells$published_si_mbit,
+    ours_without = cells$baseline_mbit,
+    paper_without = table2$throughput_mbit[hit] * paper_megabit_bits / 1e6
+  )
+}
+
+# Per setup, over nodelay_cost_rows(): what TCP_NODELAY changes (%, mean throughput with it
+# over the mean without), ours and published, and how far each of our two tables lies from
+# the published one (%, our mean over the published mean).
+nodelay_cost_summary <- function(rows) {
+  change <- function(a, b) 100 * (mean(a) / mean(b) - 1)
+  rows <- rows_where(rows, !is.na(rows$paper_nodelay) & !is.na(rows$paper_without))
+  dplyr::group_by(rows, setup) |>
+    dplyr::summarise(
+      cells = dplyr::n(),
+      ours_change_pct = change(ours_nodelay, ours_without),
+      paper_change_pct = change(paper_nodelay, paper_without),
+      nodelay_vs_paper_pct = change(ours_nodelay, paper_nodelay),
+      without_vs_paper_pct = change(ours_without, paper_without),
+      .groups = "drop"
+    )
+}
+
+# Spearman correlation of size with RTT over all rows and within each class the formula gives
+# (normal, abnormal), with the number of sizes in each: A07's large files, class by class.
+trend_by_class <- function(bytes, rtt, class) {
+  groups <- list(
+    all = rep(TRUE, length(bytes)), normal = class %in% "normal", abnormal = class %in% "abnormal"
+  )
+  tibble::tibble(
+    group = names(groups),
+    sizes = vapply(groups, sum, integer(1), USE.NAMES = FALSE),
+    rho = vapply(groups, function(keep) size_trend(bytes[keep], rtt[keep]), numeric(1),
+      USE.NAMES = FALSE
+    )
   )
 }

@@ -225,3 +225,13 @@ test_that("RTT verdicts carry a bootstrap interval over echoes, reproducible by 
   flat <- evaluate_claim(claim, summarise_sizes(still), extra = list(echoes = still))
   expect_equal(c(flat$ci_low, flat$ci_high), c(10, 10))
 })
+
+test_that("the sizes no echo came back whole from are listed with what came back", {
+  sizes <- size_rows("udp", c(8192, 24576, 32768), rtt = c(6, NA, NA), sent = c(10, 30, 40), back = c(10, 20, 20)) |>
+    dplyr::mutate(echoes = 10, complete_echoes = c(10, 0, 0))
+  lost <- never_whole_sizes(sizes, "udp")
+  expect_equal(lost$message_bytes, c(24576, 32768))
+  expect_equal(lost$sent_per_echo, c(3, 4))
+  expect_equal(lost$back_per_echo, c(2, 2))
+  expect_equal(nrow(never_whole_sizes(sizes, "tcp")), 0)
+})

@@ -1,7 +1,8 @@
 # Hand-made formula table: ATM and Ethernet as liu95db writes them.
 toy_formula <- tibble::tibble(
   network = c("ATM", "Ethernet"), link_prefix = c("atm", "ethernet"),
-  offset_octets = c(0, 4096), period_octets = c(12288, 2920), normal_octets = c(4096, 1460)
+  offset_octets = c(0, 4096), period_octets = c(12288, 2920), normal_octets = c(4096, 1460),
+  first_normal_period = c(0L, 1L), lead_abnormal_octets = c(0, 1459)
 )
 
 # Hand-made per-size summaries of one setup, link and mode.
@@ -16,11 +17,18 @@ test_that("the formula's classes follow its ranges on ATM and Ethernet", {
     formula_class(c(4096, 4097, 12287, 12288, 8192, 102400), "ATM", toy_formula),
     c("normal", "abnormal", "abnormal", "normal", "abnormal", "normal")
   )
-  # 4K + M + 1 is the first abnormal size; 4K + 2M the next normal one.
+  # Ethernet as the paper writes it: normal 4K+2nM to 4K+(2n+1)M only from n = 1, and 4K+1 to
+  # 4K+M-1 abnormal (the text after the formula); 4K+M lies in no range it gives.
   expect_equal(
-    formula_class(c(4096, 4096 + 1460, 4096 + 1461, 4096 + 2920, 8192, 102400), "Ethernet", toy_formula),
-    c("normal", "normal", "abnormal", "normal", "normal", "abnormal")
+    formula_class(
+      c(4096, 4097, 4096 + 1459, 4096 + 1460, 4096 + 1461, 4096 + 2920, 4096 + 4380, 4096 + 4381, 102400),
+      "Ethernet", toy_formula
+    ),
+    c("normal", "abnormal", "abnormal", NA, "abnormal", "normal", "normal", "abnormal", "abnormal")
   )
+  eth_ranges <- formula_abnormal_ranges("Ethernet", toy_formula, 4096, 9935)
+  expect_equal(eth_ranges$from, c(4097, 5557, 8477))
+  expect_equal(eth_ranges$to, c(5555, 7015, 9935))
   expect_true(is.na(formula_class(1, "FDDI", toy_formula)))
   expect_equal(link_network(c("atm-taxi-100", "ethernet-10", "wan"), toy_formula), c("ATM", "Ethernet", NA))
   ranges <- formula_abnormal_ranges("ATM", toy_formula, 4096, 28673)
@@ -159,6 +167,12 @@ test_that("the liu95db reference files are complete and consistent", {
   expect_equal(shaded[c("send_buffer", "recv_buffer")], lockstep[c("send_buffer", "recv_buffer")])
   formula <- read_formula(ref("liu95db-formula.csv"))
   expect_setequal(formula$network, c("ATM", "Ethernet"))
+  # Sec 3.2.2 gives the Ethernet's normal ranges for n = 1, 2, ... only and calls 4K+1 to
+  # 4K+M-1 abnormal; 4K+M is in none of its ranges.
+  expect_equal(
+    formula_class(c(4096, 4097, 5555, 5556, 5557, 7016), "Ethernet", formula),
+    c("normal", "abnormal", "abnormal", NA, "abnormal", "normal")
+  )
   claims <- read_claims(ref("liu95db-claims.csv"), c(liu95db_echo_metrics, cell_metrics))
   expect_false(anyDuplicated(claims$claim_id) > 0)
   expect_true(all(nzchar(claims$source)))
@@ -429,4 +443,72 @@ test_that("the misordering sentence counts per setup, or says the runs predate t
   expect_match(text, "(a):</b> pingx counted 3 of the 30 returned UDP datagrams out of order, at 1 of 2 sizes", fixed = TRUE)
   expect_match(text, "(b):</b> not recorded", fixed = TRUE)
   expect_equal(misorder_summary_html(rows[0, ]), "")
+})
+
+test_that("the sizes behind a near miss: which mode is faster, late echoes, loss", {
+  sizes <- dplyr::bind_rows(
+    size_rows("udp", c(4096, 8192, 16384), rtt = c(12, 20, 30), sent = c(10, 20, 40), back = c(10, 15, 40)),
+    size_rows("tcp", c(4096, 8192, 32768), rtt = c(11, 25, 300))
+  )
+  gaps <- mode_gap_rows(sizes, "udp", "tcp")
+  # 16384 and 32768 are measured in one mode only, so they are not compared.
+  expect_equal(gaps$message_bytes, c(4096, 8192))
+  expect_equal(gaps$faster, c("tcp", "udp"))
+  expect_equal(gaps$mode_a, c("udp", "udp"))
+  expect_equal(gaps$gap_pct, 100 * c(12 / 11 - 1, 20 / 25 - 1))
+  expect_equal(mode_gap_rows(size_rows("tcp", 1, rtt = 5), "udp", "tcp")$faster, character())
+  # Half the echoes of 80385 octets came back a whole 200 ms period after the others.
+  echoes <- dplyr::bind_rows(
+    echo_rows("tcp", 6988, c(193, 193, 194, 193)),
+    echo_rows("tcp", 80385, c(193, 393, 392, 193)),
+    echo_rows("udp", 80385, c(50, 50))
+  )
+  late <- tick_late_rows(echoes, "tcp", 200)
+  expect_equal(late$message_bytes, c(6988, 80385))
+  expect_equal(late$late_pct, c(0, 50))
+  expect_equal(late$lowest_ms, c(193, 193))
+  expect_equal(late$mean_ms[2], 292.75)
+  losses <- dplyr::bind_rows(
+    size_rows("udp", c(100, 200), sent = c(10, 10), back = c(9, 10), experiment = "atm"),
+    size_rows("udp", c(100, 200, 300), sent = c(10, 10, 10), back = c(5, 10, 0), experiment = "eth")
+  )
+  pairs <- loss_pair_rows(losses, "udp", c("atm", "eth"))
+  expect_equal(pairs$message_bytes, c(100, 200))
+  expect_equal(pairs$loss_a, c(10, 0))
+  expect_equal(pairs$loss_b, c(50, 0))
+})
+
+test_that("what TCP_NODELAY costs is pooled over the cells normal in both tables", {
+  cells <- tibble::tibble(
+    setup = "s", send_buffer = c(16384, 16384, 24576), recv_buffer = c(16384, 20480, 16384),
+    abnormal = c(FALSE, FALSE, TRUE), baseline_abnormal = c(FALSE, FALSE, FALSE),
+    mean_mbit = c(18, 17, 1), baseline_mbit = c(11, 17, 15), published_si_mbit = c(15, 14, 16)
+  )
+  table2 <- tibble::tibble(
+    send_buffer = c(16384, 16384, 24576), recv_buffer = c(16384, 20480, 16384),
+    throughput_mbit = c(15, 13, 17)
+  )
+  rows <- nodelay_cost_rows(cells, table2, 2e6)
+  # The cell abnormal with TCP_NODELAY is left out; the paper's megabits are 2e6 bits here.
+  expect_equal(rows$recv_buffer, c(16384, 20480))
+  expect_equal(rows$paper_without, c(30, 26))
+  summary <- nodelay_cost_summary(rows)
+  expect_equal(summary$cells, 2)
+  expect_equal(summary$ours_change_pct, 100 * (35 / 28 - 1))
+  expect_equal(summary$paper_change_pct, 100 * (29 / 56 - 1))
+  expect_equal(summary$without_vs_paper_pct, 100 * (28 / 56 - 1))
+  expect_equal(summary$nodelay_vs_paper_pct, 100 * (35 / 29 - 1))
+})
+
+test_that("a size trend is read over all sizes and within each of the formula's classes", {
+  # Abnormal files pay two ticks, normal ones none: each class rises, the mix does not.
+  trends <- trend_by_class(
+    c(100, 110, 150, 170, 200, 230), c(390, 160, 392, 230, 494, 300),
+    c("abnormal", "normal", "abnormal", "normal", "abnormal", "normal")
+  )
+  expect_equal(trends$group, c("all", "normal", "abnormal"))
+  expect_equal(trends$sizes, c(6L, 3L, 3L))
+  expect_equal(trends$rho[2:3], c(1, 1))
+  expect_lt(trends$rho[1], 0.5)
+  expect_true(is.na(trend_by_class(c(1, 2), c(1, 2), c("normal", NA))$rho[2]))
 })
