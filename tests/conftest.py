@@ -1,11 +1,14 @@
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from netrepro.sim import BINARY
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -27,3 +30,27 @@ def load_script(relpath: str, name: str) -> ModuleType:
     sys.modules[spec.name] = module  # dataclasses look their module up while it loads
     spec.loader.exec_module(module)
     return module
+
+
+COMER94 = REPO / "configs" / "comer94.yaml"
+
+
+def snakemake_comer94_sim(workdir: Path, *options: str, profile: str = "quick") -> subprocess.CompletedProcess:
+    """Snakemake on comer94's spec in virtual time, as a user without root runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", *options, "--snakefile", str(REPO / "Snakefile"), "--cores", "2",
+         "--directory", str(workdir), "--configfile", str(COMER94), "--config", f"profile={profile}", "backend=sim"],
+        capture_output=True, text=True, timeout=900,
+    )
+
+
+@pytest.fixture(scope="session")
+def comer94_quick_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """comer94's quick profile run once in virtual time, to its report: the pipeline test reads
+    it and the digest test runs a second tree against it (each run costs a minute or two)."""
+    if not BINARY.is_file():
+        pytest.skip("needs tools/bin/netsim (make -C tools)")
+    workdir = tmp_path_factory.mktemp("comer94-quick")
+    done = snakemake_comer94_sim(workdir)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return workdir
