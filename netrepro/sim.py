@@ -25,7 +25,12 @@ ADDR_B = "10.0.0.2"  # netsim's host b, where the ttcp receiver runs
 
 
 class SimError(RuntimeError):
-    """netsim refused its arguments, or a transfer or the simulation failed."""
+    """netsim refused its arguments, or a transfer or the simulation failed. `sim` is the run's
+    sim record (its counters) when netsim got as far as writing one, else None."""
+
+    def __init__(self, message: str, sim: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.sim = sim
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,8 @@ def run_netsim(args: list[str], timeout_s: float | None = None) -> SimResult:
     sims = [r for r in records if r.get("record") == "sim"]
     if process.returncode != 0 or errors or len(sims) != 1:
         detail = "; ".join(r.get("error", "") for r in errors) or process.stderr.strip()
-        raise SimError(f"netsim failed with status {process.returncode}: {detail or 'no sim record'}")
+        raise SimError(f"netsim failed with status {process.returncode}: {detail or 'no sim record'}",
+                       sims[0] if len(sims) == 1 else None)
     transfers = [r for r in records if r.get("record") == "transfer"]
     segments = [r for r in records if r.get("record") == "segment"]
     debug = [r for r in records if r.get("record") == "tcp_debug"]

@@ -120,6 +120,7 @@ def mftp_trial():
 def ipcbench_trial():
     """UDP fills the segment columns, TCP the buffer's."""
     sim = {"a_v_pgin": 1, "a_v_pgout": 1, "b_v_pgin": 1, "b_v_pgout": 1, "b_udps_fullsock": 1, "b_ips_qdrop": 1,
+           "a_ips_odropped": 1, "b_ips_fragtimeout": 1,
            "forward_drop_queue": 1, "medium_a_tx_frames": 9, "medium_b_tx_frames": 9, "medium_a_collisions": 1,
            "medium_b_collisions": 1, "medium_collision_pct": 11.1,
            **{key: 1 for key in ipcbench.KERNEL_COLUMNS}}

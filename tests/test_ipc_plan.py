@@ -162,3 +162,21 @@ def test_shared_medium_counts_collisions_in_virtual_time(tmp_path: Path) -> None
     assert shared["medium_frames"] == shared["medium_a_frames"] + shared["medium_b_frames"]
     assert shared["medium_collisions"] == shared["medium_a_collisions"] + shared["medium_b_collisions"]
     assert set(counts["ethernet-10"].values()) == {None}
+
+
+def test_an_unfinished_udp_run_says_where_its_packets_were_lost(tmp_path: Path) -> None:
+    """Seven unacknowledged 9000-octet datagrams overrun the sending sun-4c's interface, so the
+    run never finishes; its row still counts the drops by place, as a finished run's does."""
+    from netrepro.tools.ipcbench import run_sim
+
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE + "      mode: udp\n      segments: [9000B]\n      unack: [1, 7]\n      sizes: [1M]\n"
+                    "      host_b: sun-4c-16mb\n      timeout: 60s\n")
+    rows, provenance = run_sim(load_spec(path).experiments["e"], 1, "t/e/trial-1")
+    by_unack = {row["unack"]: row for row in rows}
+    assert by_unack[1]["completed"] and by_unack[1]["sender_drops"] == 0
+    unfinished = by_unack[7]
+    assert unfinished["completed"] is False
+    assert unfinished["sender_drops"] > 0 and unfinished["receiver_frag_drops"] > 0
+    assert unfinished["link_drops"] == 0 and unfinished["receiver_fullsock"] == 0
+    assert provenance["runs"][1]["sim"]["a_ips_odropped"] == unfinished["sender_drops"]

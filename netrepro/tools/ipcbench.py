@@ -54,6 +54,8 @@ RANGE = re.compile(r"^\s*(\S+)\s*\.\.\s*(\S+)\s+step\s+(\S+)\s*$")
 KERNEL_COLUMNS = ("a_kernel_majfaults", "b_kernel_majfaults", "a_peak_bytes", "b_peak_bytes")
 DROP_KEYS = ("forward_drop_queue", "reverse_drop_queue", "medium_a_drop_queue", "medium_b_drop_queue",
              "medium_a_excessive", "medium_b_excessive")
+# Fragments host B threw away unassembled: a datagram's other fragments lost before it.
+FRAG_DROP_KEYS = ("b_ips_fragdropped", "b_ips_fragtimeout")
 
 
 IPCBENCH = tool_binary("ipcbench")
@@ -233,8 +235,6 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]],
     """One row per message the client timed; the run's paging and drop counts on each."""
     clients = [r for r in records if r.get("record") == "message" and r.get("role") == "client"]
     servers = {r["index"]: r for r in records if r.get("record") == "message" and r.get("role") == "server"}
-    # netsim counts the link's drops per run; an emulated link's are the trial's, in its provenance.
-    drops = [k for k in DROP_KEYS if k in counters]
     return [{
         "repeat": r["index"] + 1, "mode": "rpc" if r.get("api") == "rpc" else r["proto"], **curve,
         "message_bytes": r["size"],
@@ -250,10 +250,24 @@ def message_rows(curve: Mapping[str, Any], records: list[dict[str, Any]],
         "b_pageouts": servers.get(r["index"], {}).get("pageouts", counters.get("b_v_pgout")),
         **sim.disk_columns(r, servers.get(r["index"])),
         **{key: counters.get(key) for key in KERNEL_COLUMNS},
-        "link_drops": sum(counters[k] for k in drops) if drops else None,
-        "receiver_fullsock": counters.get("b_udps_fullsock"), "receiver_ipq_drops": counters.get("b_ips_qdrop"),
-        **medium_counts(counters),
+        **drop_counts(counters),
     } for r in clients]
+
+
+def drop_counts(counters: Mapping[str, Any]) -> dict[str, Any]:
+    """Where the run lost packets, by place, and its shared medium's frames and collisions: on
+    the rows of a finished run and of one that never finished, whose losses say why. netsim
+    counts per run; an emulated link's drops are the trial's, in its provenance (None here)."""
+    drops = [k for k in DROP_KEYS if k in counters]
+    frag_drops = [k for k in FRAG_DROP_KEYS if k in counters]
+    return {
+        "sender_drops": counters.get("a_ips_odropped"),
+        "link_drops": sum(counters[k] for k in drops) if drops else None,
+        "receiver_ipq_drops": counters.get("b_ips_qdrop"),
+        "receiver_frag_drops": sum(counters[k] for k in frag_drops) if frag_drops else None,
+        "receiver_fullsock": counters.get("b_udps_fullsock"),
+        **medium_counts(counters),
+    }
 
 
 MEDIUM_COLUMNS = ("medium_a_frames", "medium_a_collisions", "medium_b_frames", "medium_b_collisions",
@@ -277,11 +291,13 @@ def medium_counts(counters: Mapping[str, Any]) -> dict[str, Any]:
 
 class Unfinished(Exception):
     """A UDP run that ended on its timeout: a group that loses the same fragments every time it
-    is sent again never finishes, milliner's "not reliable". `run` is the run's provenance."""
+    is sent again never finishes, milliner's "not reliable". `run` is the run's provenance,
+    `counters` what the run counted up to then (netsim's names; empty when emulated)."""
 
-    def __init__(self, message: str, run: dict[str, Any]) -> None:
+    def __init__(self, message: str, run: dict[str, Any], counters: Mapping[str, Any]) -> None:
         super().__init__(message)
         self.run = run
+        self.counters = counters
 
 
 RunOne = Callable[[Mapping[str, Any], int, int, list[str], list[str], float],
@@ -310,7 +326,8 @@ def measure_curves(experiment: Experiment, trial: int, run_id: str,
                                                    limit_s(experiment, window, size))
                 except Unfinished as exc:
                     rows.append({"run_id": run_id, "trial": trial, "host_b": plan.host_b, "repeat": repeat,
-                                 "mode": plan.mode, **curve, "message_bytes": size, "completed": False})
+                                 "mode": plan.mode, **curve, "message_bytes": size, "completed": False,
+                                 **drop_counts(exc.counters)})
                     runs.append({**exc.run, "seed": seed, "error": str(exc)})
                     continue
                 got = message_rows(curve, records, counts)
@@ -334,7 +351,8 @@ def run_sim(experiment: Experiment, trial: int, run_id: str) -> tuple[list[dict[
             result = sim.run_netsim(command, time_limit_s)
         except sim.SimError as exc:
             if plan.mode == "udp" and "timeout" in str(exc):
-                raise Unfinished(str(exc), {"command": command}) from exc
+                raise Unfinished(str(exc), {"command": command, **({"sim": exc.sim} if exc.sim else {})},
+                                 exc.sim or {}) from exc
             raise RunError(f"ipcbench in virtual time ({curve['curve']}, {size} octets): {exc}") from exc
         return result.records, result.sim, {"command": command, "sim": result.sim}
 
@@ -462,7 +480,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, out: Path) -> 
             if status != 0 or failures:
                 detail = failures[0].get("error") if failures else errors.strip()[-300:]
                 if plan.mode == "udp" and "timeout" in str(detail):
-                    raise Unfinished(str(detail), run)
+                    raise Unfinished(str(detail), run, medium)
                 raise RunError(f"ipcbench ({curve['curve']}, {size} octets) failed (exit {status}): {detail}")
             return records, {**counts_of(records, memory), **medium}, run
 

@@ -23,6 +23,14 @@ medium_count_columns <- c(
   "medium_b_frames", "medium_b_collisions"
 )
 
+# Where a run lost packets, in the order they meet them: the sender's interface, the link,
+# the receiver's IP input queue, its reassembly, its socket buffer. Results from before the
+# per-place counts lack some (NA: not counted).
+drop_place_columns <- c(
+  "sender_drops", "link_drops", "receiver_ipq_drops", "receiver_frag_drops", "receiver_fullsock"
+)
+drops_absent <- stats::setNames(as.list(rep(NA_real_, length(drop_place_columns))), drop_place_columns)
+
 add_missing_columns <- function(df, columns) {
   for (name in setdiff(names(columns), names(df))) {
     df[[name]] <- columns[[name]]
@@ -48,7 +56,7 @@ read_ipc_messages <- function(results_dir, paper, experiments = milliner_experim
 # and paging.
 summarise_ipc <- function(messages) {
   messages |>
-    add_missing_columns(medium_absent) |>
+    add_missing_columns(c(medium_absent, drops_absent)) |>
     dplyr::group_by(
       setup, host, host_b, experiment, mode, curve, segment, unack, buffer, message_bytes,
       million_bytes
@@ -66,8 +74,11 @@ summarise_ipc <- function(messages) {
       retransmissions = if (all(is.na(retransmissions))) NA_real_ else sum(retransmissions, na.rm = TRUE),
       pageins = max(a_pageins + b_pageins, 0, na.rm = TRUE),
       pageouts = max(a_pageouts + b_pageouts, 0, na.rm = TRUE),
-      # Every message of one run carries that run's counts: each trial's once.
-      dplyr::across(dplyr::all_of(medium_count_columns), function(x) sum(x[!duplicated(trial)])),
+      # Every message of one run (a trial's repeat) carries that run's counts: each run's once.
+      dplyr::across(
+        dplyr::all_of(c(medium_count_columns, drop_place_columns)),
+        function(x) sum(x[!duplicated(data.frame(trial, `repeat`))])
+      ),
       .groups = "drop"
     )
 }
@@ -85,7 +96,8 @@ empty_ipc_sizes <- function() {
     elapsed_s = double(), throughput_mbit = double(), retransmissions = double(),
     pageins = double(), pageouts = double(), medium_frames = double(), medium_collisions = double(),
     medium_a_frames = double(), medium_a_collisions = double(), medium_b_frames = double(),
-    medium_b_collisions = double()
+    medium_b_collisions = double(), sender_drops = double(), link_drops = double(),
+    receiver_ipq_drops = double(), receiver_frag_drops = double(), receiver_fullsock = double()
   )
 }
 
@@ -97,17 +109,23 @@ judge_milliner <- function(tables, claims, fits = no_fits()) {
   evaluate_claims(claims, sizes, metrics = milliner_metrics, fits = fits, paper = "milliner")
 }
 
-# Sec 5.1's table: per setup and k, whether the message got through, with its retransmissions
-# and throughput; the setup column only when there are several.
+# Sec 5.1's table: per setup and k, whether the message got through, with its retransmissions,
+# throughput and where its packets were lost; the setup column only when there are several.
 unack_limit_table <- function(sizes) {
   limit <- dplyr::filter(sizes, experiment == "udp-unack-limit") |>
+    add_missing_columns(drops_absent) |>
     dplyr::arrange(setup, unack) |>
     dplyr::transmute(
       Setup = setup,
       `Unacknowledged segments (k)` = unack,
       `Message delivered` = dplyr::if_else(completed, "yes", "no"),
       Retransmissions = retransmissions,
-      `Throughput (Mb/s)` = signif(throughput_mbit, 3)
+      `Throughput (Mb/s)` = signif(throughput_mbit, 3),
+      `Sender drops` = sender_drops,
+      `Link drops` = link_drops,
+      `IP queue drops` = receiver_ipq_drops,
+      `Fragments not reassembled` = receiver_frag_drops,
+      `Socket drops` = receiver_fullsock
     )
   if (dplyr::n_distinct(limit$Setup) == 1) {
     limit$Setup <- NULL

@@ -89,7 +89,8 @@ test_that("summarise_ipc's coefficient of variation uses the repeats", {
     setup = "s", experiment = "e", mode = "tcp", curve = "c", segment = NA, unack = NA, buffer = 1,
     message_bytes = 1, million_bytes = 1e-6, completed = TRUE, elapsed_s = c(1, 1),
     throughput_mbit = c(9, 11), retransmissions = 0, a_pageins = 0, b_pageins = 0,
-    a_pageouts = 0, b_pageouts = 0, trial = 1, medium_frames = NA_real_, medium_collisions = NA_real_
+    a_pageouts = 0, b_pageouts = 0, trial = 1, `repeat` = 1:2, medium_frames = NA_real_,
+    medium_collisions = NA_real_
   )
   expect_equal(summarise_ipc(messages)$cv_pct, 100 * stats::sd(c(9, 11)) / 10)
 })
@@ -99,7 +100,7 @@ test_that("summarise_ipc leaves a transfer that never completed without a retran
     setup = "s", experiment = "e", mode = "udp", curve = c("k9", "k10"), segment = 9000,
     unack = c(9, 10), buffer = NA, message_bytes = 5e6, million_bytes = 5, completed = c(TRUE, FALSE),
     elapsed_s = c(4.5, NA), throughput_mbit = c(9.3, NA), retransmissions = c(2L, NA),
-    a_pageins = 0, b_pageins = 0, a_pageouts = 0, b_pageouts = 0, trial = 1,
+    a_pageins = 0, b_pageins = 0, a_pageouts = 0, b_pageouts = 0, trial = 1, `repeat` = 1,
     medium_frames = NA_real_, medium_collisions = NA_real_
   )
   got <- dplyr::arrange(summarise_ipc(messages), unack)
@@ -147,18 +148,22 @@ test_that("collision_rates shows each host beside both together, and NA where no
   expect_equal(nrow(collision_rates(dplyr::mutate(rows, medium_frames = NA_real_, medium_a_frames = NA_real_))), 0)
 })
 
-test_that("summarise_ipc counts each run's collisions once, whatever its messages", {
+test_that("summarise_ipc counts each run's collisions and drops once, whatever its messages", {
+  # Runs: trial 1's first repeat (two messages), its second repeat, and trial 2's.
   messages <- tibble::tibble(
     setup = "s", experiment = "e", mode = "tcp", curve = "c", segment = NA, unack = NA, buffer = 1,
     message_bytes = 1, million_bytes = 1e-6, completed = TRUE, elapsed_s = 1,
     throughput_mbit = 9, retransmissions = 0, a_pageins = 0, b_pageins = 0,
-    a_pageouts = 0, b_pageouts = 0, trial = c(1, 1, 2), medium_frames = c(50, 50, 70),
-    medium_collisions = c(5, 5, 7)
+    a_pageouts = 0, b_pageouts = 0, trial = c(1, 1, 1, 2), `repeat` = c(1, 1, 2, 1),
+    medium_frames = c(50, 50, 30, 70), medium_collisions = c(5, 5, 3, 7),
+    sender_drops = c(4, 4, 2, 1), receiver_frag_drops = c(6, 6, 0, 0)
   )
-  messages$medium_a_frames <- c(40, 40, 60)
+  messages$medium_a_frames <- c(40, 40, 20, 60)
   got <- summarise_ipc(messages)
-  expect_equal(c(got$medium_frames, got$medium_collisions, got$medium_a_frames), c(120, 12, 100))
+  expect_equal(c(got$medium_frames, got$medium_collisions, got$medium_a_frames), c(150, 15, 120))
+  expect_equal(c(got$sender_drops, got$receiver_frag_drops), c(7, 6))
   expect_true(is.na(got$medium_b_frames))
+  expect_true(is.na(got$receiver_fullsock))
 })
 
 test_that("a milliner verdict counts the sizes it rests on, whatever its modes column names", {
@@ -263,6 +268,10 @@ test_that("Sec 5.1's table orders k per setup and names the setup only when ther
   expect_equal(table$`Unacknowledged segments (k)`, c(2, 8))
   expect_equal(table$`Message delivered`, c("yes", "no"))
   expect_equal(table$`Throughput (Mb/s)`, c(4.57, 0.123))
+  expect_true(all(is.na(table$`Sender drops`)))
+  counted <- unack_limit_table(dplyr::mutate(sizes, sender_drops = c(1106, 0, 0), receiver_frag_drops = c(553, 0, 0)))
+  expect_equal(counted$`Sender drops`, c(0, 1106))
+  expect_equal(counted$`Fragments not reassembled`, c(0, 553))
   expect_false("Setup" %in% names(table))
   two <- unack_limit_table(dplyr::mutate(sizes, setup = c("a", "b", "a")))
   expect_equal(two$Setup, c("a", "b"))
