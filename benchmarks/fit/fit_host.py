@@ -5,7 +5,7 @@ reports/reference/<reference>.csv, rows matching `where`). This script runs, in 
 only the training cells, for every point of a grid over the parameters, and writes the whole
 search table to benchmarks/results/fit-<host>.csv with the error of each point; it prints the
 best point. It never reads a claim, a report or a figure outside the training set: choosing
-values by held-out figures is what the fitting rule forbids (docs/host-mechanisms.md, Sec 3).
+values by held-out figures is what the fitting rule forbids (docs/host-mechanisms.md, Secs 0 and 3).
 
     .venv/bin/python benchmarks/fit/fit_host.py configs/hosts/sparcstation-ipc.yaml \\
         --grid atm_tx_ns+atm_rx_ns=100000,200000,300000 --grid sched_delay_mean_ns=0,100000
