@@ -102,6 +102,8 @@ static int64_t charge_intr(struct tahoe_stack *st, int64_t ns)
 {
     int64_t start = st->intr_free > st->now ? st->intr_free : st->now;
     st->intr_free = start + ns;
+    if (st->rcvd_so && st->rcvd_at > start)
+        st->rcvd_at += start < st->sleep_end ? asleep_push(st, start, ns) : ns;
     if (st->cpu_free > start)
         st->cpu_free += start < st->sleep_end ? asleep_push(st, start, ns) : ns;
     else
@@ -120,6 +122,34 @@ int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
     if (st->in_intr)
         st->cpustat.intr_ns += ns;
     return st->cpu_free;
+}
+
+/* 4.3BSD's soreceive copies a stream's data out mbuf by mbuf at spl0, so the frames that
+ * arrive meanwhile are taken at interrupt level between the copies, and it issues PRU_RCVD,
+ * whose tcp_output may send the window update, only after its loop (4.4BSD-Lite2
+ * kern/uipc_socket.c: splx around uiomove, pr_usrreq(PRU_RCVD) after the loop). The model
+ * charges the copy ahead of time, so the update waits for where the copy really ends: the
+ * process's work charged so far, pushed by every interrupt taken before it ends. */
+void tahoe_defer_rcvd(struct socket *so)
+{
+    struct tahoe_stack *st = so->so_stack;
+    if (st->rcvd_so && st->rcvd_so != so)
+        tahoe_rcvd_flush(st);
+    if (!st->cfg.cost.intr_preempts || st->cpu_free <= st->now) {
+        tcp_usr_rcvd(so);
+        return;
+    }
+    st->rcvd_so = so;
+    st->rcvd_at = st->cpu_free;
+}
+
+void tahoe_rcvd_flush(struct tahoe_stack *st)
+{
+    struct socket *so = st->rcvd_so;
+    if (!so)
+        return;
+    st->rcvd_so = NULL;
+    tcp_usr_rcvd(so);
 }
 
 int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes)
@@ -346,6 +376,17 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
         if (st->next_hz < t_tick)
             t_tick = st->next_hz;
         int64_t t = t_in < t_tick ? t_in : t_tick;
+        /* At a common instant interrupts come first: they would have preempted the copy. */
+        if (st->rcvd_so && st->rcvd_at < t && st->rcvd_at <= now_ns) {
+            if (st->rcvd_at > st->now)
+                st->now = st->rcvd_at;
+            /* The update's work goes where the copy ended, before what the process did next. */
+            int64_t later = st->cpu_free - st->rcvd_at;
+            st->cpu_free = st->rcvd_at;
+            tahoe_rcvd_flush(st);
+            st->cpu_free += later > 0 ? later : 0;
+            continue;
+        }
         if (t > now_ns)
             break;
         if (t > st->now)
@@ -414,6 +455,8 @@ static int64_t slow_expiry(const struct tahoe_stack *st, int v)
 int64_t tahoe_next_deadline(const struct tahoe_stack *st)
 {
     int64_t dl = input_ready_time(st);
+    if (st->rcvd_so && st->rcvd_at < dl)
+        dl = st->rcvd_at;
     for (struct inpcb *inp = st->tcb; inp; inp = inp->inp_next) {
         const struct tcpcb *tp = inp->inp_ppcb;
         if (!tp)

@@ -42,6 +42,10 @@ struct tahoe_stack {
      * work before then does not delay it. */
     int64_t sleep_end;
     int64_t bus_free; /* when the I/O bus finishes the DMA it was given */
+    /* A stream read's PRU_RCVD waits for the end of its copy (tahoe_defer_rcvd): the socket,
+     * or NULL, and when the process's copy ends, pushed like cpu_free by interrupt work. */
+    struct socket *rcvd_so;
+    int64_t rcvd_at;
     /* The LANCE's transmit ring (cost.le_tx_tmds): the frames in it, oldest first, each with
      * when it has left the wire and the descriptors it holds. */
     struct le_tmd_frame {
@@ -76,6 +80,10 @@ struct tahoe_stack {
 /* Charges ns of CPU work starting when the CPU is free (not before now); returns the time the
  * work ends. */
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
+/* PRU_RCVD for so once the process's work charged so far is done (intr_preempts), else now. */
+void tahoe_defer_rcvd(struct socket *so);
+/* Runs a PRU_RCVD still waiting: the process makes another call before its time came. */
+void tahoe_rcvd_flush(struct tahoe_stack *st);
 /* Cost of nbytes passes over memory. */
 int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes);
 /* Cost of copying nbytes between user space and the kernel: the read pass and the stores. */

@@ -43,6 +43,8 @@ void sofree(struct socket *so)
 {
     if (so->so_pcb || (so->so_state & SS_NOFDREF) == 0)
         return;
+    if (so->so_stack->rcvd_so == so)
+        so->so_stack->rcvd_so = NULL;
     soqremque(so);
     sbrelease(&so->so_snd);
     sbrelease(&so->so_rcv);
@@ -63,6 +65,7 @@ void soabort(struct socket *so)
 
 int soclose(struct socket *so)
 {
+    tahoe_rcvd_flush(so->so_stack);
     if (so->so_options & SO_ACCEPTCONN) {
         while (so->so_q0)
             soabort(so->so_q0);
@@ -125,6 +128,7 @@ static long sosend_stream(struct socket *so, const uint8_t *buf, size_t len)
 long sosend(struct socket *so, const uint8_t *buf, size_t len, const struct tahoe_addr *to)
 {
     struct tahoe_stack *st = so->so_stack;
+    tahoe_rcvd_flush(st);
     tahoe_charge(st, st->cfg.cost.per_call_ns);
     if (so->so_error) {
         int err = so->so_error;
@@ -148,6 +152,7 @@ long sosend(struct socket *so, const uint8_t *buf, size_t len, const struct taho
 long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *from)
 {
     struct tahoe_stack *st = so->so_stack;
+    tahoe_rcvd_flush(st);
     tahoe_charge(st, st->cfg.cost.per_call_ns);
     struct sockbuf *sb = &so->so_rcv;
     if (so->so_type != TAHOE_SOCK_STREAM) {
@@ -192,13 +197,15 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
         from->ip = so->so_pcb->inp_faddr;
         from->port = so->so_pcb->inp_fport;
     }
-    /* PRU_RCVD: TCP decides whether the freed space is worth a window update (R1, R2). */
-    tcp_usr_rcvd(so);
+    /* PRU_RCVD once the copy is done: TCP decides whether the freed space is worth a window
+     * update (R1, R2). */
+    tahoe_defer_rcvd(so);
     return (long)n;
 }
 
 int soshutdown(struct socket *so)
 {
+    tahoe_rcvd_flush(so->so_stack);
     if (so->so_type == TAHOE_SOCK_STREAM)
         return tcp_usr_shutdown(so);
     socantsendmore(so);
