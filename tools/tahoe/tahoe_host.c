@@ -125,22 +125,33 @@ int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
 }
 
 /* 4.3BSD's soreceive copies a stream's data out mbuf by mbuf at spl0, so the frames that
- * arrive meanwhile are taken at interrupt level between the copies, and it issues PRU_RCVD,
- * whose tcp_output may send the window update, only after its loop (4.4BSD-Lite2
- * kern/uipc_socket.c: splx around uiomove, pr_usrreq(PRU_RCVD) after the loop). The model
- * charges the copy ahead of time, so the update waits for where the copy really ends: the
- * process's work charged so far, pushed by every interrupt taken before it ends. */
-void tahoe_defer_rcvd(struct socket *so)
+ * arrive meanwhile are taken at interrupt level between the copies and appended to the chain
+ * it is walking; it stops when the buffer is empty or the reader's is full, and only then
+ * issues PRU_RCVD, whose tcp_output may send the window update (4.4BSD-Lite2
+ * kern/uipc_socket.c: splx around uiomove, MFREE then the next mbuf, pr_usrreq(PRU_RCVD)
+ * after the loop). The model charges a copy ahead of time, so the update waits for where the
+ * copy really ends: the process's work charged so far, pushed by every interrupt taken before
+ * it ends; if data came in the meantime and the reader had room, the loop goes on (the
+ * process's next read of the socket) and the update waits for its end. */
+void tahoe_defer_rcvd(struct socket *so, int room)
 {
     struct tahoe_stack *st = so->so_stack;
     if (st->rcvd_so && st->rcvd_so != so)
         tahoe_rcvd_flush(st);
     if (!st->cfg.cost.intr_preempts || st->cpu_free <= st->now) {
+        st->rcvd_so = NULL;
         tcp_usr_rcvd(so);
         return;
     }
     st->rcvd_so = so;
     st->rcvd_at = st->cpu_free;
+    st->rcvd_room = room;
+}
+
+int tahoe_rcvd_continues(const struct socket *so)
+{
+    const struct tahoe_stack *st = so->so_stack;
+    return st->rcvd_so == so && st->rcvd_at == INT64_MAX;
 }
 
 void tahoe_rcvd_flush(struct tahoe_stack *st)
@@ -380,6 +391,10 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
         if (st->rcvd_so && st->rcvd_at < t && st->rcvd_at <= now_ns) {
             if (st->rcvd_at > st->now)
                 st->now = st->rcvd_at;
+            if (st->rcvd_room && st->rcvd_so->so_rcv.sb_cc > 0) {
+                st->rcvd_at = INT64_MAX;
+                continue;
+            }
             /* The update's work goes where the copy ended, before what the process did next. */
             int64_t later = st->cpu_free - st->rcvd_at;
             st->cpu_free = st->rcvd_at;

@@ -43,9 +43,12 @@ struct tahoe_stack {
     int64_t sleep_end;
     int64_t bus_free; /* when the I/O bus finishes the DMA it was given */
     /* A stream read's PRU_RCVD waits for the end of its copy (tahoe_defer_rcvd): the socket,
-     * or NULL, and when the process's copy ends, pushed like cpu_free by interrupt work. */
+     * or NULL; when the process's copy ends, pushed like cpu_free by interrupt work, or
+     * INT64_MAX while the read goes on with what arrived during it; whether the reader's
+     * buffer had room for more. */
     struct socket *rcvd_so;
     int64_t rcvd_at;
+    int rcvd_room;
     /* The LANCE's transmit ring (cost.le_tx_tmds): the frames in it, oldest first, each with
      * when it has left the wire and the descriptors it holds. */
     struct le_tmd_frame {
@@ -80,8 +83,11 @@ struct tahoe_stack {
 /* Charges ns of CPU work starting when the CPU is free (not before now); returns the time the
  * work ends. */
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
-/* PRU_RCVD for so once the process's work charged so far is done (intr_preempts), else now. */
-void tahoe_defer_rcvd(struct socket *so);
+/* PRU_RCVD for so once the process's work charged so far is done (intr_preempts), else now;
+ * room: the read could have taken more, so it goes on if more arrives during its copy. */
+void tahoe_defer_rcvd(struct socket *so, int room);
+/* Whether a read of so goes on with the read whose PRU_RCVD waits (soreceive's loop). */
+int tahoe_rcvd_continues(const struct socket *so);
 /* Runs a PRU_RCVD still waiting: the process makes another call before its time came. */
 void tahoe_rcvd_flush(struct tahoe_stack *st);
 /* Cost of nbytes passes over memory. */

@@ -152,9 +152,14 @@ long sosend(struct socket *so, const uint8_t *buf, size_t len, const struct taho
 long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *from)
 {
     struct tahoe_stack *st = so->so_stack;
-    tahoe_rcvd_flush(st);
-    tahoe_charge(st, st->cfg.cost.per_call_ns);
     struct sockbuf *sb = &so->so_rcv;
+    /* A read that goes on is the same system call; a read of the same socket that finds
+     * nothing comes, on the real host, after the waiting read returned, and changes nothing. */
+    int going_on = tahoe_rcvd_continues(so);
+    if (!going_on && !(st->rcvd_so == so && sb->sb_cc == 0))
+        tahoe_rcvd_flush(st);
+    if (!going_on)
+        tahoe_charge(st, st->cfg.cost.per_call_ns);
     if (so->so_type != TAHOE_SOCK_STREAM) {
         struct sbrec *r = sb->sb_rec;
         if (!r) {
@@ -199,7 +204,7 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
     }
     /* PRU_RCVD once the copy is done: TCP decides whether the freed space is worth a window
      * update (R1, R2). */
-    tahoe_defer_rcvd(so);
+    tahoe_defer_rcvd(so, n < len);
     return (long)n;
 }
 
