@@ -133,19 +133,38 @@ int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
  * copy really ends: the process's work charged so far, pushed by every interrupt taken before
  * it ends; if data came in the meantime and the reader had room, the loop goes on (the
  * process's next read of the socket) and the update waits for its end. */
-void tahoe_defer_rcvd(struct socket *so, int room)
+void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns)
 {
     struct tahoe_stack *st = so->so_stack;
     if (st->rcvd_so && st->rcvd_so != so)
         tahoe_rcvd_flush(st);
-    if (!st->cfg.cost.intr_preempts || st->cpu_free <= st->now) {
+    if (!st->cfg.cost.intr_preempts || st->cpu_free <= st->now || copy_ns <= 0) {
         st->rcvd_so = NULL;
+        so->so_rcv.sb_held = 0;
         tcp_usr_rcvd(so);
         return;
     }
     st->rcvd_so = so;
     st->rcvd_at = st->cpu_free;
     st->rcvd_room = room;
+    st->rcvd_bytes = n;
+    st->rcvd_copy_ns = copy_ns;
+    so->so_rcv.sb_held = n;
+}
+
+/* What the copy under way has not yet copied by start, when interrupt work begins: its share
+ * of the octets, in proportion to the copy's process-level time still to run. */
+static void rcvd_release(struct tahoe_stack *st, int64_t start)
+{
+    if (!st->rcvd_so || st->rcvd_at == INT64_MAX)
+        return;
+    int64_t left = st->rcvd_at - start;
+    if (left < 0)
+        left = 0;
+    if (left >= st->rcvd_copy_ns)
+        return;
+    st->rcvd_so->so_rcv.sb_held =
+        (size_t)((double)st->rcvd_bytes * (double)left / (double)st->rcvd_copy_ns);
 }
 
 int tahoe_rcvd_continues(const struct socket *so)
@@ -160,6 +179,7 @@ void tahoe_rcvd_flush(struct tahoe_stack *st)
     if (!so)
         return;
     st->rcvd_so = NULL;
+    so->so_rcv.sb_held = 0;
     tcp_usr_rcvd(so);
 }
 
@@ -358,6 +378,7 @@ static void process_input(struct tahoe_stack *st, struct inpkt *p)
     if (!st->inq)
         st->inq_tail = NULL;
     st->inq_len--;
+    rcvd_release(st, st->intr_free > st->now ? st->intr_free : st->now);
     st->in_intr = 1;
     tahoe_charge(st, tahoe_incost(st, p->data, p->len));
     ip_input_process(st, p->data, p->len);
@@ -393,6 +414,7 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
                 st->now = st->rcvd_at;
             if (st->rcvd_room && st->rcvd_so->so_rcv.sb_cc > 0) {
                 st->rcvd_at = INT64_MAX;
+                st->rcvd_so->so_rcv.sb_held = 0;
                 continue;
             }
             /* The update's work goes where the copy ended, before what the process did next. */

@@ -49,6 +49,10 @@ struct tahoe_stack {
     struct socket *rcvd_so;
     int64_t rcvd_at;
     int rcvd_room;
+    /* The octets of the copy under way and its process-level time: soreceive frees each
+     * mbuf as it has copied it, so the space comes free as the copy goes. */
+    size_t rcvd_bytes;
+    int64_t rcvd_copy_ns;
     /* The LANCE's transmit ring (cost.le_tx_tmds): the frames in it, oldest first, each with
      * when it has left the wire and the descriptors it holds. */
     struct le_tmd_frame {
@@ -84,8 +88,9 @@ struct tahoe_stack {
  * work ends. */
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
 /* PRU_RCVD for so once the process's work charged so far is done (intr_preempts), else now;
- * room: the read could have taken more, so it goes on if more arrives during its copy. */
-void tahoe_defer_rcvd(struct socket *so, int room);
+ * room: the read could have taken more, so it goes on if more arrives during its copy; n
+ * octets taken, whose copy takes copy_ns, come free as it goes. */
+void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns);
 /* Whether a read of so goes on with the read whose PRU_RCVD waits (soreceive's loop). */
 int tahoe_rcvd_continues(const struct socket *so);
 /* Runs a PRU_RCVD still waiting: the process makes another call before its time came. */

@@ -197,14 +197,15 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
     size_t n = sb->sb_cc < len ? sb->sb_cc : len;
     sbcopy(sb, 0, buf, n);
     sbdrop(sb, n);
-    tahoe_charge(st, tahoe_copycost(st, n)); /* copy to user space */
+    int64_t copy_ns = tahoe_copycost(st, n);
+    tahoe_charge(st, copy_ns); /* copy to user space */
     if (from && so->so_pcb) {
         from->ip = so->so_pcb->inp_faddr;
         from->port = so->so_pcb->inp_fport;
     }
     /* PRU_RCVD once the copy is done: TCP decides whether the freed space is worth a window
      * update (R1, R2). */
-    tahoe_defer_rcvd(so, n < len);
+    tahoe_defer_rcvd(so, n < len, n, copy_ns);
     return (long)n;
 }
 
