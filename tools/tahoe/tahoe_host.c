@@ -138,7 +138,8 @@ void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns)
     struct tahoe_stack *st = so->so_stack;
     if (st->rcvd_so && st->rcvd_so != so)
         tahoe_rcvd_flush(st);
-    if (!st->cfg.cost.intr_preempts || st->cpu_free <= st->now || copy_ns <= 0) {
+    if (!st->cfg.cost.intr_preempts || !st->cfg.cost.soreceive_loop || st->cpu_free <= st->now ||
+        copy_ns <= 0) {
         st->rcvd_so = NULL;
         so->so_rcv.sb_held = 0;
         tcp_usr_rcvd(so);
@@ -539,6 +540,7 @@ static const struct hostkey {
     HOSTKEY(page_in_ns, 0, HOST_MAX_COST), HOSTKEY(page_out_ns, 0, HOST_MAX_COST),
     HOSTKEY(spin_ps, 1, HOST_MAX_COST), HOSTKEY(print_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_hz, 1, 1000000000), HOSTKEY(intr_preempts, 0, 1),
+    HOSTKEY(soreceive_loop, 0, 1),
     HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_tick_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
     HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),

@@ -383,7 +383,7 @@ static void stream_app(struct tn_net *net, struct stream *t)
 
 /* Runs the pair for 100 ms (before the first delayed-ACK tick); returns how long after the
  * first read began host 1 first sent a segment without data. */
-static int64_t stream_run(struct stream *t, size_t rlen, int more)
+static int64_t stream_run(struct stream *t, size_t rlen, int more, int loop)
 {
     static struct tn_net net;
     tn_init(&net, 1500, 10000000LL, 100 * US);
@@ -392,7 +392,8 @@ static int64_t stream_run(struct stream *t, size_t rlen, int more)
     cfg.tcp_sendspace = cfg.tcp_recvspace = 16384;
     tn_host(&net, 0, &cfg);
     cfg.cost = (struct tahoe_hostcost){.per_packet_ns = 50 * US, .per_byte_ps = 150000,
-                                       .copy_write_passes = 8, .intr_preempts = 1};
+                                       .copy_write_passes = 8, .intr_preempts = 1,
+                                       .soreceive_loop = loop};
     tn_host(&net, 1, &cfg);
     memset(t, 0, offsetof(struct stream, buf));
     t->rlen = rlen;
@@ -442,7 +443,7 @@ static int64_t copy_ns(size_t n) { return (int64_t)n * 9 * 150; }
 static void test_the_window_update_follows_the_copy_and_its_interrupts(void)
 {
     static struct stream t;
-    int64_t after = stream_run(&t, 4 * SEG, 0);
+    int64_t after = stream_run(&t, 4 * SEG, 0, 1);
     NRT_EQ_INT(t.reads, 1);
     NRT_CHECK(after >= copy_ns(4 * SEG) + SEG_INTR_NS);
     NRT_CHECK(after < copy_ns(4 * SEG) + SEG_INTR_NS + 100 * US);
@@ -453,9 +454,19 @@ static void test_the_window_update_follows_the_copy_and_its_interrupts(void)
 static void test_a_read_with_room_goes_on_before_the_update(void)
 {
     static struct stream t;
-    int64_t after = stream_run(&t, 65536, 1);
+    int64_t after = stream_run(&t, 65536, 1, 1);
     NRT_EQ_INT(t.reads, 2);
     NRT_CHECK(after >= copy_ns(5 * SEG) + SEG_INTR_NS);
+}
+
+/* Without soreceive_loop, as the stack always did: PRU_RCVD follows the read at once, and its
+ * update leaves when the copy as charged ends, not later by the interrupt taken during it. */
+static void test_without_the_key_the_update_does_not_wait(void)
+{
+    static struct stream t;
+    int64_t after = stream_run(&t, 4 * SEG, 0, 0);
+    NRT_EQ_INT(t.reads, 1);
+    NRT_CHECK(after >= copy_ns(4 * SEG) && after < copy_ns(4 * SEG) + SEG_INTR_NS);
 }
 
 int main(void)
@@ -473,5 +484,6 @@ int main(void)
     NRT_RUN(test_udp_space_from_the_host_model);
     NRT_RUN(test_the_window_update_follows_the_copy_and_its_interrupts);
     NRT_RUN(test_a_read_with_room_goes_on_before_the_update);
+    NRT_RUN(test_without_the_key_the_update_does_not_wait);
     return nrt_summary("tahoe/test_receive_path");
 }
