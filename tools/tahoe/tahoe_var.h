@@ -87,7 +87,7 @@ struct tahoe_stack {
 /* Charges ns of CPU work starting when the CPU is free (not before now); returns the time the
  * work ends. */
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
-/* PRU_RCVD for so once the process's work charged so far is done (intr_preempts), else now;
+/* PRU_RCVD for so once the process's work charged so far is done (soreceive_loop), else now;
  * room: the read could have taken more, so it goes on if more arrives during its copy; n
  * octets taken, whose copy takes copy_ns, come free as it goes. */
 void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns);
