@@ -159,6 +159,7 @@ HOST_KEYS.update({
     "page_size": Limit(512, 1 << 20, "netsim and the Tahoe stack", "--host-model", "B", "host model page_size"),
     "clock_hz": Limit(1, NS, "netsim and the Tahoe stack", "--host-model", "", "host model clock_hz"),
     "intr_preempts": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model intr_preempts"),
+    "soreceive_loop": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model soreceive_loop"),
     "atm_buffer_bytes": Limit(0, 65535, "netsim and the Tahoe stack", "--host-model", "B",
                               "host model atm_buffer_bytes"),
     "streams_tx_hops": Limit(0, 16, "netsim and the Tahoe stack", "--host-model", "", "host model streams_tx_hops"),

@@ -24,6 +24,7 @@ struct sockbuf {
     size_t sb_off;    /* ring index of the first octet */
     size_t sb_cc;     /* octets held */
     size_t sb_hiwat;  /* limit */
+    size_t sb_held;   /* octets a read is still copying out: not yet free (tahoe_defer_rcvd) */
     struct sbrec *sb_rec, *sb_rectail; /* datagrams */
 };
 

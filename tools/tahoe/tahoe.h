@@ -53,6 +53,10 @@ struct tahoe_hostcost {
     /* 1: interrupt-level work (input, timers) runs before the process's, which it delays;
      * 0: one queue of work in order of arrival. */
     int64_t intr_preempts;
+    /* 1 (with intr_preempts): a stream read copies on with what arrives during its copy,
+     * frees the space as it copies, and issues PRU_RCVD (the window update) after its loop
+     * (4.4BSD-Lite2 soreceive); 0: it frees its space at once and PRU_RCVD follows at once. */
+    int64_t soreceive_loop;
     /* The receive path: a process that slept waiting for data is woken from interrupt level
      * (wakeup_ns there), runs once interrupt-level work is done, and pays ctx_switch_ns at
      * process level before it runs (SunOS 4 kern_synch.c: a process woken from a kernel sleep

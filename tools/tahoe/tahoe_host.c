@@ -102,6 +102,8 @@ static int64_t charge_intr(struct tahoe_stack *st, int64_t ns)
 {
     int64_t start = st->intr_free > st->now ? st->intr_free : st->now;
     st->intr_free = start + ns;
+    if (st->rcvd_so && st->rcvd_at > start)
+        st->rcvd_at += start < st->sleep_end ? asleep_push(st, start, ns) : ns;
     if (st->cpu_free > start)
         st->cpu_free += start < st->sleep_end ? asleep_push(st, start, ns) : ns;
     else
@@ -120,6 +122,66 @@ int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
     if (st->in_intr)
         st->cpustat.intr_ns += ns;
     return st->cpu_free;
+}
+
+/* soreceive_loop. BSD's soreceive copies a stream's data out mbuf by mbuf at spl0, so the
+ * frames that arrive meanwhile are taken at interrupt level between the copies and appended
+ * to the chain it is walking; it stops when the buffer is empty or the reader's is full, and
+ * only then issues PRU_RCVD, whose tcp_output may send the window update (4.4BSD-Lite2
+ * kern/uipc_socket.c: splx around uiomove, MFREE then the next mbuf, pr_usrreq(PRU_RCVD)
+ * after the loop). The model charges a copy ahead of time, so the update waits for where the
+ * copy really ends: the process's work charged so far, pushed by every interrupt taken before
+ * it ends; if data came in the meantime and the reader had room, the loop goes on (the
+ * process's next read of the socket) and the update waits for its end. */
+void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns)
+{
+    struct tahoe_stack *st = so->so_stack;
+    if (st->rcvd_so && st->rcvd_so != so)
+        tahoe_rcvd_flush(st);
+    if (!st->cfg.cost.intr_preempts || !st->cfg.cost.soreceive_loop || st->cpu_free <= st->now ||
+        copy_ns <= 0) {
+        st->rcvd_so = NULL;
+        so->so_rcv.sb_held = 0;
+        tcp_usr_rcvd(so);
+        return;
+    }
+    st->rcvd_so = so;
+    st->rcvd_at = st->cpu_free;
+    st->rcvd_room = room;
+    st->rcvd_bytes = n;
+    st->rcvd_copy_ns = copy_ns;
+    so->so_rcv.sb_held = n;
+}
+
+/* What the copy under way has not yet copied by start, when interrupt work begins: its share
+ * of the octets, in proportion to the copy's process-level time still to run. */
+static void rcvd_release(struct tahoe_stack *st, int64_t start)
+{
+    if (!st->rcvd_so || st->rcvd_at == INT64_MAX)
+        return;
+    int64_t left = st->rcvd_at - start;
+    if (left < 0)
+        left = 0;
+    if (left >= st->rcvd_copy_ns)
+        return;
+    st->rcvd_so->so_rcv.sb_held =
+        (size_t)((double)st->rcvd_bytes * (double)left / (double)st->rcvd_copy_ns);
+}
+
+int tahoe_rcvd_continues(const struct socket *so)
+{
+    const struct tahoe_stack *st = so->so_stack;
+    return st->rcvd_so == so && st->rcvd_at == INT64_MAX;
+}
+
+void tahoe_rcvd_flush(struct tahoe_stack *st)
+{
+    struct socket *so = st->rcvd_so;
+    if (!so)
+        return;
+    st->rcvd_so = NULL;
+    so->so_rcv.sb_held = 0;
+    tcp_usr_rcvd(so);
 }
 
 int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes)
@@ -317,6 +379,7 @@ static void process_input(struct tahoe_stack *st, struct inpkt *p)
     if (!st->inq)
         st->inq_tail = NULL;
     st->inq_len--;
+    rcvd_release(st, st->intr_free > st->now ? st->intr_free : st->now);
     st->in_intr = 1;
     tahoe_charge(st, tahoe_incost(st, p->data, p->len));
     ip_input_process(st, p->data, p->len);
@@ -346,6 +409,22 @@ void tahoe_clock(struct tahoe_stack *st, int64_t now_ns)
         if (st->next_hz < t_tick)
             t_tick = st->next_hz;
         int64_t t = t_in < t_tick ? t_in : t_tick;
+        /* At a common instant interrupts come first: they would have preempted the copy. */
+        if (st->rcvd_so && st->rcvd_at < t && st->rcvd_at <= now_ns) {
+            if (st->rcvd_at > st->now)
+                st->now = st->rcvd_at;
+            if (st->rcvd_room && st->rcvd_so->so_rcv.sb_cc > 0) {
+                st->rcvd_at = INT64_MAX;
+                st->rcvd_so->so_rcv.sb_held = 0;
+                continue;
+            }
+            /* The update's work goes where the copy ended, before what the process did next. */
+            int64_t later = st->cpu_free - st->rcvd_at;
+            st->cpu_free = st->rcvd_at;
+            tahoe_rcvd_flush(st);
+            st->cpu_free += later > 0 ? later : 0;
+            continue;
+        }
         if (t > now_ns)
             break;
         if (t > st->now)
@@ -414,6 +493,8 @@ static int64_t slow_expiry(const struct tahoe_stack *st, int v)
 int64_t tahoe_next_deadline(const struct tahoe_stack *st)
 {
     int64_t dl = input_ready_time(st);
+    if (st->rcvd_so && st->rcvd_at < dl)
+        dl = st->rcvd_at;
     for (struct inpcb *inp = st->tcb; inp; inp = inp->inp_next) {
         const struct tcpcb *tp = inp->inp_ppcb;
         if (!tp)
@@ -459,6 +540,7 @@ static const struct hostkey {
     HOSTKEY(page_in_ns, 0, HOST_MAX_COST), HOSTKEY(page_out_ns, 0, HOST_MAX_COST),
     HOSTKEY(spin_ps, 1, HOST_MAX_COST), HOSTKEY(print_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_hz, 1, 1000000000), HOSTKEY(intr_preempts, 0, 1),
+    HOSTKEY(soreceive_loop, 0, 1),
     HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_tick_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
     HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),

@@ -42,6 +42,17 @@ struct tahoe_stack {
      * work before then does not delay it. */
     int64_t sleep_end;
     int64_t bus_free; /* when the I/O bus finishes the DMA it was given */
+    /* A stream read's PRU_RCVD waits for the end of its copy (tahoe_defer_rcvd): the socket,
+     * or NULL; when the process's copy ends, pushed like cpu_free by interrupt work, or
+     * INT64_MAX while the read goes on with what arrived during it; whether the reader's
+     * buffer had room for more. */
+    struct socket *rcvd_so;
+    int64_t rcvd_at;
+    int rcvd_room;
+    /* The octets of the copy under way and its process-level time: soreceive frees each
+     * mbuf as it has copied it, so the space comes free as the copy goes. */
+    size_t rcvd_bytes;
+    int64_t rcvd_copy_ns;
     /* The LANCE's transmit ring (cost.le_tx_tmds): the frames in it, oldest first, each with
      * when it has left the wire and the descriptors it holds. */
     struct le_tmd_frame {
@@ -76,6 +87,14 @@ struct tahoe_stack {
 /* Charges ns of CPU work starting when the CPU is free (not before now); returns the time the
  * work ends. */
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
+/* PRU_RCVD for so once the process's work charged so far is done (soreceive_loop), else now;
+ * room: the read could have taken more, so it goes on if more arrives during its copy; n
+ * octets taken, whose copy takes copy_ns, come free as it goes. */
+void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns);
+/* Whether a read of so goes on with the read whose PRU_RCVD waits (soreceive's loop). */
+int tahoe_rcvd_continues(const struct socket *so);
+/* Runs a PRU_RCVD still waiting: the process makes another call before its time came. */
+void tahoe_rcvd_flush(struct tahoe_stack *st);
 /* Cost of nbytes passes over memory. */
 int64_t tahoe_bytecost(const struct tahoe_stack *st, size_t nbytes);
 /* Cost of copying nbytes between user space and the kernel: the read pass and the stores. */

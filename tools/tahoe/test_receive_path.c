@@ -1,7 +1,7 @@
 /* The host mechanisms of issue #35 on the tahoe stack: interrupt level before the process, the
  * receive path's wakeup and context switch, the clock interrupt's work, seeded interrupt
- * jitter, per-interface driver costs, the I/O bus, and the socket buffer's count of a
- * datagram's source address. */
+ * jitter, per-interface driver costs, the I/O bus, the socket buffer's count of a
+ * datagram's source address, and soreceive's loop, which holds the window update. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -346,6 +346,129 @@ static void test_udp_space_from_the_host_model(void)
     tn_free(&net);
 }
 
+/* A TCP sender (host 0, no costs) and a reader (host 1) on 10 Mb/s Ethernet whose copy of a
+ * segment outlasts the segment's time on the wire. The sender has sent four segments' worth;
+ * at READ_AT it sends a fifth, which arrives early in the reader's copy of the first four. */
+#define READ_AT (20 * TN_MS)
+#define SEG 1460
+struct stream {
+    int ls, snd, rcv;
+    size_t rlen, sent;
+    int reads, more; /* more: the reader reads on, as a reader with room does */
+    int64_t read_at;
+    uint8_t buf[65536];
+};
+
+static void stream_app(struct tn_net *net, struct stream *t)
+{
+    struct tahoe_stack *a = net->h[0], *b = net->h[1];
+    static const uint8_t data[5 * SEG];
+    if (t->rcv < 0)
+        t->rcv = tahoe_accept(b, t->ls, NULL);
+    if (tahoe_poll(a, t->snd) & TAHOE_CONNECTED) {
+        size_t want = net->now >= READ_AT ? 5 * SEG : 4 * SEG;
+        ssize_t n;
+        while (t->sent < want && (n = tahoe_send(a, t->snd, data, want - t->sent)) > 0)
+            t->sent += (size_t)n;
+    }
+    /* The process runs only once the CPU has done its earlier work. */
+    if (t->rcv >= 0 && net->now >= READ_AT && (t->more || !t->reads) &&
+        tahoe_cpu_free_ns(b) <= net->now) {
+        if (!t->reads)
+            t->read_at = net->now;
+        if (tahoe_recv(b, t->rcv, t->buf, t->rlen) > 0)
+            t->reads++;
+    }
+}
+
+/* Runs the pair for 100 ms (before the first delayed-ACK tick); returns how long after the
+ * first read began host 1 first sent a segment without data. */
+static int64_t stream_run(struct stream *t, size_t rlen, int more, int loop)
+{
+    static struct tn_net net;
+    tn_init(&net, 1500, 10000000LL, 100 * US);
+    struct tahoe_config cfg;
+    tahoe_config_defaults(&cfg);
+    cfg.tcp_sendspace = cfg.tcp_recvspace = 16384;
+    tn_host(&net, 0, &cfg);
+    cfg.cost = (struct tahoe_hostcost){.per_packet_ns = 50 * US, .per_byte_ps = 150000,
+                                       .copy_write_passes = 8, .intr_preempts = 1,
+                                       .soreceive_loop = loop};
+    tn_host(&net, 1, &cfg);
+    memset(t, 0, offsetof(struct stream, buf));
+    t->rlen = rlen;
+    t->more = more;
+    t->rcv = -1;
+    struct tahoe_addr addr = {tn_ip(10, 0, 0, 2), 5001};
+    t->ls = tahoe_socket(net.h[1], TAHOE_SOCK_STREAM);
+    NRT_EQ_INT(tahoe_bind(net.h[1], t->ls, &addr), 0);
+    NRT_EQ_INT(tahoe_listen(net.h[1], t->ls, 5), 0);
+    t->snd = tahoe_socket(net.h[0], TAHOE_SOCK_STREAM);
+    NRT_EQ_INT(tahoe_setsockopt(net.h[0], t->snd, TAHOE_TCP_NODELAY, 1), 0);
+    tahoe_connect(net.h[0], t->snd, &addr);
+    /* As tn_run, with READ_AT and the reader's CPU coming free as events of their own. */
+    while (net.now < 100 * TN_MS) {
+        stream_app(&net, t);
+        int64_t next = net.q ? net.q->arrive : 100 * TN_MS;
+        for (int i = 0; i < 2; i++)
+            if (tahoe_next_deadline(net.h[i]) < next)
+                next = tahoe_next_deadline(net.h[i]);
+        int64_t free_at = tahoe_cpu_free_ns(net.h[1]);
+        if (free_at > net.now && free_at < next)
+            next = free_at;
+        if (net.now < READ_AT && READ_AT < next)
+            next = READ_AT;
+        tn_clock(&net, next);
+        tn_deliver(&net, next);
+    }
+    NRT_EQ_INT(t->sent, 5 * SEG);
+    int64_t after = -1;
+    for (size_t i = 0; i < net.nlog && after < 0; i++) {
+        const struct tn_rec *r = &net.log[i];
+        if (r->proto == IPPROTO_TCP && r->from == 1 && r->len == 0 && r->at_ns > t->read_at)
+            after = r->at_ns - t->read_at;
+    }
+    tn_free(&net);
+    return after;
+}
+
+/* Host 1's costs in stream_run: copying n octets (9 passes of 150 ns), and the interrupt work
+ * of a full segment (the protocol's 50 us and the checksum pass). */
+static int64_t copy_ns(size_t n) { return (int64_t)n * 9 * 150; }
+#define SEG_INTR_NS (50 * US + SEG * 150)
+
+/* soreceive frees the space as it copies and issues PRU_RCVD after its copy: the fifth
+ * segment's interrupt, early in the copy, finds too little space freed for an update (R2 asks
+ * 35 % of 16K), and the update comes after the copy, which that interrupt made later. */
+static void test_the_window_update_follows_the_copy_and_its_interrupts(void)
+{
+    static struct stream t;
+    int64_t after = stream_run(&t, 4 * SEG, 0, 1);
+    NRT_EQ_INT(t.reads, 1);
+    NRT_CHECK(after >= copy_ns(4 * SEG) + SEG_INTR_NS);
+    NRT_CHECK(after < copy_ns(4 * SEG) + SEG_INTR_NS + 100 * US);
+}
+
+/* A reader with room goes on with the segment that came during its copy, in the same loop,
+ * and the window update waits for the end of both copies. */
+static void test_a_read_with_room_goes_on_before_the_update(void)
+{
+    static struct stream t;
+    int64_t after = stream_run(&t, 65536, 1, 1);
+    NRT_EQ_INT(t.reads, 2);
+    NRT_CHECK(after >= copy_ns(5 * SEG) + SEG_INTR_NS);
+}
+
+/* Without soreceive_loop, as the stack always did: PRU_RCVD follows the read at once, and its
+ * update leaves when the copy as charged ends, not later by the interrupt taken during it. */
+static void test_without_the_key_the_update_does_not_wait(void)
+{
+    static struct stream t;
+    int64_t after = stream_run(&t, 4 * SEG, 0, 0);
+    NRT_EQ_INT(t.reads, 1);
+    NRT_CHECK(after >= copy_ns(4 * SEG) && after < copy_ns(4 * SEG) + SEG_INTR_NS);
+}
+
 int main(void)
 {
     NRT_RUN(test_a_sleeping_reader_pays_wakeup_and_switch);
@@ -359,5 +482,8 @@ int main(void)
     NRT_RUN(test_a_host_without_udp_checksums_charges_no_pass_and_checks_none);
     NRT_RUN(test_the_source_address_counts_in_the_receive_buffer);
     NRT_RUN(test_udp_space_from_the_host_model);
+    NRT_RUN(test_the_window_update_follows_the_copy_and_its_interrupts);
+    NRT_RUN(test_a_read_with_room_goes_on_before_the_update);
+    NRT_RUN(test_without_the_key_the_update_does_not_wait);
     return nrt_summary("tahoe/test_receive_path");
 }

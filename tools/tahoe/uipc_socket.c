@@ -43,6 +43,8 @@ void sofree(struct socket *so)
 {
     if (so->so_pcb || (so->so_state & SS_NOFDREF) == 0)
         return;
+    if (so->so_stack->rcvd_so == so)
+        so->so_stack->rcvd_so = NULL;
     soqremque(so);
     sbrelease(&so->so_snd);
     sbrelease(&so->so_rcv);
@@ -63,6 +65,7 @@ void soabort(struct socket *so)
 
 int soclose(struct socket *so)
 {
+    tahoe_rcvd_flush(so->so_stack);
     if (so->so_options & SO_ACCEPTCONN) {
         while (so->so_q0)
             soabort(so->so_q0);
@@ -125,6 +128,7 @@ static long sosend_stream(struct socket *so, const uint8_t *buf, size_t len)
 long sosend(struct socket *so, const uint8_t *buf, size_t len, const struct tahoe_addr *to)
 {
     struct tahoe_stack *st = so->so_stack;
+    tahoe_rcvd_flush(st);
     tahoe_charge(st, st->cfg.cost.per_call_ns);
     if (so->so_error) {
         int err = so->so_error;
@@ -148,8 +152,14 @@ long sosend(struct socket *so, const uint8_t *buf, size_t len, const struct taho
 long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *from)
 {
     struct tahoe_stack *st = so->so_stack;
-    tahoe_charge(st, st->cfg.cost.per_call_ns);
     struct sockbuf *sb = &so->so_rcv;
+    /* A read that goes on is the same system call; a read of the same socket that finds
+     * nothing comes, on the real host, after the waiting read returned, and changes nothing. */
+    int going_on = tahoe_rcvd_continues(so);
+    if (!going_on && !(st->rcvd_so == so && sb->sb_cc == 0))
+        tahoe_rcvd_flush(st);
+    if (!going_on)
+        tahoe_charge(st, st->cfg.cost.per_call_ns);
     if (so->so_type != TAHOE_SOCK_STREAM) {
         struct sbrec *r = sb->sb_rec;
         if (!r) {
@@ -187,18 +197,21 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
     size_t n = sb->sb_cc < len ? sb->sb_cc : len;
     sbcopy(sb, 0, buf, n);
     sbdrop(sb, n);
-    tahoe_charge(st, tahoe_copycost(st, n)); /* copy to user space */
+    int64_t copy_ns = tahoe_copycost(st, n);
+    tahoe_charge(st, copy_ns); /* copy to user space */
     if (from && so->so_pcb) {
         from->ip = so->so_pcb->inp_faddr;
         from->port = so->so_pcb->inp_fport;
     }
-    /* PRU_RCVD: TCP decides whether the freed space is worth a window update (R1, R2). */
-    tcp_usr_rcvd(so);
+    /* PRU_RCVD once the copy is done: TCP decides whether the freed space is worth a window
+     * update (R1, R2). */
+    tahoe_defer_rcvd(so, n < len, n, copy_ns);
     return (long)n;
 }
 
 int soshutdown(struct socket *so)
 {
+    tahoe_rcvd_flush(so->so_stack);
     if (so->so_type == TAHOE_SOCK_STREAM)
         return tcp_usr_shutdown(so);
     socantsendmore(so);

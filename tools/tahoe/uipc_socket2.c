@@ -7,7 +7,10 @@
 #include "socketvar.h"
 #include "tahoe_var.h"
 
-long sbspace(const struct sockbuf *sb) { return (long)sb->sb_hiwat - (long)sb->sb_cc; }
+long sbspace(const struct sockbuf *sb)
+{
+    return (long)sb->sb_hiwat - (long)sb->sb_cc - (long)sb->sb_held;
+}
 
 int sbreserve(struct sockbuf *sb, size_t cc)
 {
