@@ -870,7 +870,7 @@ ipc_messages <- function(points) {
     dplyr::mutate(
       throughput_mbit = throughput_mbit * (1 + dplyr::if_else(trial == 1, -spread, spread)),
       elapsed_s = 8 * message_bytes / throughput_mbit / 1e6,
-      setup = "tahoe sim", host = "sun-4c-20mb", host_b = "sun-4c-16mb",
+      setup = "tahoe sim", host = "sun-4c-20mb", host_b = "sun-4c-16mb", `repeat` = 1,
       million_bytes = message_bytes / 1e6, a_pageins = pageins, b_pageins = 0, a_pageouts = 0,
       b_pageouts = 0, medium_a_frames = frames, medium_a_collisions = collisions,
       medium_b_frames = b_frames, medium_b_collisions = b_collisions,
