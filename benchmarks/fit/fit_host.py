@@ -35,11 +35,10 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from netrepro import hostmodel  # noqa: E402
-from netrepro.deadlines import ttcp_limit_s  # noqa: E402
+from netrepro.measure import run_part  # noqa: E402
 from netrepro.sim import run_netsim  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
-from netrepro.transfer import pair_seed  # noqa: E402
-from netrepro.transfer_sim import pair_command  # noqa: E402
+from netrepro.tools.ttcp import limit_s, pair_command, pair_seed  # noqa: E402
 
 # The published figure of a claim, as a training target: the spec and experiment that measure it
 # (quick profile, trial 1), how the claim reads the records, and the error of a reading. A
@@ -69,14 +68,12 @@ def min_pooled_udp_loss_pct(records: list[dict[str, Any]]) -> float:
 
 def claim_error(claim: str, host: Path, tmp: Path) -> tuple[float, float]:
     """(reading, error) of a claim's experiment run on host."""
-    from netrepro.measure import run_trial_sim
-
     spec_path, experiment_id, metric, error = CLAIMS[claim]
     spec = load_spec(REPO / spec_path, {"profile": "quick", "backend": "sim"})
     experiment = replace(spec.experiments[experiment_id], host_model=host)
     out = tmp / "claim"
     out.mkdir(exist_ok=True)
-    run_trial_sim(spec, experiment, 1, out)
+    run_part(spec, experiment, 1, out, None)
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     reading = {"min_pooled_udp_loss_pct": min_pooled_udp_loss_pct}[metric](records)
     return reading, error(reading)
@@ -121,9 +118,10 @@ def measure(cell: tuple[str, int, int, float], host: Path, transfers: int) -> fl
     name, send, recv, _ = cell
     spec_path, experiment_id, _ = REFERENCES[name]
     spec = load_spec(REPO / spec_path, {"profile": "paper", "backend": "sim"})
-    experiment = replace(spec.experiments[experiment_id], host_model=host, transfers=transfers)
+    base = spec.experiments[experiment_id]
+    experiment = replace(base, host_model=host, settings=replace(base.settings, transfers=transfers))
     command = pair_command(experiment, send, recv, pair_seed(experiment, 1, send, recv))
-    result = run_netsim(command, ttcp_limit_s(experiment, send, recv))
+    result = run_netsim(command, limit_s(experiment, send, recv))
     rates = [t["receiver_bps"] for t in result.transfers if t.get("role") == "receiver" and t.get("receiver_bps")]
     return sum(rates) / len(rates)
 
