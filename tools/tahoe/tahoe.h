@@ -55,7 +55,8 @@ struct tahoe_hostcost {
     int64_t intr_preempts;
     /* 1 (with intr_preempts): a stream read copies on with what arrives during its copy,
      * frees the space as it copies, and issues PRU_RCVD (the window update) after its loop
-     * (4.4BSD-Lite2 soreceive); 0: it frees its space at once and PRU_RCVD follows at once. */
+     * (SunOS 4.1.3's and 4.3BSD's soreceive); 0: it frees its space at once and PRU_RCVD
+     * follows at once. */
     int64_t soreceive_loop;
     /* The receive path: a process that slept waiting for data is woken from interrupt level
      * (wakeup_ns there), runs once interrupt-level work is done, and pays ctx_switch_ns at

@@ -127,9 +127,9 @@ int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
 /* soreceive_loop. BSD's soreceive copies a stream's data out mbuf by mbuf at spl0, so the
  * frames that arrive meanwhile are taken at interrupt level between the copies and appended
  * to the chain it is walking; it stops when the buffer is empty or the reader's is full, and
- * only then issues PRU_RCVD, whose tcp_output may send the window update (4.4BSD-Lite2
- * kern/uipc_socket.c: splx around uiomove, MFREE then the next mbuf, pr_usrreq(PRU_RCVD)
- * after the loop). The model charges a copy ahead of time, so the update waits for where the
+ * only then issues PRU_RCVD, whose tcp_output may send the window update (SunOS 4.1.3
+ * sys/os/uipc_socket.c, as 4.3BSD's and 4.4BSD-Lite2's: splx around uiomove, MFREE then the
+ * next mbuf, pr_usrreq(PRU_RCVD) after the loop). The model charges a copy ahead of time, so the update waits for where the
  * copy really ends: the process's work charged so far, pushed by every interrupt taken before
  * it ends; if data came in the meantime and the reader had room, the loop goes on (the
  * process's next read of the socket) and the update waits for its end. */
