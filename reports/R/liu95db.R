@@ -690,11 +690,7 @@ loss_pair_rows <- function(sizes, mode, experiments) {
   hit <- match(paste(a$setup, a$message_bytes), paste(b$setup, b$message_bytes))
   a <- a[!is.na(hit), , drop = FALSE]
   b <- b[hit[!is.na(hit)], , drop = FALSE]
-  tibble::tibble(
-    setup = a$setup, message_bytes = a$message_bytes,
-    loss_a = 100 * (1 - a$datagrams_back / a$datagrams_sent),
-    loss_b = 100 * (1 - b$datagrams_back / b$datagrams_sent)
-  )
+  tibble::tibble(setup = a$setup, message_bytes = a$message_bytes, loss_a = a$loss_pct, loss_b = b$loss_pct)
 }
 
 # The cells normal both in Table 3 and in our run of Table 2 (those normal_change_vs_baseline
