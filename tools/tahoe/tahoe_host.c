@@ -140,9 +140,8 @@ void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns)
         tahoe_rcvd_flush(st);
     if (!st->cfg.cost.intr_preempts || !st->cfg.cost.soreceive_loop || st->cpu_free <= st->now ||
         copy_ns <= 0) {
-        st->rcvd_so = NULL;
-        so->so_rcv.sb_held = 0;
-        tcp_usr_rcvd(so);
+        st->rcvd_so = so;
+        tahoe_rcvd_flush(st);
         return;
     }
     st->rcvd_so = so;
