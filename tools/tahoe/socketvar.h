@@ -25,6 +25,11 @@ struct sockbuf {
     size_t sb_cc;     /* octets held */
     size_t sb_hiwat;  /* limit */
     size_t sb_held;   /* octets a read is still copying out: not yet free (tahoe_defer_rcvd) */
+    /* The data lengths of the mbufs the stream's octets sit in, oldest first (a ring of
+     * sb_mcount from sb_mhead), as the receiving driver left them (tahoe_rcv_mbufs);
+     * octets appended without a layout count as one mbuf. */
+    size_t *sb_m;
+    size_t sb_mcap, sb_mhead, sb_mcount;
     struct sbrec *sb_rec, *sb_rectail; /* datagrams */
 };
 
@@ -63,6 +68,13 @@ struct socket {
 long sbspace(const struct sockbuf *sb);
 int sbreserve(struct sockbuf *sb, size_t cc);
 void sbappend(struct sockbuf *sb, const uint8_t *data, size_t len);
+/* sbappend of data held in nm mbufs of the lengths mlen (summing to len). */
+void sbappendm(struct sockbuf *sb, const uint8_t *data, size_t len, const size_t *mlen,
+               size_t nm);
+/* Where a read of the first len octets frees them (soreceive: sbfree or the partial drop after
+ * each mbuf's uiomove): the ascending ends, within the read, of the mbufs it empties, then len;
+ * their number, at most max (the rest of the read counted as one). */
+size_t sbmbuf_ends(const struct sockbuf *sb, size_t len, size_t *ends, size_t max);
 /* Appends a datagram whose source address takes addrlen octets of the buffer beside its data
  * (the host model's sb_addr_bytes); 0 when it does not fit. */
 int sbappendaddr(struct sockbuf *sb, const struct tahoe_addr *from, const uint8_t *data,

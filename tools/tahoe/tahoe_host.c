@@ -133,7 +133,8 @@ int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns)
  * copy really ends: the process's work charged so far, pushed by every interrupt taken before
  * it ends; if data came in the meantime and the reader had room, the loop goes on (the
  * process's next read of the socket) and the update waits for its end. */
-void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns)
+void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns,
+                      const size_t *ends, size_t nends)
 {
     struct tahoe_stack *st = so->so_stack;
     if (st->rcvd_so && st->rcvd_so != so)
@@ -149,11 +150,15 @@ void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns)
     st->rcvd_room = room;
     st->rcvd_bytes = n;
     st->rcvd_copy_ns = copy_ns;
+    st->rcvd_nends = nends < TAHOE_RCVD_ENDS ? nends : TAHOE_RCVD_ENDS;
+    memcpy(st->rcvd_ends, ends, st->rcvd_nends * sizeof *ends);
     so->so_rcv.sb_held = n;
 }
 
-/* What the copy under way has not yet copied by start, when interrupt work begins: its share
- * of the octets, in proportion to the copy's process-level time still to run. */
+/* What the copy under way has not yet freed by start, when interrupt work begins: the copy
+ * has passed a share of its octets in proportion to the process-level time it has run, and
+ * every mbuf it has passed the end of is free (SunOS 4.1.3 sys/os/uipc_socket.c soreceive:
+ * sbfree and MFREE of an mbuf, or sb_cc -= len of a part, only after its uiomove). */
 static void rcvd_release(struct tahoe_stack *st, int64_t start)
 {
     if (!st->rcvd_so || st->rcvd_at == INT64_MAX)
@@ -163,8 +168,12 @@ static void rcvd_release(struct tahoe_stack *st, int64_t start)
         left = 0;
     if (left >= st->rcvd_copy_ns)
         return;
-    st->rcvd_so->so_rcv.sb_held =
-        (size_t)((double)st->rcvd_bytes * (double)left / (double)st->rcvd_copy_ns);
+    size_t copied = st->rcvd_bytes - (size_t)((double)st->rcvd_bytes * (double)left /
+                                              (double)st->rcvd_copy_ns);
+    size_t freed = 0;
+    for (size_t i = 0; i < st->rcvd_nends && st->rcvd_ends[i] <= copied; i++)
+        freed = st->rcvd_ends[i];
+    st->rcvd_so->so_rcv.sb_held = st->rcvd_bytes - freed;
 }
 
 int tahoe_rcvd_continues(const struct socket *so)
@@ -264,6 +273,59 @@ int64_t tahoe_incost(const struct tahoe_stack *st, const uint8_t *pkt, size_t le
 #define LE_MIN_FRAME 64
 #define LE_OCTET_NS 800 /* 10 Mb/s */
 #define LE_GAP_NS 9600
+
+/* mbuf sizes of SunOS 4.1.3 (sys/sys/mbuf.h MLEN: 128-octet mbufs with 112 octets of data)
+ * and the room copy_to_mbufs leaves before a copied frame (sys/sunif/if_subr.c). */
+#define MBUF_MLEN 112
+#define ETHER_PRE_PAD 24
+
+size_t tahoe_rcv_mbufs(const struct tahoe_stack *st, size_t lead, size_t dlen, size_t *mlen,
+                       size_t max)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    size_t n = 0;
+    if (max == 0)
+        return 0;
+    if (st->cfg.iface == TAHOE_IF_ATM && c->atm_buffer_bytes > 0) {
+        /* The adapter fills the driver's receive buffers in turn from the PDU's first octet
+         * (HARP fore_receive.c: mbuf clusters); tcp_input moves m_off past the headers. */
+        size_t b = (size_t)c->atm_buffer_bytes, at = lead % b, left = dlen;
+        while (left && n + 1 < max) {
+            size_t m = b - at < left ? b - at : left;
+            mlen[n++] = m;
+            left -= m;
+            at = 0;
+        }
+        if (left)
+            mlen[n++] = left;
+        return n;
+    }
+    if (st->cfg.iface == TAHOE_IF_ATM || !c->le_rx_copy) {
+        /* One buffer holds the PDU, or leread loans the LANCE's whole receive buffer up as
+         * one cluster mbuf (sys/sunif/if_le.c, mclgetx). */
+        mlen[n++] = dlen;
+        return n;
+    }
+    /* copy_to_mbufs: a first small mbuf after ETHER_PRE_PAD, then 1K clusters while two small
+     * mbufs' worth is left, then small mbufs; the headers fill the front. */
+    size_t left = lead + dlen, skip = lead;
+    for (int first = 1; left; first = 0) {
+        size_t m = first ? MBUF_MLEN - ETHER_PRE_PAD : left < 2 * MBUF_MLEN ? MBUF_MLEN : LE_MCLBYTES;
+        if (m > left)
+            m = left;
+        left -= m;
+        size_t gone = skip < m ? skip : m;
+        skip -= gone;
+        if (m == gone)
+            continue;
+        if (n + 1 == max) {
+            mlen[n++] = m - gone + left;
+            break;
+        }
+        mlen[n++] = m - gone;
+    }
+    return n;
+}
 
 /* The descriptors of one frame, one per mbuf: the header mbuf (Ethernet, IP and the transport
  * header, then the data lestart pulls up into it) and the clusters the rest of the data spans.

@@ -29,6 +29,9 @@ _Static_assert(TAHOE_BOOT_SPREAD_NS % FASTTICK_NS == 0 && TAHOE_BOOT_SPREAD_NS %
 
 /* The LANCE's rings hold at most 128 descriptors (Am7990; SunOS 4.1.3 le_conf.c uses all). */
 #define TAHOE_LE_RING_MAX 128
+/* The mbuf ends of one read the stack follows (tahoe_defer_rcvd); past them the rest of the
+ * read comes free at its end. */
+#define TAHOE_RCVD_ENDS 256
 
 struct tahoe_stack {
     struct tahoe_config cfg;
@@ -49,10 +52,13 @@ struct tahoe_stack {
     struct socket *rcvd_so;
     int64_t rcvd_at;
     int rcvd_room;
-    /* The octets of the copy under way and its process-level time: soreceive frees each
-     * mbuf as it has copied it, so the space comes free as the copy goes. */
+    /* The octets of the copy under way and its process-level time, and where within them
+     * each mbuf the copy empties comes free: soreceive frees an mbuf once its uiomove is
+     * done, so the space comes free an mbuf at a time as the copy goes. */
     size_t rcvd_bytes;
     int64_t rcvd_copy_ns;
+    size_t rcvd_ends[TAHOE_RCVD_ENDS];
+    size_t rcvd_nends;
     /* The LANCE's transmit ring (cost.le_tx_tmds): the frames in it, oldest first, each with
      * when it has left the wire and the descriptors it holds. */
     struct le_tmd_frame {
@@ -89,8 +95,15 @@ struct tahoe_stack {
 int64_t tahoe_charge(struct tahoe_stack *st, int64_t ns);
 /* PRU_RCVD for so once the process's work charged so far is done (soreceive_loop), else now;
  * room: the read could have taken more, so it goes on if more arrives during its copy; n
- * octets taken, whose copy takes copy_ns, come free as it goes. */
-void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns);
+ * octets taken, whose copy takes copy_ns, come free as it goes, an mbuf at a time: the first
+ * ends[i] octets once the copy has passed them (sbmbuf_ends; nends of them, the last n). */
+void tahoe_defer_rcvd(struct socket *so, int room, size_t n, int64_t copy_ns,
+                      const size_t *ends, size_t nends);
+/* The data lengths of the mbufs the receiving driver and tcp_input leave a segment's dlen
+ * octets in, lead octets of the first receive buffer (headers, octets trimmed) before them:
+ * their number, at most max (the last taking the rest). */
+size_t tahoe_rcv_mbufs(const struct tahoe_stack *st, size_t lead, size_t dlen, size_t *mlen,
+                       size_t max);
 /* Whether a read of so goes on with the read whose PRU_RCVD waits (soreceive's loop). */
 int tahoe_rcvd_continues(const struct socket *so);
 /* Runs a PRU_RCVD still waiting: the process makes another call before its time came. */

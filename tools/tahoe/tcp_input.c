@@ -94,10 +94,11 @@ static void tcp_xmit_timer(struct tcpcb *tp)
                   TCPTV_REXMTMAX);
 }
 
-/* Queues an out-of-order segment (seg may be NULL) and hands the user whatever is now in
- * sequence. Returns TH_FIN when the in-sequence data reached the peer's FIN. */
-static int tcp_reass(struct tcpcb *tp, tcp_seq seq, const uint8_t *data, uint32_t len, int fin,
-                     int have_seg)
+/* Queues an out-of-order segment (seg may be NULL; lead: the octets of its first receive
+ * buffer before data) and hands the user whatever is now in sequence. Returns TH_FIN when
+ * the in-sequence data reached the peer's FIN. */
+static int tcp_reass(struct tcpcb *tp, tcp_seq seq, const uint8_t *data, uint32_t len,
+                     uint32_t lead, int fin, int have_seg)
 {
     struct socket *so = tp->t_inpcb->inp_socket;
     struct tcpstat *ts = &so->so_stack->tcpstat;
@@ -122,6 +123,7 @@ static int tcp_reass(struct tcpcb *tp, tcp_seq seq, const uint8_t *data, uint32_
                 seq += (uint32_t)i;
                 data += i;
                 len -= (uint32_t)i;
+                lead += (uint32_t)i;
             }
         }
         ts->tcps_rcvoopack++;
@@ -136,6 +138,7 @@ static int tcp_reass(struct tcpcb *tp, tcp_seq seq, const uint8_t *data, uint32_
                 memmove(q->data, q->data + i, q->len - (uint32_t)i);
                 q->seq += (uint32_t)i;
                 q->len -= (uint32_t)i;
+                q->lead += (uint32_t)i;
                 break;
             }
             *pp = q->next;
@@ -146,6 +149,7 @@ static int tcp_reass(struct tcpcb *tp, tcp_seq seq, const uint8_t *data, uint32_
             return 0;
         e->seq = seq;
         e->len = len;
+        e->lead = lead;
         e->fin = fin;
         memcpy(e->data, data, len);
         e->next = *pp;
@@ -163,8 +167,11 @@ static int tcp_reass(struct tcpcb *tp, tcp_seq seq, const uint8_t *data, uint32_
         tp->rcv_nxt += q->len;
         flags = q->fin ? TH_FIN : 0;
         tp->seg_next = q->next;
-        if (!(so->so_state & SS_CANTRCVMORE))
-            sbappend(&so->so_rcv, q->data, q->len);
+        if (!(so->so_state & SS_CANTRCVMORE)) {
+            size_t mlen[TAHOE_RCVD_ENDS];
+            size_t nm = tahoe_rcv_mbufs(so->so_stack, q->lead, q->len, mlen, TAHOE_RCVD_ENDS);
+            sbappendm(&so->so_rcv, q->data, q->len, mlen, nm);
+        }
         free(q);
         q = tp->seg_next;
     } while (q && q->seq == tp->rcv_nxt && !flags);
@@ -298,7 +305,7 @@ findpcb:;
             tp->t_state = TCPS_ESTABLISHED;
             tp->t_maxseg = tp->t_maxseg < tcp_mss(tp) ? tp->t_maxseg : tcp_mss(tp);
             tcp_settle_scale(tp);
-            tcp_reass(tp, 0, NULL, 0, 0, 0);
+            tcp_reass(tp, 0, NULL, 0, 0, 0, 0);
             /* The SYN was not resent, so its round trip is a fair first sample. */
             if (tp->t_rtt)
                 tcp_xmit_timer(tp);
@@ -419,7 +426,7 @@ findpcb:;
         tp->t_state = TCPS_ESTABLISHED;
         tp->t_maxseg = tp->t_maxseg < tcp_mss(tp) ? tp->t_maxseg : tcp_mss(tp);
         tcp_settle_scale(tp);
-        tcp_reass(tp, 0, NULL, 0, 0, 0);
+        tcp_reass(tp, 0, NULL, 0, 0, 0, 0);
         tp->snd_wl1 = seq - 1;
         /* fall through */
     case TCPS_ESTABLISHED:
@@ -562,9 +569,11 @@ step6:
             fin = tiflags & TH_FIN;
             ts->tcps_rcvpack++;
             ts->tcps_rcvbyte += dlen;
-            sbappend(&so->so_rcv, data, dlen);
+            size_t mlen[TAHOE_RCVD_ENDS];
+            size_t nm = tahoe_rcv_mbufs(st, (size_t)(data - ip), dlen, mlen, TAHOE_RCVD_ENDS);
+            sbappendm(&so->so_rcv, data, dlen, mlen, nm);
         } else {
-            fin = tcp_reass(tp, seq, data, dlen, tiflags & TH_FIN, 1);
+            fin = tcp_reass(tp, seq, data, dlen, (uint32_t)(data - ip), tiflags & TH_FIN, 1);
             tp->t_flags |= TF_ACKNOW;
         }
         tiflags = (tiflags & ~TH_FIN) | fin;

@@ -17,6 +17,7 @@ struct tcpqent {
     struct tcpqent *next;
     tcp_seq seq;
     uint32_t len;
+    uint32_t lead; /* octets of its first receive buffer before its data (tahoe_rcv_mbufs) */
     int fin;
     uint8_t data[];
 };

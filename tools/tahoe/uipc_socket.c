@@ -196,6 +196,8 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
     }
     size_t n = sb->sb_cc < len ? sb->sb_cc : len;
     sbcopy(sb, 0, buf, n);
+    size_t ends[TAHOE_RCVD_ENDS];
+    size_t nends = sbmbuf_ends(sb, n, ends, TAHOE_RCVD_ENDS);
     sbdrop(sb, n);
     int64_t copy_ns = tahoe_copycost(st, n);
     tahoe_charge(st, copy_ns); /* copy to user space */
@@ -205,7 +207,7 @@ long soreceive(struct socket *so, uint8_t *buf, size_t len, struct tahoe_addr *f
     }
     /* PRU_RCVD once the copy is done: TCP decides whether the freed space is worth a window
      * update (R1, R2). */
-    tahoe_defer_rcvd(so, n < len, n, copy_ns);
+    tahoe_defer_rcvd(so, n < len, n, copy_ns, ends, nends);
     return (long)n;
 }
 

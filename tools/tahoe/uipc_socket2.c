@@ -37,10 +37,44 @@ static int sb_grow(struct sockbuf *sb, size_t need)
     return 0;
 }
 
+/* Appends an mbuf of len octets to the layout; 0, or -ENOBUFS. */
+static int sb_mput(struct sockbuf *sb, size_t len)
+{
+    if (sb->sb_mcount == sb->sb_mcap) {
+        size_t cap = sb->sb_mcap ? 2 * sb->sb_mcap : 64;
+        size_t *nm = malloc(cap * sizeof *nm);
+        if (!nm)
+            return -ENOBUFS;
+        for (size_t i = 0; i < sb->sb_mcount; i++)
+            nm[i] = sb->sb_m[(sb->sb_mhead + i) % sb->sb_mcap];
+        free(sb->sb_m);
+        sb->sb_m = nm;
+        sb->sb_mcap = cap;
+        sb->sb_mhead = 0;
+    }
+    sb->sb_m[(sb->sb_mhead + sb->sb_mcount) % sb->sb_mcap] = len;
+    sb->sb_mcount++;
+    return 0;
+}
+
 void sbappend(struct sockbuf *sb, const uint8_t *data, size_t len)
+{
+    sbappendm(sb, data, len, &len, 1);
+}
+
+void sbappendm(struct sockbuf *sb, const uint8_t *data, size_t len, const size_t *mlen,
+               size_t nm)
 {
     if (len == 0 || sb_grow(sb, sb->sb_cc + len) < 0)
         return;
+    size_t laid = 0;
+    for (size_t i = 0; i < nm && laid < len; i++) {
+        size_t m = mlen[i] < len - laid ? mlen[i] : len - laid;
+        if (m && sb_mput(sb, m) == 0)
+            laid += m;
+    }
+    if (laid < len && sb_mput(sb, len - laid) < 0 && sb->sb_mcount)
+        sb->sb_m[(sb->sb_mhead + sb->sb_mcount - 1) % sb->sb_mcap] += len - laid;
     size_t tail = (sb->sb_off + sb->sb_cc) % sb->sb_cap;
     size_t first = sb->sb_cap - tail < len ? sb->sb_cap - tail : len;
     memcpy(sb->sb_buf + tail, data, first);
@@ -80,6 +114,20 @@ void sbcopy(const struct sockbuf *sb, size_t off, uint8_t *dst, size_t len)
     memcpy(dst + first, sb->sb_buf, len - first);
 }
 
+size_t sbmbuf_ends(const struct sockbuf *sb, size_t len, size_t *ends, size_t max)
+{
+    size_t n = 0, at = 0;
+    for (size_t i = 0; i < sb->sb_mcount && n + 1 < max; i++) {
+        at += sb->sb_m[(sb->sb_mhead + i) % sb->sb_mcap];
+        if (at >= len)
+            break;
+        ends[n++] = at;
+    }
+    if (max)
+        ends[n++] = len;
+    return n;
+}
+
 void sbdrop(struct sockbuf *sb, size_t len)
 {
     if (len > sb->sb_cc)
@@ -87,6 +135,16 @@ void sbdrop(struct sockbuf *sb, size_t len)
     if (sb->sb_cap)
         sb->sb_off = (sb->sb_off + len) % sb->sb_cap;
     sb->sb_cc -= len;
+    for (size_t left = len; left && sb->sb_mcount;) {
+        size_t *m = &sb->sb_m[sb->sb_mhead];
+        if (*m > left) {
+            *m -= left;
+            break;
+        }
+        left -= *m;
+        sb->sb_mhead = (sb->sb_mhead + 1) % sb->sb_mcap;
+        sb->sb_mcount--;
+    }
 }
 
 void sbflush(struct sockbuf *sb)
@@ -99,6 +157,8 @@ void sbflush(struct sockbuf *sb)
     sb->sb_rectail = NULL;
     sb->sb_cc = 0;
     sb->sb_off = 0;
+    sb->sb_mhead = 0;
+    sb->sb_mcount = 0;
 }
 
 void sbrelease(struct sockbuf *sb)
@@ -107,6 +167,9 @@ void sbrelease(struct sockbuf *sb)
     free(sb->sb_buf);
     sb->sb_buf = NULL;
     sb->sb_cap = 0;
+    free(sb->sb_m);
+    sb->sb_m = NULL;
+    sb->sb_mcap = 0;
     sb->sb_hiwat = 0;
 }
 
