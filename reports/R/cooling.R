@@ -8,6 +8,13 @@ ether_frame_extra_octets <- 38
 ip_header_octets <- 20
 udp_header_octets <- 8
 
+# The Tahoe stack's LANCE transmit ring counts one descriptor per mbuf of a frame: a header mbuf
+# into which lestart pulls the first 102 octets of the frame, then each 1024-octet cluster the
+# rest of the data spans (tools/tahoe/tahoe_host.c, le_tmds; SunOS 4.1.3 if_le.c, MCLBYTES).
+le_pullup_octets <- 102
+le_cluster_octets <- 1024
+ether_header_octets <- 14
+
 # The link each run of the experiments ran on, from its provenance: one row per experiment
 # (its base id) and link. No rows without provenance.
 run_links <- function(runs, suffixes = liu95cool_suffixes) {
@@ -21,17 +28,61 @@ run_links <- function(runs, suffixes = liu95cool_suffixes) {
       run_experiment = run$experiment,
       link = as_text(spec$name), framing = as_text(spec$framing),
       mtu = number_or_na(spec$mtu), rate_bps = number_or_na(spec$rate_bps),
-      queue_packets = number_or_na(spec$queue_packets)
+      queue_packets = number_or_na(spec$queue_packets),
+      le_tx_tmds = host_model_number(run$host_model, "le_tx_tmds")
     )
   })
   rows <- purrr::compact(rows)
   if (length(rows) == 0) {
     return(tibble::tibble(
       experiment = character(), run_experiment = character(), link = character(),
-      framing = character(), mtu = numeric(), rate_bps = numeric(), queue_packets = numeric()
+      framing = character(), mtu = numeric(), rate_bps = numeric(), queue_packets = numeric(),
+      le_tx_tmds = numeric()
     ))
   }
   dplyr::distinct(dplyr::bind_rows(rows))
+}
+
+# A number a run's host model (the file's text, as its provenance keeps it) gives `key`; NA
+# without a host model or the key. A model that extends another names only what it changes:
+# a key it inherits reads NA.
+host_model_number <- function(text, key) {
+  if (is.null(text) || !nzchar(text)) {
+    return(NA_real_)
+  }
+  value <- yaml::yaml.load(text)[[key]]
+  if (is.null(value)) NA_real_ else number_or_na(value)
+}
+
+# The LANCE transmit descriptors the fragments of one UDP datagram of `bytes` data take
+# together, counted as le_tmds counts them (see le_pullup_octets).
+le_datagram_tmds <- function(bytes, mtu) {
+  per <- floor((mtu - ip_header_octets) / 8) * 8
+  frames <- udp_fragments(bytes, mtu)
+  starts <- (seq_len(frames) - 1) * per
+  ends <- pmin(starts + per, bytes + udp_header_octets)
+  first <- seq_len(frames) == 1
+  # Each fragment's data as offsets into the user's data (the UDP header sits in the first).
+  data_start <- ifelse(first, 0, starts - udp_header_octets)
+  data_end <- ends - udp_header_octets
+  header <- ether_header_octets + ip_header_octets + ifelse(first, udp_header_octets, 0)
+  pulled <- pmax(0, le_pullup_octets - header)
+  from <- data_start + pulled
+  clusters <- ifelse(data_end > from, (data_end - 1) %/% le_cluster_octets - from %/% le_cluster_octets + 1, 0)
+  sum(1 + clusters)
+}
+
+# Frames of `bytes`-octet UDP datagrams the sender's queue holds (link: a row of run_links()):
+# the LANCE transmit ring's descriptors less the one the chip is on, at the datagram's
+# descriptors per fragment, where the host has the ring, which the driver fills straight from
+# if_snd; the link's queue (if_snd) otherwise.
+sender_queue_frames <- function(link, bytes) {
+  tmds <- link$le_tx_tmds
+  if (is.na(tmds) || tmds <= 0 || link$framing != "ethernet") {
+    return(link$queue_packets)
+  }
+  ring <- (tmds - 1) * udp_fragments(bytes, link$mtu) / le_datagram_tmds(bytes, link$mtu)
+  min(link$queue_packets, ring)
 }
 
 # IP fragments of one UDP datagram of `bytes` data at an MTU (every fragment but the last

@@ -61,20 +61,43 @@ test_that("cooled_returns gives the median datagrams back per message of the era
   expect_equal(got$loss_pct, 100 * (1 - 40 / 250))
 })
 
+test_that("le_datagram_tmds counts a header mbuf and the clusters each fragment's data span", {
+  # 8192 octets: fragments of 1472, 1480 x 4 and 808 data octets; 60 or 68 pulled up.
+  expect_equal(le_datagram_tmds(8192, 1500), 3 + 3 + 4 + 3 + 4 + 2)
+  expect_equal(le_datagram_tmds(9000, 1500), 22)
+  # Data that fit in the pulled-up octets take the header mbuf only.
+  expect_equal(le_datagram_tmds(40, 1500), 1)
+})
+
+test_that("sender_queue_frames takes the ring where the host has one, the link's queue otherwise", {
+  link <- tibble::tibble(framing = "ethernet", mtu = 1500, queue_packets = 50, le_tx_tmds = 128)
+  expect_equal(sender_queue_frames(link, 8192), 127 * 6 / 19)
+  expect_equal(sender_queue_frames(dplyr::mutate(link, le_tx_tmds = NA_real_), 8192), 50)
+  expect_equal(sender_queue_frames(dplyr::mutate(link, queue_packets = 10), 8192), 10)
+  expect_equal(sender_queue_frames(dplyr::mutate(link, framing = "aal5"), 8192), 50)
+})
+
+test_that("host_model_number reads a key of a host model's text", {
+  expect_equal(host_model_number("name: x\nle_tx_tmds: 128\n", "le_tx_tmds"), 128)
+  expect_true(is.na(host_model_number("name: x\n", "le_tx_tmds")))
+  expect_true(is.na(host_model_number(NULL, "le_tx_tmds")))
+})
+
 test_that("run_links reads each experiment's link from its runs' provenance once", {
   link <- list(
     name = "ethernet-10", framing = "ethernet", mtu = 1500, rate_bps = 1e7,
     queue_packets = 50
   )
   runs <- list(
-    list(experiment = "lan-very-large-tahoe", link = link),
-    list(experiment = "lan-very-large-tahoe", link = link),
+    list(experiment = "lan-very-large-tahoe", link = link, host_model = "le_tx_tmds: 128\n"),
+    list(experiment = "lan-very-large-tahoe", link = link, host_model = "le_tx_tmds: 128\n"),
     list(experiment = "lan-large")
   )
   links <- run_links(runs)
   expect_equal(nrow(links), 1)
   expect_equal(links$experiment, "lan-very-large")
   expect_equal(links$queue_packets, 50)
+  expect_equal(links$le_tx_tmds, 128)
   expect_equal(nrow(run_links(list())), 0)
 })
 
