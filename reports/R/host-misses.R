@@ -153,3 +153,12 @@ window_gain_rows <- function(echoes, buffers, labels, min_bytes, max_bytes) {
 lockstep_share_allowed <- function(published_ms, step_ms, stream_ms) {
   (published_ms - stream_ms) / (step_ms - stream_ms)
 }
+
+# A range as text, or the one value when every value is the same (range_text() otherwise).
+span_text <- function(x, suffix = "") {
+  x <- x[!is.na(x)]
+  if (length(x) > 0 && length(unique(fmt_num(x))) == 1) {
+    return(paste0(fmt_num(x[1]), suffix))
+  }
+  range_text(x, suffix = suffix)
+}

@@ -87,3 +87,10 @@ test_that("lockstep_share_allowed mixes lockstep steps and streamed blocks to th
   expect_equal(lockstep_share_allowed(5, 6, 4), 0.5)
   expect_equal(lockstep_share_allowed(4, 6, 4), 0)
 })
+
+test_that("span_text gives one value when the range is one", {
+  expect_equal(span_text(c(14, 14)), "14")
+  expect_equal(span_text(c(14, 14.0001), " %"), "14 %")
+  expect_equal(span_text(c(2, 3), " %"), "2 to 3 %")
+  expect_equal(span_text(NA), "(not run)")
+})
