@@ -2,20 +2,25 @@
 # from the runs what the model does where the paper's hosts did otherwise, so that the report
 # can name the mechanism that is missing beside the numbers that show it.
 
-# Per group of transfers (mftp rows), the throughput and how much of the transfers' time each
-# host's disk was busy and its process waited for it (%). A busy share near 100 % says the
+# Per group of transfers (mftp rows), the throughput and how much of the transfers' time (their
+# octets at their throughput) each host's disk was busy and its process waited for it (%). A busy share near 100 % says the
 # disk set the rate; disk_mbit is the rate the sending disk (host b, mftp's sender) moved the
-# file at while busy. NA columns: a host model without a disk.
+# file at while busy. Transfers that counted no disk (a host model without one, or results
+# from before the disk counters) are left out.
 disk_share_rows <- function(transfers, by) {
+  disk_columns <- c("a_disk_busy_s", "a_disk_wait_s", "b_disk_busy_s", "b_disk_wait_s")
   transfers |>
+    add_missing_columns(stats::setNames(as.list(rep(NA_real_, length(disk_columns))), disk_columns)) |>
+    dplyr::filter(!is.na(a_disk_busy_s) | !is.na(b_disk_busy_s)) |>
+    dplyr::mutate(transfer_s = 8 * bytes / (throughput_mbit * 1e6)) |>
     dplyr::group_by(dplyr::across(dplyr::all_of(by))) |>
     dplyr::summarise(
       transfers = dplyr::n(),
       mean_mbit = mean(throughput_mbit),
-      a_busy_pct = 100 * sum(a_disk_busy_s) / sum(elapsed_s),
-      b_busy_pct = 100 * sum(b_disk_busy_s) / sum(elapsed_s),
-      a_wait_pct = 100 * sum(a_disk_wait_s) / sum(elapsed_s),
-      b_wait_pct = 100 * sum(b_disk_wait_s) / sum(elapsed_s),
+      a_busy_pct = 100 * sum(a_disk_busy_s) / sum(transfer_s),
+      b_busy_pct = 100 * sum(b_disk_busy_s) / sum(transfer_s),
+      a_wait_pct = 100 * sum(a_disk_wait_s) / sum(transfer_s),
+      b_wait_pct = 100 * sum(b_disk_wait_s) / sum(transfer_s),
       b_disk_mbit = 8 * sum(bytes) / sum(b_disk_busy_s) / 1e6,
       .groups = "drop"
     )

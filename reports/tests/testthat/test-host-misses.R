@@ -2,18 +2,27 @@
 
 test_that("disk_share_rows gives each host's busy and waiting share and the sending disk's rate", {
   transfers <- tibble::tibble(
-    setup = "s", connections = c(1, 1, 2), throughput_mbit = c(30, 34, 20),
-    elapsed_s = c(4, 4, 2), bytes = 16e6,
+    setup = "s", connections = c(1, 1, 2), throughput_mbit = c(32, 32, 64), bytes = 16e6,
     a_disk_busy_s = 0, a_disk_wait_s = 0,
     b_disk_busy_s = c(4, 3, 1), b_disk_wait_s = c(2, 2, 0.5)
   )
   rows <- disk_share_rows(transfers, c("setup", "connections"))
   expect_equal(rows$transfers, c(2, 1))
-  expect_equal(rows$mean_mbit, c(32, 20))
+  expect_equal(rows$mean_mbit, c(32, 64))
   expect_equal(rows$b_busy_pct, c(100 * 7 / 8, 50))
   expect_equal(rows$b_wait_pct, c(50, 25))
   expect_equal(rows$a_busy_pct, c(0, 0))
   expect_equal(rows$b_disk_mbit, c(8 * 32e6 / 7 / 1e6, 8 * 16e6 / 1e6))
+})
+
+test_that("disk_share_rows leaves out transfers that counted no disk", {
+  transfers <- tibble::tibble(
+    setup = "s", connections = c(1, 2), throughput_mbit = 32, bytes = 16e6,
+    a_disk_busy_s = c(NA, 0), a_disk_wait_s = c(NA, 0), b_disk_busy_s = c(NA, 4), b_disk_wait_s = c(NA, 1)
+  )
+  expect_equal(disk_share_rows(transfers, c("setup", "connections"))$connections, 2)
+  old_results <- dplyr::select(transfers, -dplyr::starts_with("a_disk"), -dplyr::starts_with("b_disk"))
+  expect_equal(nrow(disk_share_rows(old_results, "setup")), 0)
 })
 
 test_that("buffer_gain_rows sets the large buffer's mean and fastest run against the small one", {
