@@ -3,14 +3,16 @@
 # can name the mechanism that is missing beside the numbers that show it.
 
 # Per group of transfers (mftp rows), the throughput and how much of the transfers' time (their
-# octets at their throughput) each host's disk was busy and its process waited for it (%). A busy share near 100 % says the
-# disk set the rate; disk_mbit is the rate the sending disk (host b, mftp's sender) moved the
-# file at while busy. Transfers that counted no disk (a host model without one, or results
-# from before the disk counters) are left out.
+# octets at their throughput) each host's disk was busy and its process waited for it (%). A
+# busy share near 100 % says the disk set the rate; b_disk_mbit is the rate the sending disk
+# (host b, mftp's sender) moved the file at while busy. Transfers that counted no disk (a host
+# model without one, or results from before the disk counters) are left out.
 disk_share_rows <- function(transfers, by) {
   disk_columns <- c("a_disk_busy_s", "a_disk_wait_s", "b_disk_busy_s", "b_disk_wait_s")
   transfers |>
-    add_missing_columns(stats::setNames(as.list(rep(NA_real_, length(disk_columns))), disk_columns)) |>
+    add_missing_columns(
+      stats::setNames(as.list(rep(NA_real_, length(disk_columns))), disk_columns)
+    ) |>
     dplyr::filter(!is.na(a_disk_busy_s) | !is.na(b_disk_busy_s)) |>
     dplyr::mutate(transfer_s = 8 * bytes / (throughput_mbit * 1e6)) |>
     dplyr::group_by(dplyr::across(dplyr::all_of(by))) |>
