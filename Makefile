@@ -45,14 +45,17 @@ study: setup
 # The C tests first (their binaries build on both cores), then the R tests beside pytest:
 # pytest spends much of its time waiting on emulated links in real time and on its subprocesses,
 # and the machine has 2 cores. The R tests run at the lowest priority (nice 19), on the time
-# pytest leaves, so that the emulated tests' timing does not suffer. Their output is held back
-# and shown after pytest's, so the two do not mix; both run to the end and the last line names
-# any suite that failed. pytest stays in the foreground (Ctrl-C reaches it); when the recipe
-# ends, however it ends, the R tests are stopped with every process they started (their own
-# process group) and their log is removed.
+# pytest leaves, so that the emulated tests' timing does not suffer. Their session of their own
+# is a scheduling group of its own where Linux has autogroups, and nice acts only inside a
+# group: the group gets nice 19 as well. Their output is held back and shown after pytest's, so
+# the two do not mix; both run to the end and the last line names any suite that failed. pytest
+# stays in the foreground (Ctrl-C reaches it); when the recipe ends, however it ends, the R
+# tests are stopped with every process they started (their own process group) and their log
+# is removed.
 test: build test-c
 	@r_log=$$(mktemp --tmpdir netrepro-r-tests.XXXXXX); \
-	setsid nice -n 19 Rscript reports/tests/testthat.R >"$$r_log" 2>&1 & r_tests=$$!; \
+	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 Rscript reports/tests/testthat.R' \
+		>"$$r_log" 2>&1 & r_tests=$$!; \
 	trap '[ -z "$$r_tests" ] || kill -TERM -$$r_tests 2>/dev/null; rm -f "$$r_log"' EXIT; \
 	trap 'exit 130' INT; trap 'exit 143' TERM; \
 	$(PYTHON) -m pytest -q tests; python_status=$$?; \
