@@ -42,15 +42,35 @@ study: setup
 	@test -n "$(NAME)" || { echo "usage: make study NAME=my-study [TOOL=pingx|ttcp] [LINK=atm-oc3-155]"; exit 2; }
 	$(PYTHON) -m netrepro.new "$(NAME)" --tool "$(or $(TOOL),pingx)" --link "$(or $(LINK),atm-oc3-155)"
 
-test: build test-c test-r test-python
+# The C tests first (their binaries build on both cores), then the R tests beside pytest:
+# pytest spends much of its time waiting on emulated links in real time and on its subprocesses,
+# and the machine has 2 cores. The R tests run at the lowest priority (nice 19), on the time
+# pytest leaves, so that the emulated tests' timing does not suffer. Their session of their own
+# is a scheduling group of its own where Linux has autogroups, and nice acts only inside a
+# group: the group gets nice 19 as well. Their output is held back and shown after pytest's, so
+# the two do not mix; both run to the end and the last line names any suite that failed. pytest
+# stays in the foreground (Ctrl-C reaches it); when the recipe ends, however it ends, the R
+# tests are stopped with every process they started (their own process group) and their log
+# is removed.
+test: build test-c
+	@r_log=$$(mktemp --tmpdir netrepro-r-tests.XXXXXX); \
+	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 Rscript reports/tests/testthat.R' \
+		>"$$r_log" 2>&1 & r_tests=$$!; \
+	trap '[ -z "$$r_tests" ] || kill -TERM -$$r_tests 2>/dev/null; rm -f "$$r_log"' EXIT; \
+	trap 'exit 130' INT; trap 'exit 143' TERM; \
+	$(PYTHON) -m pytest -q tests; python_status=$$?; \
+	wait $$r_tests; r_status=$$?; r_tests=""; \
+	echo "== R tests (Rscript reports/tests/testthat.R), run beside pytest"; cat "$$r_log"; \
+	failed=""; [ $$r_status -eq 0 ] || failed="$$failed R"; [ $$python_status -eq 0 ] || failed="$$failed pytest"; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi; \
+	echo "make test: the C, R and pytest suites passed"
 
 test-c:
-	$(MAKE) -C tools test
+	$(MAKE) -C tools -j$(CORES) test
 
 test-r:
 	Rscript reports/tests/testthat.R
 
-# pytest runs last: its summary is the suite's closing line.
 test-python: setup
 	$(PYTHON) -m pytest -q tests
 
