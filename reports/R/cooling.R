@@ -57,7 +57,7 @@ host_model_number <- function(text, key) {
 # The LANCE transmit descriptors the fragments of one UDP datagram of `bytes` data take
 # together, counted as le_tmds counts them (see le_pullup_octets).
 le_datagram_tmds <- function(bytes, mtu) {
-  per <- floor((mtu - ip_header_octets) / 8) * 8
+  per <- fragment_data_octets(mtu)
   frames <- udp_fragments(bytes, mtu)
   starts <- (seq_len(frames) - 1) * per
   ends <- pmin(starts + per, bytes + udp_header_octets)
@@ -85,11 +85,15 @@ sender_queue_frames <- function(link, bytes) {
   min(link$queue_packets, ring)
 }
 
-# IP fragments of one UDP datagram of `bytes` data at an MTU (every fragment but the last
-# carries a multiple of 8 octets).
+# The octets of IP payload a fragment carries at an MTU (every fragment but the last carries a
+# multiple of 8).
+fragment_data_octets <- function(mtu) {
+  floor((mtu - ip_header_octets) / 8) * 8
+}
+
+# IP fragments of one UDP datagram of `bytes` data at an MTU.
 udp_fragments <- function(bytes, mtu) {
-  per <- floor((mtu - ip_header_octets) / 8) * 8
-  ceiling((bytes + udp_header_octets) / per)
+  ceiling((bytes + udp_header_octets) / fragment_data_octets(mtu))
 }
 
 # Milliseconds one UDP datagram of `bytes` data keeps a line busy: its fragments' IP octets,

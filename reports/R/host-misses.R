@@ -104,14 +104,14 @@ ttcp_delivered_rows <- function(ttcp) {
 # receiver's time per datagram over the sender's.
 returned_per_message_rows <- function(echoes, experiments, min_bytes) {
   dplyr::filter(
-    echoes, experiment %in% experiments, mode %in% c("udp", "udp-cooled"),
+    echoes, experiment %in% experiments, mode %in% udp_modes,
     message_bytes >= min_bytes
   ) |>
     dplyr::group_by(setup, experiment, mode, message_bytes) |>
     dplyr::summarise(
       messages = dplyr::n(),
       # Before the means, which replace the columns they summarise.
-      loss_pct = 100 * (1 - sum(datagrams_returned) / sum(datagrams)),
+      loss_pct = pooled_loss_pct(datagrams, datagrams_returned),
       datagrams = mean(datagrams),
       returned = mean(datagrams_returned),
       .groups = "drop"
