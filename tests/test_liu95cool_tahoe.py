@@ -13,6 +13,7 @@ from netrepro.tools.ttcp import ttcp_command
 from netrepro.spec import load_spec
 from netrepro.tools.ttcp import transfer_rows
 from netrepro.tools.ttcp import drop_counts, levels, pair_command
+from netrepro.tools import pingx
 from netrepro.yamlsrc import SpecError, load_document
 
 REPO = Path(__file__).resolve().parent.parent
@@ -137,3 +138,40 @@ def test_the_solaris_model_costs_more_per_packet_and_call_but_loops_alike():
         assert per_packet > ipx["per_packet_ns"]
     assert solaris["per_call_ns"] > ipx["per_call_ns"]
     assert solaris["per_byte_ps"] == ipx["per_byte_ps"] and solaris["spin_ps"] == ipx["spin_ps"]
+
+
+def test_the_knee_is_the_fewest_iterations_within_the_margin_of_the_least_loss():
+    levels = [{"iterations": 1000, "loss_pct": 90.0}, {"iterations": 4000, "loss_pct": 6.0},
+              {"iterations": 2000, "loss_pct": 40.0}, {"iterations": 8000, "loss_pct": 5.5},
+              {"iterations": 16000, "loss_pct": 5.0}]
+    assert pingx.knee(levels, 1) == 4000
+    assert pingx.knee(levels, 0.6) == 8000
+    assert pingx.knee(levels, 0) == 16000
+
+
+def test_a_tuned_loop_is_refused_outside_virtual_time(tmp_path):
+    linux = REPO / "configs" / "liu95cool.yaml"
+    tune = "    tune: {iterations: [1000, 2000], message: 100K, echoes: 1, margin_points: 1}\n"
+    text = linux.read_text(encoding="utf-8").replace("    gap: 7ms\n", tune, 1)
+    path = tmp_path / "spec.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError, match=r"spec\.yaml:\d+: defaults\.cooling\.tune: .*virtual time"):
+        load_spec(path)
+
+
+@needs_netsim
+def test_a_lan_trial_tunes_its_loop_and_both_hosts_cool_by_it(tmp_path):
+    spec = load_spec(SPEC, {"profile": "smoke"})
+    experiment = spec.experiments["lan-large-tahoe"]
+    pingx.run_sim(spec, experiment, 1, tmp_path)
+    tuned = json.loads((tmp_path / "provenance.json").read_text())["cooling_tune"]
+    levels = {level["iterations"]: level["loss_pct"] for level in tuned["levels"]}
+    assert list(levels) == list(experiment.settings.cooling_tune.iterations)
+    least = min(levels.values())
+    assert levels[tuned["iterations"]] <= least + tuned["margin_points"]
+    assert all(loss > least + tuned["margin_points"] for iterations, loss in levels.items()
+               if iterations < tuned["iterations"])
+    rows = [json.loads(line) for line in (tmp_path / "records.jsonl").read_text().splitlines()]
+    gap_us = tuned["iterations"] * pingx.host_spin_ps(experiment.host_model) / 1e6
+    cooled = [row for row in rows if row["mode"] == "udp-cooled" and row["datagrams"] > 1]
+    assert cooled and all(row["cool_gap_us"] == pytest.approx(gap_us, rel=0.01) for row in cooled)

@@ -4,6 +4,7 @@ order: in virtual time one netsim run per mode, each with its own echod; emulate
 network, echod on h2 (a second one for udp-cooled) and pingx on h1."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -56,6 +57,18 @@ class Message:
 
 
 @dataclass(frozen=True)
+class CoolingTune:
+    """The loop's length found by trial, as liu95cool found its interval (Sec 2.3): udp-cooled
+    echoes `message` at each level, and the run takes the fewest iterations whose loss is
+    within margin_points of the least loss any level gave."""
+
+    iterations: tuple[int, ...]
+    message: int
+    echoes: int
+    margin_points: float
+
+
+@dataclass(frozen=True)
 class Settings:
     """What pingx and echod do: the modes, the messages, and the profile's echoes."""
 
@@ -74,6 +87,8 @@ class Settings:
     print_each: bool = False
     # pingx --pacing: "grid" or "alarm" (liu95db's alarm(1) set again in its handler).
     pacing: str = "grid"
+    # cooling.tune: the iterations found by trial before each run (virtual time only).
+    cooling_tune: CoolingTune | None = None
 
 
 def _messages(document: Document, key_path: tuple, items: list[Any]) -> tuple[Message, ...]:
@@ -113,6 +128,7 @@ def parse_settings(source: Source) -> Settings:
         raise document.error(source.key("modes"), "emulated, mode udp-cooled needs a second echod on "
                              "host h2, and a second Tahoe stack on the same interface would answer the "
                              "first one's packets; run it with backend sim, or on a Linux stack")
+    tune = parse_tune(source, datagram, cooling["tune"]) if "tune" in cooling else None
     interval_ns = source.parse(source.profile_key("interval"), limits.ns, source.profile.get("interval", "1s"))
     limits.INTERVAL_NS.check(document, source.profile_key("interval"), interval_ns)
     buffers = settings.get("socket_buffers", {})
@@ -131,7 +147,35 @@ def parse_settings(source: Source) -> Settings:
         interval_s=interval_ns / limits.NS,
         print_each=bool(settings.get("print_each", False)),
         pacing=str(settings.get("pacing", "grid")),
+        cooling_tune=tune,
     )
+
+
+def parse_tune(source: Source, datagram: int, tune: Mapping[str, Any]) -> CoolingTune:
+    """cooling.tune, checked against pingx's ranges; it runs pingx at every level in virtual
+    time, where the levels are the host model's busy loop."""
+    document = source.document
+    where = source.key("cooling", "tune")
+    if source.backend != "sim":
+        raise document.error(where, "the loop is tuned by echoes in virtual time, where an iteration is the "
+                             "host model's; emulated, give cooling.gap or cooling.iterations")
+    for index, iterations in enumerate(tune["iterations"]):
+        limits.COOL_ITERATIONS.check(document, (*where, "iterations", index), iterations)
+    message = source.parse((*where, "message"), parse_size, tune["message"])
+    limits.MESSAGE.check(document, (*where, "message"), message)
+    if not limits.DATAGRAMS.contains(-(-message // datagram)):
+        raise document.error((*where, "message"), f"{message}B in {datagram}B datagrams: "
+                             f"{limits.DATAGRAMS.describe()}; give a smaller message")
+    limits.ECHOES.check(document, (*where, "echoes"), tune["echoes"])
+    return CoolingTune(iterations=tuple(sorted(tune["iterations"])), message=message, echoes=int(tune["echoes"]),
+                       margin_points=float(tune["margin_points"]))
+
+
+def knee(levels: list[dict[str, Any]], margin_points: float) -> int:
+    """The fewest iterations whose loss_pct is within margin_points of the least of levels:
+    past it a longer loop buys little, the rule liu95cool states for its tuning."""
+    least = min(level["loss_pct"] for level in levels)
+    return min(level["iterations"] for level in levels if level["loss_pct"] <= least + margin_points)
 
 
 def sim_only(settings: Mapping[str, Any]) -> list[str]:
@@ -167,9 +211,17 @@ def message_s(experiment: Experiment, size: int) -> float:
     if settings.cooling_gap_s is not None:
         gap = settings.cooling_gap_s
     else:
-        gap = (settings.cooling_iterations or 0) * COOL_ITERATION_S
+        gap = cooling_iterations_bound(settings) * COOL_ITERATION_S
     wait = max(settings.timeout_s, size * PINGX_TIMEOUT_PER_OCTET_S)
     return settings.interval_s + 2 * datagrams * gap + wait
+
+
+def cooling_iterations_bound(settings: Settings) -> int:
+    """The most iterations udp-cooled may loop between datagrams: the given count, or the
+    longest level of a tune."""
+    if settings.cooling_tune is not None:
+        return max(settings.cooling_tune.iterations)
+    return settings.cooling_iterations or 0
 
 
 def limit_s(experiment: Experiment) -> float:
@@ -215,7 +267,9 @@ def buffer_args(experiment: Experiment) -> list[str]:
     return argv
 
 
-def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[str, ...] = ()) -> list[str]:
+def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[str, ...] = (),
+               iterations: int | None = None) -> list[str]:
+    """pingx's arguments; `iterations` is udp-cooled's loop when the spec tunes it."""
     settings: Settings = experiment.settings
     sizes = ",".join(f"{size}B" for size in sorted({m.size for m in settings.messages}))
     port = COOLED_ECHO_PORT if mode == "udp-cooled" else ECHO_PORT
@@ -231,7 +285,8 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[
         if settings.cooling_gap_s is not None:
             argv += ["--cool-gap", limits.COOL_GAP_NS.arg(settings.cooling_gap_s * 1e9)]
         else:
-            argv += ["--cool-iterations", limits.COOL_ITERATIONS.arg(settings.cooling_iterations)]
+            loop = iterations if iterations is not None else settings.cooling_iterations
+            argv += ["--cool-iterations", limits.COOL_ITERATIONS.arg(loop)]
     if settings.print_each:
         argv.append("--print-each")
     if settings.pacing != "grid":
@@ -272,7 +327,9 @@ def host_spin_ps(host_model: Path | None) -> int:
     return int(hostmodel.values(host_model).get("spin_ps", NETSIM_SPIN_PS))
 
 
-def echod_argv(experiment: Experiment, cooled: bool) -> list[str]:
+def echod_argv(experiment: Experiment, cooled: bool, iterations: int | None = None) -> list[str]:
+    """echod's arguments; a cooled echod paces its echo by the loop's time on its host model,
+    `iterations` of it when the spec tunes the loop."""
     settings: Settings = experiment.settings
     argv = [str(tool_binary("echod")), "--proto", "both", *buffer_args(experiment)]
     if not cooled:
@@ -281,7 +338,8 @@ def echod_argv(experiment: Experiment, cooled: bool) -> list[str]:
         gap_ns = round(settings.cooling_gap_s * 1e9)
     elif experiment.backend == "sim":
         # The echo host's loop takes as long as pingx's on the same host model in netsim.
-        gap_ns = round(settings.cooling_iterations * host_spin_ps(experiment.host_model) / 1000)
+        loop = iterations if iterations is not None else settings.cooling_iterations
+        gap_ns = round(loop * host_spin_ps(experiment.host_model) / 1000)
     else:
         raise RunError("udp-cooled by busy-loop iterations has no echo gap in time; give cooling.gap")
     return argv + ["--port", str(COOLED_ECHO_PORT), "--echo-gap", limits.COOL_GAP_NS.arg(gap_ns)]
@@ -340,17 +398,57 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
         run_emulated(spec, experiment, trial, out)
 
 
+def cooled_echoes(experiment: Experiment, iterations: int, seed: int, trial: int) -> list[dict[str, Any]]:
+    """pingx's message records of udp-cooled with a loop of `iterations`, in virtual time."""
+    command = netsim_command(experiment, seed, pingx_argv(experiment, "udp-cooled", trial, iterations=iterations)[1:],
+                             echod_argv(experiment, cooled=True, iterations=iterations)[1:],
+                             boot_b=phase.boot_b_ns(seed))
+    try:
+        result = sim.run_netsim(command, sim_limit_s(experiment))
+    except sim.SimError as exc:
+        raise RunError(f"pingx --mode udp-cooled --cool-iterations {iterations} in virtual time: {exc}") from exc
+    return check_pingx(result.records, "udp-cooled", 0, "")[1]
+
+
+def tune_probe(experiment: Experiment) -> Experiment:
+    """The experiment as cooling.tune runs it: the tune's message and echoes only."""
+    tune: CoolingTune = experiment.settings.cooling_tune
+    return dataclasses.replace(experiment, settings=dataclasses.replace(
+        experiment.settings, messages=(Message(name="", size=tune.message),), echoes=tune.echoes))
+
+
+def tune_cooling(experiment: Experiment) -> dict[str, Any]:
+    """cooling.tune run: each level's pooled loss on the tune's message and the knee. Its seeds
+    do not depend on the trial, so every trial of the experiment finds the same loop."""
+    tune: CoolingTune = experiment.settings.cooling_tune
+    probe = tune_probe(experiment)
+    levels = []
+    for iterations in tune.iterations:
+        records = cooled_echoes(probe, iterations, run_seed(experiment, 0, f"cooling-tune:{iterations}"), 0)
+        sent = sum(record.get("datagrams", 0) for record in records)
+        returned = sum(record.get("datagrams_returned", 0) for record in records)
+        if sent == 0:
+            raise RunError(f"tuning the cooling loop: pingx sent no datagram of {tune.message}B at {iterations} "
+                           "iterations")
+        levels.append({"iterations": iterations, "loss_pct": 100 * (1 - returned / sent)})
+    return {"message_bytes": tune.message, "echoes": tune.echoes, "margin_points": tune.margin_points,
+            "levels": levels, "iterations": knee(levels, tune.margin_points)}
+
+
 def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
-    """A pingx trial in virtual time: one netsim run per mode, each with its own echod."""
+    """A pingx trial in virtual time: one netsim run per mode, each with its own echod; a tuned
+    cooling loop is found first."""
     run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
     started = now_iso()
     rows: list[dict[str, Any]] = []
     modes: dict[str, Any] = {}
     order = mode_order(experiment, trial)
+    tuned = tune_cooling(experiment) if experiment.settings.cooling_tune and "udp-cooled" in order else None
+    iterations = tuned["iterations"] if tuned else None
     for mode in order:
         seed = run_seed(experiment, trial, mode)
-        command = netsim_command(experiment, seed, pingx_argv(experiment, mode, trial)[1:],
-                                 echod_argv(experiment, cooled=mode == "udp-cooled")[1:],
+        command = netsim_command(experiment, seed, pingx_argv(experiment, mode, trial, iterations=iterations)[1:],
+                                 echod_argv(experiment, cooled=mode == "udp-cooled", iterations=iterations)[1:],
                                  boot_b=phase.boot_b_ns(seed))
         try:
             result = sim.run_netsim(command, sim_limit_s(experiment))
@@ -369,6 +467,7 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
         "tools": tool_digests([tool_binary("netsim")]),
         "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}" for row in rows],
         "mode_order": order,
+        **({"cooling_tune": tuned} if tuned else {}),
     })
 
 

@@ -703,6 +703,20 @@ basis_verdict <- function(target_basis, verdict) {
   verdict
 }
 
+# A basis may hold for one stack's setups only, naming it after its prefix: "follows from
+# assumption (stack linux): ..." decides the verdicts of the setups on the Linux stack, and the
+# claim's other setups are judged on their data (the basis NA for them). An unscoped basis
+# holds for every setup.
+basis_for_setup <- function(target_basis, setup) {
+  basis <- dplyr::coalesce(target_basis, "")
+  scope <- regmatches(basis, regexec("^(follows from assumption|follows from the model) \\(stack ([a-z0-9-]+)\\)", basis))[[1]]
+  if (length(scope) == 0) {
+    return(target_basis)
+  }
+  stacks <- trimws(strsplit(dplyr::coalesce(setup, ""), "/", fixed = TRUE)[[1]])
+  if (scope[3] %in% stacks) target_basis else NA_character_
+}
+
 # Metrics that need RTTs, which only whole echoes give.
 rtt_metrics <- c(
   "rtt_rel_diff_median", "rtt_abs_rel_diff_median", "rtt_abs_rel_diff_max", "share_faster",
@@ -755,7 +769,11 @@ evaluate_claims <- function(claims, sizes, extra = list(), metrics = claim_metri
         here <- sizes[0, ]
       }
       runs <- hosts$host[hosts$setup %in% s]
-      judged <- evaluate_claim(claim, here, extra_for_setup(extra, s), metrics) |>
+      scoped <- claim
+      if ("target_basis" %in% names(claim)) {
+        scoped$target_basis <- basis_for_setup(claim$target_basis, s)
+      }
+      judged <- evaluate_claim(scoped, here, extra_for_setup(extra, s), metrics) |>
         mark_claim_fits(claim, runs, fits, paper)
       dplyr::bind_cols(claim, setup = s, hosts = hosts_text(runs), judged)
     }) |>

@@ -43,6 +43,45 @@ run_links <- function(runs, suffixes = liu95cool_suffixes) {
   dplyr::distinct(dplyr::bind_rows(rows))
 }
 
+# The loop lengths a tuned experiment tried (its runs' provenance, cooling_tune): one row per
+# experiment and length with the loss on the tune's message and whether the run took it. Every
+# trial tunes with the same seeds, so trials that agree give one set of rows.
+cooling_tunes <- function(runs, suffixes = liu95cool_suffixes) {
+  rows <- purrr::map(runs, function(run) {
+    tune <- run$cooling_tune
+    if (is.null(tune) || is.null(run$experiment) || length(tune$levels) == 0) {
+      return(NULL)
+    }
+    levels <- purrr::map(tune$levels, function(level) {
+      tibble::tibble(iterations = number_or_na(level$iterations), loss_pct = number_or_na(level$loss_pct))
+    })
+    dplyr::mutate(dplyr::bind_rows(levels),
+      experiment = base_experiment(run$experiment, suffixes), run_experiment = run$experiment,
+      message_bytes = number_or_na(tune$message_bytes), margin_points = number_or_na(tune$margin_points),
+      taken = iterations == number_or_na(tune$iterations), .before = 1
+    )
+  })
+  rows <- purrr::compact(rows)
+  if (length(rows) == 0) {
+    return(tibble::tibble(
+      experiment = character(), run_experiment = character(), message_bytes = numeric(),
+      margin_points = numeric(), iterations = numeric(), loss_pct = numeric(), taken = logical()
+    ))
+  }
+  dplyr::arrange(dplyr::distinct(dplyr::bind_rows(rows)), run_experiment, iterations)
+}
+
+# cooling_tunes() as a table to read: a row per loop length, a column per experiment with the
+# loss, the length taken marked.
+cooling_tune_view <- function(tunes) {
+  tunes |>
+    dplyr::mutate(cell = paste0(fmt_num(loss_pct), ifelse(taken, " (taken)", ""))) |>
+    dplyr::select(run_experiment, iterations, cell) |>
+    tidyr::pivot_wider(names_from = run_experiment, values_from = cell) |>
+    dplyr::arrange(iterations) |>
+    dplyr::rename(`Loop (iterations)` = iterations)
+}
+
 # A number a run's host model (the file's text, as its provenance keeps it) gives `key`; NA
 # without a host model or the key. A model that extends another names only what it changes:
 # a key it inherits reads NA.

@@ -47,7 +47,9 @@ claim_value <- function(claim, want, domain, scale) {
 # The verdict a claim must read on agreeing data: "reproduced", or the label its basis gives
 # (claims.R's decided_bases, "not reproducible here").
 agreeing_verdict <- function(claim) {
-  basis <- dplyr::coalesce(claim$target_basis, "")
+  # Every generator below makes data of the Tahoe stack, which a basis scoped to another
+  # stack does not decide.
+  basis <- dplyr::coalesce(basis_for_setup(claim$target_basis, "generated / tahoe / sim"), "")
   if (startsWith(basis, "not reproducible here")) {
     return("not reproducible here")
   }

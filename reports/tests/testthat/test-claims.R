@@ -235,3 +235,14 @@ test_that("the sizes no echo came back whole from are listed with what came back
   expect_equal(lost$back_per_echo, c(2, 2))
   expect_equal(nrow(never_whole_sizes(sizes, "tcp")), 0)
 })
+
+test_that("basis_for_setup keeps a basis scoped to a stack for that stack's setups only", {
+  scoped <- "follows from assumption (stack linux): a 7 ms gap"
+  expect_equal(basis_for_setup(scoped, "ethernet-10 / linux / linkemu"), scoped)
+  expect_true(is.na(basis_for_setup(scoped, "ethernet-10 / tahoe / sim / sparcstation-ipc")))
+  plain <- "follows from assumption: the queue"
+  expect_equal(basis_for_setup(plain, "ethernet-10 / tahoe / sim / sparcstation-ipc"), plain)
+  expect_true(is.na(basis_for_setup(NA_character_, "x / linux / linkemu")))
+  expect_equal(basis_verdict(basis_for_setup(scoped, "x / tahoe / sim"), "reproduced"), "reproduced")
+  expect_equal(basis_verdict(basis_for_setup(scoped, "x / linux / linkemu"), "reproduced"), "follows from assumption")
+})

@@ -101,6 +101,29 @@ test_that("run_links reads each experiment's link from its runs' provenance once
   expect_equal(nrow(run_links(list())), 0)
 })
 
+test_that("cooling_tunes gives each tuned experiment's levels once and marks the one taken", {
+  tune <- list(
+    message_bytes = 1024000, margin_points = 1, iterations = 3000,
+    levels = list(list(iterations = 1000, loss_pct = 80), list(iterations = 3000, loss_pct = 0.5),
+                  list(iterations = 5000, loss_pct = 0))
+  )
+  runs <- list(
+    list(experiment = "lan-large-tahoe", cooling_tune = tune),
+    list(experiment = "lan-large-tahoe", cooling_tune = tune),
+    list(experiment = "wan-large-tahoe")
+  )
+  tunes <- cooling_tunes(runs)
+  expect_equal(nrow(tunes), 3)
+  expect_equal(unique(tunes$experiment), "lan-large")
+  expect_equal(tunes$iterations[tunes$taken], 3000)
+  expect_equal(tunes$loss_pct, c(80, 0.5, 0))
+  expect_equal(nrow(cooling_tunes(list(list(experiment = "x")))), 0)
+  view <- cooling_tune_view(tunes)
+  expect_equal(names(view), c("Loop (iterations)", "lan-large-tahoe"))
+  expect_equal(view$`lan-large-tahoe`[view$`Loop (iterations)` == 3000], "0.5 (taken)")
+  expect_false(any(grepl("taken", view$`lan-large-tahoe`[view$`Loop (iterations)` != 3000])))
+})
+
 test_that("cooling_budget predicts each claim's loss from the sweep and inverts the published one", {
   echo <- function(experiment, mode, bytes, returned, gap) {
     tibble::tibble(
