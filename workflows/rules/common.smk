@@ -152,7 +152,9 @@ def get_trial_provenance(wildcards):
 
 
 def get_experiment_runs(wildcards):
-    """What aggregating waits for (get_trial_provenance), for every experiment of the spec."""
+    """What aggregating waits for (get_trial_provenance) for every experiment of the spec: each
+    measure job's settings file, which the default target names so that a deleted run folder is
+    measured again."""
     return [path for experiment in SPEC.experiments
             for path in get_trial_provenance(SimpleNamespace(experiment=experiment))]
 
