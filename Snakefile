@@ -9,9 +9,15 @@ include: "workflows/rules/aggregate.smk"
 include: "workflows/rules/report.smk"
 
 
+# Every file the workflow keeps, not the reports alone: Snakemake remakes a missing file only
+# where a target names it, and took a report whose HTML existed as up to date though an
+# experiment's results folder or a run's folder had been deleted, measuring nothing again.
 rule all:
     input:
-        get_report_targets(),
+        reports=get_report_targets(),
+        results=get_experiment_results,
+        traces=get_experiment_traces,
+        runs=get_experiment_runs,
     default_target: True
 
 
@@ -21,3 +27,4 @@ rule all_results:
     input:
         results=get_experiment_results,
         traces=get_experiment_traces,
+        runs=get_experiment_runs,

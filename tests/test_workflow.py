@@ -2,6 +2,7 @@
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -210,3 +211,71 @@ def test_rewording_an_experiment_or_adding_a_trial_reruns_only_what_it_must(tmp_
     planned = re.findall(r"output: (results/liu95cool/[^/]+/runs/quick/[^/]+/trial-\d+)/", more.stdout)
     assert sorted(set(planned)) == sorted(f"results/liu95cool/{e}/runs/quick/{backend}/trial-3"
                                           for e in loaded.experiments)
+
+
+def planned_outputs(output: str) -> dict[str, list[str]]:
+    """The outputs of each job a dry run plans, by rule."""
+    planned: dict[str, list[str]] = {}
+    for rule, files in re.findall(r"^rule (\w+):\n(?:    .*\n)*?    output: (.*)$", output, re.M):
+        planned.setdefault(rule, []).extend(files.split(", "))
+    return planned
+
+
+# The order a finished tree's files were written in: each rule's outputs after its inputs'.
+FINISHED_ORDER = ("measure_run", "aggregate_results", "extract_trace", "render_report", "render_index")
+
+
+def finished_comer94_tree(root: Path) -> dict[str, list[str]]:
+    """comer94's smoke profile in virtual time as a finished tree: every output the workflow
+    plans on an empty tree, written in the order the jobs write them (contents play no part in
+    what Snakemake plans). Returns the planned outputs by rule."""
+    done = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "comer94.yaml"),
+                     "--config", "profile=smoke", "backend=sim", "--directory", str(root))
+    assert done.returncode == 0, done.stdout + done.stderr
+    planned = planned_outputs(done.stdout)
+    if "build_tools" in planned:
+        pytest.skip("needs the tools built (make -C tools all)")
+    assert set(planned) == set(FINISHED_ORDER), sorted(planned)
+    stamp = time.time() - len(FINISHED_ORDER)
+    for rank, rule in enumerate(FINISHED_ORDER):
+        for name in planned[rule]:
+            made = root / name
+            made.parent.mkdir(parents=True, exist_ok=True)
+            made.write_text("\n")
+            os.utime(made, (stamp + rank, stamp + rank))
+    return planned
+
+
+@pytest.mark.parametrize("deleted", ["experiment", "run", "scorecard"])
+def test_the_default_target_measures_again_what_was_deleted_from_a_finished_tree(tmp_path, deleted):
+    """A deleted experiment folder (or one run's folder, or the scorecard) is missing, and the
+    default target makes it again and renders the report again, while the report's HTML exists.
+    Snakemake reruns a job whose output is missing only where a target asks for that output:
+    the default target once named the reports alone, so nothing was done."""
+    planned = finished_comer94_tree(tmp_path)
+    args = ("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "comer94.yaml"),
+            "--config", "profile=smoke", "backend=sim", "--directory", str(tmp_path))
+    finished = snakemake(*args)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert "Nothing to be done" in finished.stdout + finished.stderr
+    experiment = "results/comer94/circular-wait"
+    runs = sorted(f for f in planned["measure_run"] if f.startswith(f"{experiment}/"))
+    if deleted == "experiment":
+        shutil.rmtree(tmp_path / experiment)
+        remade = {"measure_run": runs, "aggregate_results": [f"{experiment}/results.csv"],
+                  "extract_trace": [f"{experiment}/trace.csv"]}
+    elif deleted == "run":
+        shutil.rmtree((tmp_path / runs[0]).parent)
+        remade = {"measure_run": runs[:1], "aggregate_results": [f"{experiment}/results.csv"],
+                  "extract_trace": [f"{experiment}/trace.csv"]}
+    else:
+        (tmp_path / "reports/html/comer94-scorecard.csv").unlink()
+        remade = {}
+    again = snakemake(*args)
+    assert again.returncode == 0, again.stdout + again.stderr
+    replanned = planned_outputs(again.stdout)
+    assert sorted(replanned.get("measure_run", [])) == remade.get("measure_run", [])
+    for rule in ("aggregate_results", "extract_trace"):
+        assert [f for f in replanned.get(rule, []) if f.endswith(".csv")] == remade.get(rule, [])
+    assert "reports/html/comer94.html" in replanned["render_report"]
+    assert replanned["render_index"] == ["reports/html/index.html"]

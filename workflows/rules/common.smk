@@ -1,6 +1,7 @@
 # Shared state and get_* helpers: the spec named by --configfile, loaded and validated once.
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, workflow.basedir)
 
@@ -150,6 +151,14 @@ def get_trial_provenance(wildcards):
     return [str(marker(experiment, Path(d))) for d in get_measure_folders(wildcards)] + others
 
 
+def get_experiment_runs(wildcards):
+    """What aggregating waits for (get_trial_provenance) for every experiment of the spec: each
+    measure job's settings file, which the default target names so that a deleted run folder is
+    measured again."""
+    return [path for experiment in SPEC.experiments
+            for path in get_trial_provenance(SimpleNamespace(experiment=experiment))]
+
+
 def get_netlab(wildcards):
     """Emulated runs hold the one network lab of the machine; virtual-time runs need none."""
     return 0 if wildcards.backend == "sim" else 1
@@ -165,7 +174,8 @@ def get_experiment_traces(wildcards):
 
 
 def get_report_targets():
-    return [f"reports/html/{PAPER}.html", "reports/html/index.html"]
+    """The report, its scorecard (the index's input, where the paper has one) and the index."""
+    return list(dict.fromkeys([f"reports/html/{PAPER}.html", *get_index_inputs(), "reports/html/index.html"]))
 
 
 def get_tools_path(name):
