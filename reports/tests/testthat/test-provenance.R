@@ -43,3 +43,17 @@ test_that("only a report of synthetic runs carries the synthetic-data banner", {
   measured <- provenance_runs(list(list(run_id = "a", profile = "paper")))
   expect_equal(synthetic_banner_html(measured), "")
 })
+
+test_that("link_check_html lists emulated runs' checks and counts the virtual-time runs", {
+  run_table <- tibble::tibble(
+    run_id = c("p/e/trial-1", "p/s/trial-1", "p/s/trial-2"), backend = c("linkemu", "sim", "sim"),
+    link_name = "ethernet-10", goodput_expected_mbit = c(9.5, NA, NA), goodput_measured_mbit = c(9.4, NA, NA),
+    rtt_expected_ms = c(0.2, NA, NA), rtt_measured_ms = c(0.21, NA, NA), check_passed = c(TRUE, NA, NA)
+  )
+  html <- link_check_html(run_table)
+  expect_match(html, "p/e/trial-1")
+  expect_false(grepl("p/s/trial-1", html, fixed = TRUE))
+  expect_match(html, "2 runs in virtual time")
+  expect_false(grepl("virtual time", link_check_html(run_table[1, ]), fixed = TRUE))
+  expect_false(grepl("<table", link_check_html(run_table[2, ]), fixed = TRUE))
+})
