@@ -131,21 +131,21 @@ def test_the_comer94_spec_resolves_its_buffer_matrix():
 
 def test_an_experiment_overrides_one_ttcp_key_and_keeps_the_matrix():
     spec = load_spec(COMER, {"profile": "paper"})
-    table1, write8k = spec.experiments["table1"], spec.experiments["table1-write8k"]
-    assert (table1.settings.write_size, write8k.settings.write_size) == (4096, 8192)
-    assert write8k.settings.send_buffers == table1.settings.send_buffers
-    assert write8k.settings.receive_buffers == table1.settings.receive_buffers
+    table1, write4k = spec.experiments["table1"], spec.experiments["table1-write4k"]
+    assert (table1.settings.write_size, write4k.settings.write_size) == (8192, 4096)
+    assert write4k.settings.send_buffers == table1.settings.send_buffers
+    assert write4k.settings.receive_buffers == table1.settings.receive_buffers
 
 
 def test_the_write_size_scan_keeps_the_receive_buffers_and_its_own_rows():
     spec = load_spec(COMER, {"profile": "quick"})
     table1 = spec.experiments["table1"]
     scan = {e.settings.write_size: e for e in spec.experiments.values() if e.id.startswith("table1-write")}
-    assert sorted(scan) == [1024, 2048, 3072, 6144, 8192, 12288, 16384]
+    assert sorted(scan) == [1024, 2048, 3072, 4096, 6144, 12288, 16384]
     for size, experiment in scan.items():
         assert experiment.settings.receive_buffers == table1.settings.receive_buffers
         assert experiment.settings.transfer_bytes == table1.settings.transfer_bytes
-        if size != 8192:
+        if size != 4096:
             assert experiment.settings.send_buffers == (16384, 20480, 24576)
             assert experiment.settings.transfers == 1
 
@@ -160,7 +160,7 @@ def test_the_settings_hash_ignores_the_backend_and_the_rest_of_the_file(tmp_path
     assert settings_hash(edited.experiments["table1"]) == settings_hash(sim)
     assert settings_hash(load_spec(COMER, {"profile": "paper", "backend": "sim"}).experiments["table1"]) \
         != settings_hash(sim)
-    assert settings_hash(sim) != settings_hash(load_spec(COMER, {"profile": "quick"}).experiments["table1-write8k"])
+    assert settings_hash(sim) != settings_hash(load_spec(COMER, {"profile": "quick"}).experiments["table1-write4k"])
 
 
 def test_a_buffer_matrix_given_nowhere_is_an_error_naming_where_it_belongs(tmp_path):
