@@ -984,7 +984,9 @@ verdict_method_html <- function(extra = "") {
     "A claim whose ",
     "reason starts \u201cfollows from assumption X\u201d is decided by that assumption, one whose ",
     "reason starts \u201cfollows from the model\u201d by the model itself (nothing in it can make ",
-    "the claim fail), and one on a figure a host model was fitted on reads <i>fitted</i> (see the ",
+    "the claim fail); a reason that names a stack after these words (\u201c(stack linux)\u201d) ",
+    "decides the setups on that stack only. One on a figure a host model was fitted on reads ",
+    "<i>fitted</i> (see the ",
     "host models' section); none is ever counted as reproduced.", extra, "</p>"
   )
 }
