@@ -186,14 +186,15 @@ n_text <- function(evaluated) {
   dplyr::if_else(is.na(n), "–", text)
 }
 
-# A note on claims that rest on a spec choice identified by scanning against the paper.
+# A note on claims that rest on a spec assumption the report scans (its other values run as
+# experiments of their own, e.g. comer94's write sizes).
 scanned_note <- function(evaluated) {
   scanned <- claim_column(evaluated, "scanned_assumption")
   dplyr::if_else(
     is.na(scanned) | scanned == "", "",
     paste0(
       ' <span class="small scanned">(rests on <code>', escape_html(scanned),
-      "</code>, chosen by scanning against the paper)</span>"
+      "</code>, an assumption the report scans)</span>"
     )
   )
 }

@@ -9,6 +9,11 @@ nowrap_html <- function(x) {
   paste0('<span class="nowrap">', escape_html(x), "</span>")
 }
 
+# Text that may wrap between its words but never inside one (a verdict in a narrow column).
+words_html <- function(x) {
+  paste0('<span class="words">', escape_html(x), "</span>")
+}
+
 # Text from data files (a host model's YAML comments, claim wording, spec values)
 # must never become Markdown structure: a "#" line would be a heading in the table
 # of contents, "**" bold, a "|" line a table. So every results = "asis" chunk's

@@ -255,7 +255,7 @@ test_that("a rise where the paper has a fall is not reproduced, and write-size c
     k08, setup = "s", measured = 3.9, verdict = factor("not reproduced", levels = verdict_levels),
     margin = -3.9
   ))
-  expect_match(view, "rests on <code>write_size</code>, chosen by scanning", fixed = TRUE)
+  expect_match(view, "rests on <code>write_size</code>, an assumption the report scans", fixed = TRUE)
 })
 
 test_that("agreement on the cells the paper does not name counts only those cells", {

@@ -119,6 +119,8 @@ test_that("the index lists studies of one's own apart from the papers", {
 test_that("a no-wrap cell escapes its text", {
   expect_equal(nowrap_html("16K/20K"), '<span class="nowrap">16K/20K</span>')
   expect_equal(nowrap_html("a<b"), '<span class="nowrap">a&lt;b</span>')
+  expect_equal(words_html("not reproduced"), '<span class="words">not reproduced</span>')
+  expect_equal(words_html("a<b"), '<span class="words">a&lt;b</span>')
 })
 
 test_that("use_report_output() sets every report's chunk options, with a report's own on top", {
