@@ -398,16 +398,19 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
         run_emulated(spec, experiment, trial, out)
 
 
-def cooled_echoes(experiment: Experiment, iterations: int, seed: int, trial: int) -> list[dict[str, Any]]:
-    """pingx's message records of udp-cooled with a loop of `iterations`, in virtual time."""
-    command = netsim_command(experiment, seed, pingx_argv(experiment, "udp-cooled", trial, iterations=iterations)[1:],
-                             echod_argv(experiment, cooled=True, iterations=iterations)[1:],
+def run_sim_mode(experiment: Experiment, mode: str, trial: int, seed: int,
+                 iterations: int | None = None) -> tuple[list[str], sim.SimResult]:
+    """One mode's netsim run of pingx against its own echod (`iterations`: a tuned loop);
+    its command and result."""
+    cooled = mode == "udp-cooled"
+    command = netsim_command(experiment, seed, pingx_argv(experiment, mode, trial, iterations=iterations)[1:],
+                             echod_argv(experiment, cooled=cooled, iterations=iterations)[1:],
                              boot_b=phase.boot_b_ns(seed))
     try:
-        result = sim.run_netsim(command, sim_limit_s(experiment))
+        return command, sim.run_netsim(command, sim_limit_s(experiment))
     except sim.SimError as exc:
-        raise RunError(f"pingx --mode udp-cooled --cool-iterations {iterations} in virtual time: {exc}") from exc
-    return check_pingx(result.records, "udp-cooled", 0, "")[1]
+        loop = f" --cool-iterations {iterations}" if cooled and iterations is not None else ""
+        raise RunError(f"pingx --mode {mode}{loop} in virtual time: {exc}") from exc
 
 
 def tune_probe(experiment: Experiment) -> Experiment:
@@ -424,7 +427,9 @@ def tune_cooling(experiment: Experiment) -> dict[str, Any]:
     probe = tune_probe(experiment)
     levels = []
     for iterations in tune.iterations:
-        records = cooled_echoes(probe, iterations, run_seed(experiment, 0, f"cooling-tune:{iterations}"), 0)
+        _, result = run_sim_mode(probe, "udp-cooled", 0, run_seed(experiment, 0, f"cooling-tune:{iterations}"),
+                                 iterations)
+        records = check_pingx(result.records, "udp-cooled", 0, "")[1]
         sent = sum(record.get("datagrams", 0) for record in records)
         returned = sum(record.get("datagrams_returned", 0) for record in records)
         if sent == 0:
@@ -447,13 +452,7 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
     iterations = tuned["iterations"] if tuned else None
     for mode in order:
         seed = run_seed(experiment, trial, mode)
-        command = netsim_command(experiment, seed, pingx_argv(experiment, mode, trial, iterations=iterations)[1:],
-                                 echod_argv(experiment, cooled=mode == "udp-cooled", iterations=iterations)[1:],
-                                 boot_b=phase.boot_b_ns(seed))
-        try:
-            result = sim.run_netsim(command, sim_limit_s(experiment))
-        except sim.SimError as exc:
-            raise RunError(f"pingx --mode {mode} in virtual time: {exc}") from exc
+        command, result = run_sim_mode(experiment, mode, trial, seed, iterations)
         meta, records = check_pingx(result.records, mode, 0, "")
         drops = run_drops(result.sim)
         rows += [{**row, **drops} for row in message_rows(experiment, mode, trial, run_id, records)]
