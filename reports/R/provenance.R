@@ -151,16 +151,6 @@ provenance_html <- function(run_table, runs) {
     `Backend / stack` = paste(dplyr::coalesce(backend, "–"), dplyr::coalesce(stack, "–"), sep = " / "),
     Started = started_at, Finished = finished_at
   ))
-  check_html <- link_check_html(run_table)
-  emulated <- dplyr::filter(run_table, dplyr::coalesce(backend, "") != "sim")
-  check_warning <- if (any(!emulated$check_passed %in% TRUE)) {
-    callout(paste(
-      "At least one run's link check did not pass or was not recorded:",
-      "treat its results with care."
-    ))
-  } else {
-    ""
-  }
   order_html <- kable_html(dplyr::transmute(run_table,
     Run = escape_html(run_id),
     `Run order` = paste0("<code>", escape_html(run_order), "</code>")
@@ -178,15 +168,16 @@ provenance_html <- function(run_table, runs) {
     runs_html, hosts_html,
     host_models_html(run_table),
     "<p><b>Link check before each emulated run</b> (does the emulated link deliver the goodput ",
-    "and RTT it should?):</p>", check_html, check_warning,
+    "and RTT it should?):</p>", link_check_html(run_table),
     "<p><b>Run order</b> (the order in which the measurements were taken):</p>", order_html,
     "<details><summary>Tool versions, sysctls and offloads</summary>",
     paste(objects, collapse = ""), "</details>"
   )
 }
 
-# The link checks of the emulated runs, one row each; a run in virtual time (backend sim) has
-# none to show, its link being netsim's own model, and is counted instead of listed.
+# The link checks of the emulated runs, one row each, and a warning when one did not pass or
+# was not recorded; a run in virtual time (backend sim) has none to show, its link being
+# netsim's own model, and is counted instead of listed.
 link_check_html <- function(run_table) {
   in_sim <- dplyr::coalesce(run_table$backend, "") == "sim"
   emulated <- run_table[!in_sim, ]
@@ -210,7 +201,15 @@ link_check_html <- function(run_table) {
   } else {
     ""
   }
-  paste0(table, note)
+  warning <- if (any(!emulated$check_passed %in% TRUE)) {
+    callout(paste(
+      "At least one run's link check did not pass or was not recorded:",
+      "treat its results with care."
+    ))
+  } else {
+    ""
+  }
+  paste0(table, note, warning)
 }
 
 # Name/value table of one object field of the runs, or a note that none

@@ -56,4 +56,6 @@ test_that("link_check_html lists emulated runs' checks and counts the virtual-ti
   expect_match(html, "2 runs in virtual time")
   expect_false(grepl("virtual time", link_check_html(run_table[1, ]), fixed = TRUE))
   expect_false(grepl("<table", link_check_html(run_table[2, ]), fixed = TRUE))
+  expect_false(grepl("did not pass", html, fixed = TRUE))
+  expect_match(link_check_html(dplyr::mutate(run_table, check_passed = c(FALSE, NA, NA))), "did not pass")
 })
