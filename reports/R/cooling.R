@@ -82,15 +82,20 @@ cooling_tune_view <- function(tunes) {
     dplyr::rename(`Loop (iterations)` = iterations)
 }
 
-# A number a run's host model (the file's text, as its provenance keeps it) gives `key`; NA
-# without a host model or the key. A model that extends another names only what it changes:
-# a key it inherits reads NA.
+# A number a run's host model gives `key`; NA without a host model or the key. The provenance
+# keeps the model's file followed by those it extends (netrepro/hostmodel.py text()), so the
+# first line that sets the key is the model's own value or the one it inherits.
 host_model_number <- function(text, key) {
   if (is.null(text) || !nzchar(text)) {
     return(NA_real_)
   }
-  value <- yaml::yaml.load(text)[[key]]
-  if (is.null(value)) NA_real_ else number_or_na(value)
+  lines <- strsplit(text, "\n", fixed = TRUE)[[1]]
+  prefix <- paste0(key, ":")
+  hits <- lines[startsWith(lines, prefix)]
+  if (length(hits) == 0) {
+    return(NA_real_)
+  }
+  number_or_na(trimws(sub("#.*$", "", substring(hits[1], nchar(prefix) + 1))))
 }
 
 # The LANCE transmit descriptors the fragments of one UDP datagram of `bytes` data take

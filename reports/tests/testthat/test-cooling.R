@@ -69,6 +69,24 @@ test_that("le_datagram_tmds counts a header mbuf and the clusters each fragment'
   expect_equal(le_datagram_tmds(40, 1500), 1)
 })
 
+test_that("the LANCE constants are the Tahoe stack's", {
+  # cooling.R restates what tools/tahoe/tahoe_host.c counts a frame by; read the C defines.
+  source_lines <- readLines(file.path(reports_dir, "..", "tools", "tahoe", "tahoe_host.c"))
+  c_define <- function(name) {
+    line <- grep(paste0("^#define ", name, " "), source_lines, value = TRUE)
+    expect_length(line, 1)
+    as.numeric(sub("^#define [A-Z0-9_]+ ([0-9]+).*$", "\\1", line))
+  }
+  expect_equal(le_pullup_octets, c_define("LE_PULLUP0"))
+  expect_equal(le_cluster_octets, c_define("LE_MCLBYTES"))
+  expect_equal(ether_header_octets, c_define("LE_ETHER_HDR"))
+  expect_equal(
+    ether_frame_extra_octets,
+    c_define("LE_PREAMBLE") + c_define("LE_ETHER_HDR") + c_define("LE_FCS") +
+      c_define("LE_GAP_NS") / c_define("LE_OCTET_NS")
+  )
+})
+
 test_that("sender_queue_frames takes the ring where the host has one, the link's queue otherwise", {
   link <- tibble::tibble(framing = "ethernet", mtu = 1500, queue_packets = 50, le_tx_tmds = 128)
   expect_equal(sender_queue_frames(link, 8192), 127 * 6 / 19)
@@ -81,6 +99,14 @@ test_that("host_model_number reads a key of a host model's text", {
   expect_equal(host_model_number("name: x\nle_tx_tmds: 128\n", "le_tx_tmds"), 128)
   expect_true(is.na(host_model_number("name: x\n", "le_tx_tmds")))
   expect_true(is.na(host_model_number(NULL, "le_tx_tmds")))
+})
+
+test_that("host_model_number reads a variant's own value first and an inherited one after it", {
+  variant <- "name: small\nextends: big\nle_tx_tmds: 64\n"
+  base <- "# the base\nname: big\nle_tx_tmds: 128\nclock_hz: 100  # hz\n"
+  expect_equal(host_model_number(paste0(variant, base), "le_tx_tmds"), 64)
+  expect_equal(host_model_number(paste0(variant, base), "clock_hz"), 100)
+  expect_true(is.na(host_model_number(paste0(variant, base), "le_tx")))
 })
 
 test_that("run_links reads each experiment's link from its runs' provenance once", {
