@@ -42,7 +42,8 @@ SECTIONS = (
     Section("Virtual time: liu95cool on the era's hosts, paper profile", "make bench-sim",
             "after the above, about 5 minutes",
             "configs/liu95cool-tahoe.yaml's paper profile job by job, 2 at a time as make reproduce "
-            "runs it: each experiment's wall time and netsim's events per second.",
+            "runs it: each experiment's wall time and netsim's events per second, the runs that "
+            "tune a cooling loop (cooling.tune) counted with the trials' own.",
             "sim-liu95cool.md"),
     Section("Virtual time against emulation", "make bench-crossval", "root, about 90 minutes",
             "Virtual time (backend=sim) against linkemu on comer94 Table 1, liu95db's "

@@ -167,6 +167,12 @@ def test_a_lan_trial_tunes_its_loop_and_both_hosts_cool_by_it(tmp_path):
     tuned = json.loads((tmp_path / "provenance.json").read_text())["cooling_tune"]
     levels = {level["iterations"]: level["loss_pct"] for level in tuned["levels"]}
     assert list(levels) == list(experiment.settings.cooling_tune.iterations)
+    # Every tuning run keeps its command and netsim's count of its events and virtual time.
+    for level in tuned["levels"]:
+        assert Path(level["command"][0]).name == "netsim"
+        at = level["command"].index("--cool-iterations")
+        assert level["command"][at + 1] == str(level["iterations"])
+        assert level["events"] > 0 and level["virtual_ns"] > 0
     least = min(levels.values())
     assert levels[tuned["iterations"]] <= least + tuned["margin_points"]
     assert all(loss > least + tuned["margin_points"] for iterations, loss in levels.items()

@@ -75,6 +75,11 @@ def sim_records(provenance: dict[str, Any]) -> list[dict[str, Any]]:
     return [v for v in walk(provenance) if isinstance(v, dict) and v.get("record") == "sim"]
 
 
+def tune_levels(provenance: dict[str, Any]) -> list[dict[str, Any]]:
+    """The netsim runs a job made to tune its cooling loop (cooling.tune), one per loop length."""
+    return (provenance.get("cooling_tune") or {}).get("levels", [])
+
+
 def netsim_commands(provenance: dict[str, Any]) -> list[list[str]]:
     """The netsim argument lists a job's provenance keeps, one per netsim run."""
     return [v for v in walk(provenance) if isinstance(v, list) and v and isinstance(v[0], str)
@@ -88,11 +93,11 @@ def run_job(experiment: Experiment, trial: int, send: int | None, out: Path) -> 
     if done.returncode != 0:
         raise SystemExit(f"{experiment.id} trial {trial}: measure failed: {done.stderr.strip()[-800:]}")
     provenance = json.loads((out / "provenance.json").read_text())
-    sims = sim_records(provenance)
+    runs = sim_records(provenance) + tune_levels(provenance)
     return {
-        "trial": trial, "send_buffer": send, "wall_s": wall, "netsim_runs": len(sims),
-        "events": sum(int(s["events"]) for s in sims),
-        "virtual_s": sum(int(s["virtual_ns"]) for s in sims) / 1e9,
+        "trial": trial, "send_buffer": send, "wall_s": wall, "netsim_runs": len(runs),
+        "events": sum(int(run["events"]) for run in runs),
+        "virtual_s": sum(int(run["virtual_ns"]) for run in runs) / 1e9,
         "records": (out / "records.jsonl").read_bytes(),
         "commands": netsim_commands(provenance),
     }

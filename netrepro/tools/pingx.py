@@ -421,21 +421,23 @@ def tune_probe(experiment: Experiment) -> Experiment:
 
 
 def tune_cooling(experiment: Experiment) -> dict[str, Any]:
-    """cooling.tune run: each level's pooled loss on the tune's message and the knee. Its seeds
-    do not depend on the trial, so every trial of the experiment finds the same loop."""
+    """cooling.tune run: each level's pooled loss on the tune's message, its netsim command and
+    the events and virtual time netsim gave it, and the knee. Its seeds do not depend on the trial, so every trial of the
+    experiment finds the same loop."""
     tune: CoolingTune = experiment.settings.cooling_tune
     probe = tune_probe(experiment)
     levels = []
     for iterations in tune.iterations:
-        _, result = run_sim_mode(probe, "udp-cooled", 0, run_seed(experiment, 0, f"cooling-tune:{iterations}"),
-                                 iterations)
+        command, result = run_sim_mode(probe, "udp-cooled", 0,
+                                       run_seed(experiment, 0, f"cooling-tune:{iterations}"), iterations)
         records = check_pingx(result.records, "udp-cooled", 0, "")[1]
         sent = sum(record.get("datagrams", 0) for record in records)
         returned = sum(record.get("datagrams_returned", 0) for record in records)
         if sent == 0:
             raise RunError(f"tuning the cooling loop: pingx sent no datagram of {tune.message}B at {iterations} "
                            "iterations")
-        levels.append({"iterations": iterations, "loss_pct": 100 * (1 - returned / sent)})
+        levels.append({"iterations": iterations, "loss_pct": 100 * (1 - returned / sent), "command": command,
+                       "events": result.sim["events"], "virtual_ns": result.sim["virtual_ns"]})
     return {"message_bytes": tune.message, "echoes": tune.echoes, "margin_points": tune.margin_points,
             "levels": levels, "iterations": knee(levels, tune.margin_points)}
 
