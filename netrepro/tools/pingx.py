@@ -422,8 +422,8 @@ def tune_probe(experiment: Experiment) -> Experiment:
 
 def tune_cooling(experiment: Experiment) -> dict[str, Any]:
     """cooling.tune run: each level's pooled loss on the tune's message, its netsim command and
-    the events and virtual time netsim gave it, and the knee. Its seeds do not depend on the trial, so every trial of the
-    experiment finds the same loop."""
+    the events and virtual time netsim gave it, and the knee. Its seeds do not depend on the
+    trial, so every trial of the experiment finds the same loop."""
     tune: CoolingTune = experiment.settings.cooling_tune
     probe = tune_probe(experiment)
     levels = []
