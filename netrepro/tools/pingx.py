@@ -224,6 +224,11 @@ def cooling_iterations_bound(settings: Settings) -> int:
     return settings.cooling_iterations or 0
 
 
+def cooled_loop(settings: Settings, iterations: int | None) -> int | None:
+    """udp-cooled's loop between datagrams: a tuned length, else the spec's count."""
+    return iterations if iterations is not None else settings.cooling_iterations
+
+
 def limit_s(experiment: Experiment) -> float:
     """The wall-clock limit of one pingx run (one mode, every size, every echo)."""
     settings: Settings = experiment.settings
@@ -285,8 +290,7 @@ def pingx_argv(experiment: Experiment, mode: str, trial: int, stack_args: tuple[
         if settings.cooling_gap_s is not None:
             argv += ["--cool-gap", limits.COOL_GAP_NS.arg(settings.cooling_gap_s * 1e9)]
         else:
-            loop = iterations if iterations is not None else settings.cooling_iterations
-            argv += ["--cool-iterations", limits.COOL_ITERATIONS.arg(loop)]
+            argv += ["--cool-iterations", limits.COOL_ITERATIONS.arg(cooled_loop(settings, iterations))]
     if settings.print_each:
         argv.append("--print-each")
     if settings.pacing != "grid":
@@ -338,8 +342,7 @@ def echod_argv(experiment: Experiment, cooled: bool, iterations: int | None = No
         gap_ns = round(settings.cooling_gap_s * 1e9)
     elif experiment.backend == "sim":
         # The echo host's loop takes as long as pingx's on the same host model in netsim.
-        loop = iterations if iterations is not None else settings.cooling_iterations
-        gap_ns = round(loop * host_spin_ps(experiment.host_model) / 1000)
+        gap_ns = round(cooled_loop(settings, iterations) * host_spin_ps(experiment.host_model) / 1000)
     else:
         raise RunError("udp-cooled by busy-loop iterations has no echo gap in time; give cooling.gap")
     return argv + ["--port", str(COOLED_ECHO_PORT), "--echo-gap", limits.COOL_GAP_NS.arg(gap_ns)]
