@@ -2,11 +2,16 @@
 virtual time or emulated, and writes the trial's records and provenance.
 
     python -m netrepro.measure --spec configs/liu95cool.yaml --experiment lan-large --trial 1 \
-        --out results/liu95cool/lan-large/runs/trial-1 [--profile quick] [--backend auto]
+        --out results/liu95cool/lan-large/runs/trial-1 [--profile quick] [--backend auto] \
+        [--prepared FILE]
+    python -m netrepro.measure --spec configs/liu95cool-tahoe.yaml --experiment lan-large-tahoe \
+        --prepare FILE [--profile quick] [--backend sim]
 
 Writes <out>/records.jsonl (one line per measurement), then <out>/provenance.json, then
 <out>/settings-<hash>.json naming the settings it measured (netrepro.runsettings), each
-atomically; a trial killed half way leaves neither, so the workflow reruns it.
+atomically; a trial killed half way leaves neither, so the workflow reruns it. With --prepare
+it makes only what the experiment's trials share (netrepro.tools: prepare), which each trial
+then reads with --prepared instead of making it again.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from netrepro.atomic import write_text
 from netrepro.cleanup import Stopped, remove_temp_files, signals_raise
@@ -33,11 +39,38 @@ def point_of(experiment: Experiment, point: str | int) -> Experiment:
         raise RunError(f"--point {point}: {exc}") from exc
 
 
-def run_part(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None) -> None:
-    """One trial (or one sweep point of it, or one part such as a ttcp send buffer) of any tool."""
+def run_part(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None,
+             prepared: dict[str, Any] | None = None) -> None:
+    """One trial (or one sweep point of it, or one part such as a ttcp send buffer) of any tool;
+    `prepared`: what prepare made for the experiment's trials, None to make it here."""
     module = tool(experiment.tool)
     preflight(experiment, module.binaries(experiment.backend))
-    module.run(spec, experiment, trial, out, part)
+    module.run(spec, experiment, trial, out, part, prepared)
+
+
+def write_prepared(experiment: Experiment, path: Path) -> None:
+    """What every trial of the experiment shares, made once, with the settings it was made
+    under."""
+    module = tool(experiment.tool)
+    if not module.prepares(experiment):
+        raise RunError(f"experiment {experiment.id}: its trials share nothing to prepare")
+    preflight(experiment, module.binaries(experiment.backend))
+    made = {"experiment": experiment.id, "settings_hash": settings_hash(experiment), **module.prepare(experiment)}
+    write_text(path, json.dumps(made, indent=1) + "\n")
+
+
+def read_prepared(experiment: Experiment, path: Path) -> dict[str, Any]:
+    """What --prepare wrote for this experiment under its settings now; else a RunError."""
+    try:
+        made = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise RunError(f"cannot read --prepared {path}: {exc}; make it again with --prepare") from None
+    if not isinstance(made, dict) or made.get("experiment") != experiment.id:
+        raise RunError(f"--prepared {path} was not made for experiment {experiment.id}; make it again with --prepare")
+    if made.get("settings_hash") != settings_hash(experiment):
+        raise RunError(f"--prepared {path} was made under other settings than experiment {experiment.id} "
+                       "has now; make it again with --prepare (the workflow does)")
+    return made
 
 
 def run_points(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None) -> None:
@@ -71,8 +104,9 @@ def run_job(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec", required=True, type=Path, help="the paper spec (configs/<paper>.yaml)")
     parser.add_argument("--experiment", required=True, help="experiment id in the spec")
-    parser.add_argument("--trial", required=True, type=int, help="trial number, from 1")
-    parser.add_argument("--out", required=True, type=Path, help="folder for records.jsonl and provenance.json")
+    parser.add_argument("--trial", type=int, help="trial number, from 1 (needed but with --prepare)")
+    parser.add_argument("--out", type=Path, help="folder for records.jsonl and provenance.json (needed but with "
+                                                 "--prepare)")
     parser.add_argument("--profile", default="quick", help=f"{', '.join(PROFILES)} (default quick)")
     parser.add_argument("--backend", default=None, help=f"override the spec's backend: {', '.join(BACKENDS)}")
     parser.add_argument("--send-buffer", type=int, default=None,
@@ -80,13 +114,25 @@ def run_job(argv: list[str] | None = None) -> int:
     parser.add_argument("--point", default=None,
                         help="experiments with a sweep: the point (from 1) to measure, or `all`: each "
                              "into <out>/point-K (those not yet finished), then <out>/points.json")
+    parser.add_argument("--prepare", type=Path, default=None,
+                        help="measure nothing: write to this file what the experiment's trials share "
+                             "(e.g. a tuned cooling loop), made once for all of them")
+    parser.add_argument("--prepared", type=Path, default=None,
+                        help="a file --prepare wrote for the experiment: the trial reads it instead of making "
+                             "it (default: the trial makes its own)")
     args = parser.parse_args(argv)
+    if args.prepare is None and (args.trial is None or args.out is None):
+        parser.error("give --trial and --out, or --prepare")
     overrides = {"profile": args.profile, **({"backend": args.backend} if args.backend else {})}
     try:
         spec = load_spec(args.spec, overrides)
         if args.experiment not in spec.experiments:
             raise RunError(f"{args.spec} has no experiment {args.experiment!r}; it has {', '.join(spec.experiments)}")
         experiment = spec.experiments[args.experiment]
+        if args.prepare is not None:
+            write_prepared(experiment, args.prepare)
+            return 0
+        prepared = read_prepared(experiment, args.prepared) if args.prepared is not None else None
         refuse_links(args.out / "logs")
         remove_temp_files(args.out)
         if not 1 <= args.trial <= experiment.trials:
@@ -97,7 +143,7 @@ def run_job(argv: list[str] | None = None) -> int:
             run_points(spec, experiment, args.trial, args.out, args.send_buffer)
         else:
             run_part(spec, point_of(experiment, args.point) if args.point is not None else experiment, args.trial,
-                     args.out, args.send_buffer)
+                     args.out, args.send_buffer, prepared)
         write_marker(experiment, args.out)
     except (SpecError, RunError) as exc:
         print(f"netrepro: {exc}", file=sys.stderr)

@@ -15,9 +15,21 @@ def test_the_jobs_are_the_workflows_a_trial_each_and_for_ttcp_a_send_buffer_each
     assert bench.jobs_of(ttcp) == [(t, s) for t in range(1, ttcp.trials + 1) for s in ttcp.settings.send_buffers]
     pingx = spec.experiments["wan-nasa-tahoe"]
     assert bench.jobs_of(pingx) == [(t, None) for t in range(1, 21)]
-    argv = bench.job_argv(ttcp, 1, 9216, Path("/out"))
+    argv = bench.job_argv(ttcp, 1, 9216, Path("/out"), None)
     assert argv[1:3] == ["-m", "netrepro.measure"] and argv[-2:] == ["--send-buffer", "9216"]
     assert ["--profile", "paper"] == argv[argv.index("--profile"):argv.index("--profile") + 2]
+    # A tuned LAN experiment's trials read the loop its prepare job tuned once; nothing else prepares.
+    lan = spec.experiments["lan-large-tahoe"]
+    assert bench.prepares(lan) and not bench.prepares(pingx) and not bench.prepares(ttcp)
+    assert bench.job_argv(lan, 3, None, Path("/out"), Path("/p.json"))[-2:] == ["--prepared", "/p.json"]
+    assert bench.prepare_argv(lan, Path("/p.json"))[-4:] == ["--prepare", "/p.json", "--backend", "sim"]
+
+
+def test_tune_runs_are_counted_by_the_job_that_made_them() -> None:
+    tune = {"levels": [{"events": 1, "virtual_ns": 2}, {"events": 3, "virtual_ns": 4}]}
+    assert bench.tune_levels({"cooling_tune": tune}) == tune["levels"]
+    assert bench.tune_levels({"cooling_tune": tune, "cooling_tune_prepared": False}) == tune["levels"]
+    assert bench.tune_levels({"cooling_tune": tune, "cooling_tune_prepared": True}) == []
 
 
 def test_sim_records_and_commands_are_found_wherever_the_provenance_keeps_them() -> None:

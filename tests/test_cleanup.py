@@ -187,7 +187,7 @@ def test_sim_pingx_runs_have_a_limit_from_the_plan(monkeypatch: pytest.MonkeyPat
     spec = measure.load_spec(SPEC, {"profile": "smoke", "backend": "sim"})
     experiment = spec.experiments["lan-512b"]
     with pytest.raises(RunError):
-        pingx.run_sim(spec, experiment, 1, tmp_path)
+        pingx.run_sim(spec, experiment, 1, tmp_path, None)
     # The limit of the plan's work in virtual time (netrepro.deadlines), not of its timeouts.
     assert limits == [pingx.sim_limit_s(experiment)]
     assert limits[0] < 24 * 3600

@@ -30,7 +30,7 @@ def test_an_mftp_session_in_netsim_has_a_time_limit(monkeypatch, tmp_path):
     experiment = at_point(spec.experiments["fig6"], 1)
     given = limits_given(monkeypatch)
     with pytest.raises(RunError, match="wall-clock"):
-        mftp.run(spec, experiment, 1, tmp_path / "point-1", None)
+        mftp.run(spec, experiment, 1, tmp_path / "point-1", None, None)
     assert given == [mftp.limit_s(experiment)] and 60 < given[0] < float("inf")
 
 
@@ -39,7 +39,7 @@ def test_an_ipcbench_run_in_netsim_has_a_time_limit(monkeypatch, tmp_path):
     experiment = next(e for e in spec.experiments.values() if e.settings and e.settings.mode == "tcp")
     given = limits_given(monkeypatch)
     with pytest.raises(RunError, match="wall-clock"):
-        ipcbench.run(spec, experiment, 1, tmp_path / "trial-1", None)
+        ipcbench.run(spec, experiment, 1, tmp_path / "trial-1", None, None)
     plan = experiment.settings
     assert given == [ipcbench.limit_s(experiment, plan.buffers[0], plan.sizes[0])]
     assert 60 < given[0] < float("inf")
@@ -53,7 +53,7 @@ def test_a_pingx_run_in_netsim_has_a_limit_from_its_work_not_its_timeouts(monkey
     for experiment in (e for e in spec.experiments.values() if e.tool == "pingx"):
         given = limits_given(monkeypatch)
         with pytest.raises(RunError, match="wall-clock"):
-            pingx.run_sim(spec, experiment, 1, tmp_path / experiment.id)
+            pingx.run_sim(spec, experiment, 1, tmp_path / experiment.id, None)
         # A tuned cooling loop's echoes run first, under the limit of their own work.
         first = pingx.tune_probe(experiment) if experiment.settings.cooling_tune else experiment
         assert given == [pingx.sim_limit_s(first)], experiment.id

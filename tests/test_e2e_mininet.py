@@ -24,7 +24,7 @@ def trial(request, tmp_path_factory):
     experiment = replace(base, settings=replace(base.settings, messages=tuple(Message("", s) for s in SIZES),
                                                 echoes=ECHOES))
     out = tmp_path_factory.mktemp(f"trial-{request.param}")
-    pingx.run(spec, experiment, 1, out, None)
+    pingx.run(spec, experiment, 1, out, None, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     provenance = json.loads((out / "provenance.json").read_text())
     return experiment, rows, provenance

@@ -97,5 +97,5 @@ def test_every_tool_of_the_schema_has_its_module():
     assert tuple(TOOLS) == tuple(load_schema("spec.schema.json")["$defs"]["settings"]["properties"]["tool"]["enum"])
     for module in TOOLS.values():
         for name in ("Settings", "parse_settings", "OWN_KEYS", "SWEEP_AXES", "sim_only", "binaries", "parts",
-                     "traced", "fixed_columns", "run"):
+                     "traced", "fixed_columns", "prepares", "run"):
             assert hasattr(module, name), f"{module.__name__} lacks {name}"

@@ -131,7 +131,7 @@ def test_one_small_emulated_run_gives_its_row_paging_counts_and_cgroups(tmp_path
     path.write_text(TINY)
     spec = load_spec(path)
     out = tmp_path / "trial-1"
-    ipcbench.run(spec, spec.experiments["e"], 1, out, None)
+    ipcbench.run(spec, spec.experiments["e"], 1, out, None, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"] and rows[0]["message_bytes"] == 256 << 10
     # 256K at 10 Mbit/s with the hosts' costs, timed until the server's octet: some Mbit/s,
@@ -157,7 +157,7 @@ def test_one_small_emulated_rpc_run_on_the_linux_stack(tmp_path: Path) -> None:
                     .replace("[16K]", "[4096B]").replace("transfers: 1", "transfers: 2"))
     spec = load_spec(path)
     out = tmp_path / "trial-1"
-    ipcbench.run(spec, spec.experiments["e"], 1, out, None)
+    ipcbench.run(spec, spec.experiments["e"], 1, out, None, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert [r["repeat"] for r in rows] == [1, 2] and all(r["completed"] for r in rows)
     assert rows[0]["message_bytes"] == 256 << 10

@@ -100,7 +100,7 @@ def test_a_small_tcp_run_over_the_shared_ethernet_on_linkemu_counts_the_medium(t
     path.write_text(TINY.replace("link: ethernet-10", "link: ethernet-10-shared"))
     spec = load_spec(path)
     out = tmp_path / "trial-1"
-    ipcbench.run(spec, spec.experiments["e"], 1, out, None)
+    ipcbench.run(spec, spec.experiments["e"], 1, out, None, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["completed"]
     provenance = json.loads((out / "provenance.json").read_text())

@@ -7,6 +7,7 @@ import pytest
 
 from netrepro import measure
 from netrepro.errors import RunError
+from netrepro.experiment import settings_hash
 from netrepro.linkspec import link_from_dict
 from netrepro.sim import BINARY, SimError, run_netsim
 from netrepro.tools.ttcp import ttcp_command
@@ -163,8 +164,10 @@ def test_a_tuned_loop_is_refused_outside_virtual_time(tmp_path):
 def test_a_lan_trial_tunes_its_loop_and_both_hosts_cool_by_it(tmp_path):
     spec = load_spec(SPEC, {"profile": "smoke"})
     experiment = spec.experiments["lan-large-tahoe"]
-    pingx.run_sim(spec, experiment, 1, tmp_path)
-    tuned = json.loads((tmp_path / "provenance.json").read_text())["cooling_tune"]
+    pingx.run_sim(spec, experiment, 1, tmp_path, None)
+    provenance = json.loads((tmp_path / "provenance.json").read_text())
+    assert provenance["cooling_tune_prepared"] is False
+    tuned = provenance["cooling_tune"]
     levels = {level["iterations"]: level["loss_pct"] for level in tuned["levels"]}
     assert list(levels) == list(experiment.settings.cooling_tune.iterations)
     # Every tuning run keeps its command and netsim's count of its events and virtual time.
@@ -181,3 +184,28 @@ def test_a_lan_trial_tunes_its_loop_and_both_hosts_cool_by_it(tmp_path):
     gap_us = tuned["iterations"] * pingx.host_spin_ps(experiment.host_model) / 1e6
     cooled = [row for row in rows if row["mode"] == "udp-cooled" and row["datagrams"] > 1]
     assert cooled and all(row["cool_gap_us"] == pytest.approx(gap_us, rel=0.01) for row in cooled)
+
+
+@needs_netsim
+def test_trials_read_the_loop_tuned_once_for_the_experiment_and_refuse_one_of_other_settings(tmp_path, capsys):
+    args = ["--spec", str(SPEC), "--experiment", "lan-large-tahoe", "--profile", "smoke"]
+    prepared = tmp_path / "prepared.json"
+    assert measure.main([*args, "--prepare", str(prepared)]) == 0
+    made = json.loads(prepared.read_text())
+    experiment = load_spec(SPEC, {"profile": "smoke"}).experiments["lan-large-tahoe"]
+    assert made["settings_hash"] == settings_hash(experiment)
+    # A loop the tune cannot find shows that the trial takes the file's and tunes nothing.
+    made["cooling_tune"]["iterations"] = 12345
+    prepared.write_text(json.dumps(made))
+    assert measure.main([*args, "--trial", "1", "--out", str(tmp_path / "trial-1"), "--prepared", str(prepared)]) == 0
+    provenance = json.loads((tmp_path / "trial-1" / "provenance.json").read_text())
+    assert provenance["cooling_tune"]["iterations"] == 12345 and provenance["cooling_tune_prepared"] is True
+    rows = [json.loads(line) for line in (tmp_path / "trial-1" / "records.jsonl").read_text().splitlines()]
+    gap_us = 12345 * pingx.host_spin_ps(experiment.host_model) / 1e6
+    cooled = [row for row in rows if row["mode"] == "udp-cooled" and row["datagrams"] > 1]
+    assert cooled and all(row["cool_gap_us"] == pytest.approx(gap_us, rel=0.01) for row in cooled)
+    prepared.write_text(json.dumps({**made, "settings_hash": "0" * 64}))
+    capsys.readouterr()
+    assert measure.main([*args, "--trial", "1", "--out", str(tmp_path / "trial-2"), "--prepared", str(prepared)]) == 2
+    assert "made under other settings" in capsys.readouterr().err
+    assert not (tmp_path / "trial-2" / "provenance.json").exists()

@@ -20,7 +20,7 @@ def test_one_emulated_point_gives_a_row_per_transfer_with_its_link(tmp_path):
     experiment = at_point(spec.experiments["fig6"], 18)
     assert dict(experiment.point) == {"added_rtt": 0.1, "connections": 2}
     out = tmp_path / "point-18"
-    mftp.run(spec, experiment, 1, out, None)
+    mftp.run(spec, experiment, 1, out, None, None)
     rows = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert len(rows) == experiment.settings.transfers
     assert all(r["bytes"] == experiment.settings.transfer_bytes and r["connections"] == 2 for r in rows)

@@ -64,7 +64,7 @@ def test_block_mode_leaves_the_hosts_default_buffers_alone():
 
 def test_ftp_in_virtual_time_sends_from_the_window_at_the_emulated_tick_phase(tmp_path):
     spec = load_spec(COMER, {"profile": "smoke", "backend": "sim"})
-    mftp.run(spec, spec.experiments["ftp-ethernet"], 1, tmp_path / "trial-1", None)
+    mftp.run(spec, spec.experiments["ftp-ethernet"], 1, tmp_path / "trial-1", None, None)
     provenance = json.loads((tmp_path / "trial-1" / "provenance.json").read_text())
     server = [r for r in provenance["records"] if r.get("tool") == "mftpd" and r.get("record") == "transfer"]
     # The sender is mftpd: its socket buffers, not only the client's, are the spec's window.

@@ -61,6 +61,10 @@ def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
         points = len(e.sweep.points()) if e.sweep is not None and parts is not None else 1
         runs += e.trials * points * (len(parts) if parts is not None else 1)
     assert counts["measure_run"] == runs
+    # What an experiment's trials share is made once (a tuned cooling loop), not by every trial.
+    prepared = sum(e.sweep is None and tool(e.tool).prepares(e) for e in loaded.experiments.values())
+    assert counts.get("prepare_experiment", 0) == prepared
+    assert prepared > 0 or spec.name != "liu95cool-tahoe.yaml"
     assert counts["aggregate_results"] == len(loaded.experiments)
     assert counts.get("extract_trace", 0) == sum(tool(e.tool).traced(e.settings) for e in loaded.experiments.values())
 

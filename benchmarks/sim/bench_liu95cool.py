@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Benchmark of netsim on liu95cool's era hosts: how long configs/liu95cool-tahoe.yaml's paper
 profile takes, experiment by experiment, run job by job as make reproduce runs it (the
-workflow's measure jobs, 2 at a time), and how many events netsim handles a second.
+workflow's prepare and measure jobs, 2 at a time), and how many events netsim handles a second.
 
     python3 benchmarks/sim/bench_liu95cool.py                # the whole paper profile
     python3 benchmarks/sim/bench_liu95cool.py --against REV  # and trial 1's netsim runs again
@@ -11,7 +11,7 @@ workflow's measure jobs, 2 at a time), and how many events netsim handles a seco
 Writes benchmarks/results/sim-liu95cool.json and .md and benchmarks/README.md: each
 experiment's jobs, their wall time summed, netsim's events and events per second of job time,
 and a SHA-256 of the experiment's records (two runs of one model and seed give the same one).
-With --against, every netsim run of each experiment's first trial is run again by the netsim of
+With --against, every netsim run of each experiment's first trial (and of its prepare job) is run again by the netsim of
 REV, and their outputs must be byte for byte the same: a faster netsim changes no result. The
 check fails (exit status 1) when one differs. Not a test: the times depend on the machine.
 """
@@ -44,6 +44,11 @@ PROFILE = "paper"
 PYTHON = REPO / ".venv" / "bin" / "python"
 
 
+def prepares(experiment: Experiment) -> bool:
+    """Whether the workflow makes the experiment's shared file first (get_prepared)."""
+    return experiment.sweep is None and tool(experiment.tool).prepares(experiment)
+
+
 def jobs_of(experiment: Experiment) -> list[tuple[int, int | None]]:
     """The workflow's measure jobs of an experiment: a trial each, and for ttcp a trial and
     send buffer each (workflows/rules/common.smk, get_trial_dirs)."""
@@ -54,13 +59,21 @@ def jobs_of(experiment: Experiment) -> list[tuple[int, int | None]]:
     return [(trial, None) for trial in trials]
 
 
-def job_argv(experiment: Experiment, trial: int, send: int | None, out: Path) -> list[str]:
+def job_argv(experiment: Experiment, trial: int, send: int | None, out: Path, prepared: Path | None) -> list[str]:
     """The measure job's command, as the workflow's get_measure_argv gives it."""
     python = str(PYTHON) if PYTHON.is_file() else sys.executable
     return [python, "-m", "netrepro.measure", "--spec", str(SPEC), "--experiment", experiment.id,
             "--trial", str(trial), "--profile", PROFILE, "--out", str(out), "--backend", "sim",
             *(["--send-buffer", str(send)] if send is not None else []),
-            *(["--point", "all"] if experiment.sweep else [])]
+            *(["--point", "all"] if experiment.sweep else []),
+            *(["--prepared", str(prepared)] if prepared is not None else [])]
+
+
+def prepare_argv(experiment: Experiment, prepared: Path) -> list[str]:
+    """The prepare job's command, as the workflow's get_prepare_argv gives it."""
+    python = str(PYTHON) if PYTHON.is_file() else sys.executable
+    return [python, "-m", "netrepro.measure", "--spec", str(SPEC), "--experiment", experiment.id,
+            "--profile", PROFILE, "--prepare", str(prepared), "--backend", "sim"]
 
 
 def walk(value: Any) -> Iterator[Any]:
@@ -76,7 +89,10 @@ def sim_records(provenance: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def tune_levels(provenance: dict[str, Any]) -> list[dict[str, Any]]:
-    """The netsim runs a job made to tune its cooling loop (cooling.tune), one per loop length."""
+    """The netsim runs a job made to tune its cooling loop (cooling.tune), one per loop length:
+    none where the trial read a loop tuned once for the experiment (the prepare job's)."""
+    if provenance.get("cooling_tune_prepared"):
+        return []
     return (provenance.get("cooling_tune") or {}).get("levels", [])
 
 
@@ -86,9 +102,25 @@ def netsim_commands(provenance: dict[str, Any]) -> list[list[str]]:
             and Path(v[0]).name == "netsim"]
 
 
-def run_job(experiment: Experiment, trial: int, send: int | None, out: Path) -> dict[str, Any]:
+def run_prepare(experiment: Experiment, prepared: Path) -> dict[str, Any]:
+    """The experiment's prepare job: its cooling tune's netsim runs."""
     start = time.monotonic()
-    done = subprocess.run(job_argv(experiment, trial, send, out), cwd=REPO, capture_output=True, text=True)
+    done = subprocess.run(prepare_argv(experiment, prepared), cwd=REPO, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{experiment.id}: prepare failed: {done.stderr.strip()[-800:]}")
+    runs = tune_levels(json.loads(prepared.read_text()))
+    return {
+        "trial": 0, "send_buffer": None, "wall_s": wall, "netsim_runs": len(runs),
+        "events": sum(int(run["events"]) for run in runs),
+        "virtual_s": sum(int(run["virtual_ns"]) for run in runs) / 1e9,
+        "records": b"", "commands": [run["command"] for run in runs],
+    }
+
+
+def run_job(experiment: Experiment, trial: int, send: int | None, out: Path, prepared: Path | None) -> dict[str, Any]:
+    start = time.monotonic()
+    done = subprocess.run(job_argv(experiment, trial, send, out, prepared), cwd=REPO, capture_output=True, text=True)
     wall = time.monotonic() - start
     if done.returncode != 0:
         raise SystemExit(f"{experiment.id} trial {trial}: measure failed: {done.stderr.strip()[-800:]}")
@@ -167,16 +199,27 @@ def main() -> int:
         return 1
     load_before = os.getloadavg()
     spec = load_spec(SPEC, {"profile": PROFILE, "backend": "sim"})
+    # The prepare jobs first, as the workflow runs them before their experiments' trials.
+    preparing = [(e, 0, None) for e in spec.experiments.values() if prepares(e)]
     work = [(e, trial, send) for e in spec.experiments.values() for trial, send in jobs_of(e)]
     with tempfile.TemporaryDirectory() as tmp:
+        def made(experiment: Experiment) -> Path:
+            return Path(tmp) / experiment.id / "prepared.json"
+
+        def prepare(job: tuple[Experiment, int, None]) -> dict[str, Any]:
+            made(job[0]).parent.mkdir(parents=True, exist_ok=True)
+            return run_prepare(job[0], made(job[0]))
+
         def one(job: tuple[Experiment, int, int | None]) -> dict[str, Any]:
             experiment, trial, send = job
-            return run_job(experiment, trial, send, Path(tmp) / experiment.id / f"{trial}-{send}")
+            return run_job(experiment, trial, send, Path(tmp) / experiment.id / f"{trial}-{send}",
+                           made(experiment) if prepares(experiment) else None)
 
         start = time.monotonic()
         with ThreadPoolExecutor(max_workers=opts.jobs) as pool:
-            done = list(pool.map(one, work))
+            done = list(pool.map(prepare, preparing)) + list(pool.map(one, work))
         elapsed = time.monotonic() - start
+        work = preparing + work
     experiments: dict[str, Any] = {}
     first_trial: list[list[str]] = []
     for (experiment, trial, _), job in zip(work, done):
@@ -187,7 +230,7 @@ def main() -> int:
         for key in ("netsim_runs", "wall_s", "events", "virtual_s"):
             e[key] += job[key]
         e["records_sha256"].update(job["records"])
-        if trial == 1:
+        if trial <= 1:  # trial 0: the prepare job's runs
             first_trial += job["commands"]
     for e in experiments.values():
         e["events_per_s"] = e["events"] / e["wall_s"]

@@ -10,9 +10,13 @@ module here and its entries in configs/schema/ (its spec settings, its result co
 - binaries(backend), the programs a trial runs; parts(settings), the jobs a trial splits into
   (None: one job); traced(settings), whether it captures packets for trace.csv;
   fixed_columns(settings), the result columns the same on every row;
-- run(spec, experiment, trial, out, part): one trial (or part), in virtual time or emulated,
-  writing out/records.jsonl, the rows of configs/schema/results-columns.json, and then
-  out/provenance.json (netrepro.trial.write_run).
+- prepares(experiment): whether its trials share a result that is the same for every trial,
+  made once before them by prepare(experiment) (a JSON-able dict; only a tool that ever
+  prepares defines prepare);
+- run(spec, experiment, trial, out, part, prepared): one trial (or part), in virtual time or
+  emulated, writing out/records.jsonl, the rows of configs/schema/results-columns.json, and then
+  out/provenance.json (netrepro.trial.write_run); `prepared` is prepare's result, or None for a
+  trial that makes its own.
 """
 from __future__ import annotations
 

@@ -361,7 +361,13 @@ def run_sim(experiment: Experiment, trial: int, run_id: str) -> tuple[list[dict[
                   "tools": tool_digests([tool_binary("netsim")])}
 
 
-def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None) -> None:
+def prepares(experiment: Experiment) -> bool:
+    """An ipcbench trial shares nothing with the others."""
+    return False
+
+
+def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None,
+        prepared: Mapping[str, Any] | None) -> None:
     """Every curve and size of one trial, in virtual time or emulated; writes records.jsonl,
     then provenance.json."""
     run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"

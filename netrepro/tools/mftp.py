@@ -294,7 +294,13 @@ def run_session(net: Any, tool_args: dict[str, list[str]], stack: str, root: Pat
     return transfer_records(client_out, "mftp"), transfer_records(server_out, "mftpd")
 
 
-def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None) -> None:
+def prepares(experiment: Experiment) -> bool:
+    """An mftp trial shares nothing with the others."""
+    return False
+
+
+def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None,
+        prepared: Mapping[str, Any] | None) -> None:
     """One mftp session, in virtual time or emulated; writes records.jsonl (a row per transfer)
     and then provenance.json."""
     settings: Settings = experiment.settings

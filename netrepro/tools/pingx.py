@@ -393,10 +393,21 @@ def message_rows(experiment: Experiment, mode: str, trial: int, run_id: str,
     return rows
 
 
-def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None) -> None:
+def prepares(experiment: Experiment) -> bool:
+    """A tuned cooling loop is the same for every trial (tune_cooling), so it is found once."""
+    return tunes(experiment)
+
+
+def prepare(experiment: Experiment) -> dict[str, Any]:
+    """What every trial of the experiment shares: its tuned cooling loop."""
+    return {"cooling_tune": tune_cooling(experiment)}
+
+
+def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None,
+        prepared: Mapping[str, Any] | None) -> None:
     """One trial, every mode; writes records.jsonl (a row per echo), then provenance.json."""
     if experiment.backend == "sim":
-        run_sim(spec, experiment, trial, out)
+        run_sim(spec, experiment, trial, out, prepared)
     else:
         run_emulated(spec, experiment, trial, out)
 
@@ -445,15 +456,24 @@ def tune_cooling(experiment: Experiment) -> dict[str, Any]:
             "levels": levels, "iterations": knee(levels, tune.margin_points)}
 
 
-def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
+def tunes(experiment: Experiment) -> bool:
+    """Whether a trial runs udp-cooled with a loop that cooling.tune finds."""
+    return (experiment.backend == "sim" and experiment.settings.cooling_tune is not None
+            and "udp-cooled" in experiment.settings.modes)
+
+
+def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path,
+            prepared: Mapping[str, Any] | None) -> None:
     """A pingx trial in virtual time: one netsim run per mode, each with its own echod; a tuned
-    cooling loop is found first."""
+    cooling loop is the prepared one, or found first."""
     run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
     started = now_iso()
     rows: list[dict[str, Any]] = []
     modes: dict[str, Any] = {}
     order = mode_order(experiment, trial)
-    tuned = tune_cooling(experiment) if experiment.settings.cooling_tune and "udp-cooled" in order else None
+    tuned = None
+    if tunes(experiment):
+        tuned = prepared["cooling_tune"] if prepared else tune_cooling(experiment)
     iterations = tuned["iterations"] if tuned else None
     for mode in order:
         seed = run_seed(experiment, trial, mode)
@@ -471,7 +491,8 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
         "tools": tool_digests([tool_binary("netsim")]),
         "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}" for row in rows],
         "mode_order": order,
-        **({"cooling_tune": tuned} if tuned else {}),
+        # Made once for every trial (prepare), or by this trial, whose runs it then counts.
+        **({"cooling_tune": tuned, "cooling_tune_prepared": prepared is not None} if tuned else {}),
     })
 
 

@@ -559,7 +559,13 @@ def run_part_emulated(experiment: Experiment, trial: int, send_buffer: int, run_
     }
 
 
-def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None) -> None:
+def prepares(experiment: Experiment) -> bool:
+    """A ttcp trial shares nothing with the others."""
+    return False
+
+
+def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | None,
+        prepared: Mapping[str, Any] | None) -> None:
     """One send buffer (part) of a trial, with every receive buffer; writes records.jsonl (one
     row per transfer), segments.jsonl when the stack logged them, then provenance.json."""
     settings: Settings = experiment.settings

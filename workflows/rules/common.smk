@@ -123,6 +123,16 @@ def get_measure_tools(wildcards):
     return {name: ancient(get_tools_path(f"bin/{name}")) for name in names}
 
 
+def get_prepared(wildcards):
+    """The file of what the experiment's trials share (rule prepare_experiment), where its tool
+    prepares one; a sweep's points differ, so each of its trials makes its own."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    if experiment.sweep is not None or not tool(experiment.tool).prepares(experiment):
+        return {}
+    # Ancient: made again under the same settings it is the same, and no finished run is remade.
+    return {"prepared": ancient(f"{get_run_dir(wildcards.experiment)}/prepared-{settings_hash(experiment)}.json")}
+
+
 def get_other_backend_runs(wildcards):
     """Finished runs of the same settings on backends this invocation does not run."""
     return other_backend_runs(SPEC.experiments[wildcards.experiment], get_trial_dirs(wildcards), set(RUN_BACKENDS))
@@ -187,17 +197,27 @@ def get_backend_override():
     return ["--backend", config["backend"]] if "backend" in config else []
 
 
-def get_measure_argv(wildcards, output):
+def get_measure_argv(wildcards, input, output):
     """measure.py's arguments for the run folder the job's output lies in: its trial, its sweep
-    point (`all` for a trial measured in one job) and its send buffer."""
+    point (`all` for a trial measured in one job), its send buffer, and what was prepared for it."""
     parts = dict(part.split("-") for part in wildcards.run.split("/"))
     send = ["--send-buffer", parts["send"]] if "send" in parts else []
     point = ["--point", parts.get("point", "all")] if SPEC.experiments[wildcards.experiment].sweep else []
+    prepared = ["--prepared", input.prepared] if "prepared" in input.keys() else []
     return [
         get_python(), "-m", "netrepro.measure", "--spec", str(get_spec_path()),
         "--experiment", wildcards.experiment, "--trial", parts["trial"],
         "--profile", wildcards.profile, "--out", str(Path(output.settings).parent), *get_backend_override(),
-        *send, *point,
+        *send, *point, *prepared,
+    ]
+
+
+def get_prepare_argv(wildcards, output):
+    """measure.py's arguments that make what the experiment's trials share."""
+    return [
+        get_python(), "-m", "netrepro.measure", "--spec", str(get_spec_path()),
+        "--experiment", wildcards.experiment, "--profile", wildcards.profile,
+        "--prepare", output.prepared, *get_backend_override(),
     ]
 
 

@@ -6,12 +6,31 @@
 rule measure_run:
     input:
         unpack(get_measure_tools),
+        unpack(get_prepared),
     output:
         settings="results/{paper}/{experiment}/runs/{profile}/{backend}/{run}/settings-{settings}.json",
     params:
         argv=get_measure_argv,
     log:
         "logs/{paper}/{experiment}/{profile}/{backend}/{run}/settings-{settings}.log",
+    resources:
+        netlab=get_netlab,
+    run:
+        run_logged(params.argv, log[0])
+
+
+# What every trial of an experiment shares and its tool makes once, before them (netrepro.tools:
+# prepare; pingx's tuned cooling loop): named by the settings it was made under, as a run's
+# settings file is, so other settings make it again.
+rule prepare_experiment:
+    input:
+        unpack(get_measure_tools),
+    output:
+        prepared="results/{paper}/{experiment}/runs/{profile}/{backend}/prepared-{settings}.json",
+    params:
+        argv=get_prepare_argv,
+    log:
+        "logs/{paper}/{experiment}/{profile}/{backend}/prepared-{settings}.log",
     resources:
         netlab=get_netlab,
     run:
