@@ -13,7 +13,7 @@ SIM_SPECS := configs/comer94.yaml configs/liu95db.yaml configs/ishikura.yaml con
 	configs/liu95cool-tahoe.yaml
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup build reproduce study test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval bench-clean bench-faults coverage clean
+.PHONY: all setup build reproduce study test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval bench-clean bench-faults coverage fit clean
 
 all: build
 
@@ -108,6 +108,23 @@ coverage: setup
 # writes benchmarks/results/faults.md. make test runs the same tests but two emulated signals.
 bench-faults: build
 	$(PYTHON) benchmarks/faults/bench_faults.py
+
+# The host models' calibration and fits, in virtual time (a few minutes): each script rewrites its
+# table in benchmarks/results/ over the grid below, the grid the host files' comments discuss.
+# The LANCE calibration on the SPARCstation 1, the IPC's fit (one cost per PDU for both
+# directions, the one it takes), the same with the directions apart, and the Solaris IPX's fit.
+IPC_PDU_NS := 20000,40000,60000,80000,100000,120000,140000,160000,200000,250000
+IPC_TX_NS := 150000,200000,250000,300000,350000,400000,500000
+IPC_RX_NS := 0,50000,100000,150000,200000,250000,300000
+fit: build
+	$(PYTHON) benchmarks/fit/calibrate_le.py --grid 350000,400000,450000,500000,550000
+	$(PYTHON) benchmarks/fit/fit_host.py configs/hosts/sparcstation-ipc.yaml --transfers 4 \
+		--grid atm_buffer_bytes=1024,2048,4096,8192 --grid atm_tx_ns+atm_rx_ns=$(IPC_PDU_NS)
+	$(PYTHON) benchmarks/fit/fit_host.py configs/hosts/sparcstation-ipc.yaml --transfers 4 \
+		--grid atm_tx_ns=$(IPC_TX_NS) --grid atm_rx_ns=$(IPC_RX_NS) --grid atm_buffer_bytes=4096,8192 \
+		--out benchmarks/results/fit-sparcstation-ipc-txrx.csv
+	$(PYTHON) benchmarks/fit/fit_host.py configs/hosts/sparcstation-ipx-solaris23.yaml \
+		--grid atm_rx_per_byte_ps=10000,20000,30000,40000
 
 clean:
 	$(MAKE) -C tools clean
