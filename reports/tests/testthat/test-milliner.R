@@ -73,14 +73,15 @@ test_that("M04 is judged on how much longer 9000-octet segments take than the fa
   expect_equal(judge_claim_row(m04, with_ci(8, 8, 8))$verdict, "not reproduced")
 })
 
-test_that("M18 is judged on a typical point's spread, not the largest of hundreds", {
+test_that("M18 is judged on a typical point's spread, not the largest of hundreds, and the model decides it", {
   rows <- tibble::tibble(cv_pct = c(0.5, 1, 2, 90, NA))
   typical <- milliner_metrics$median_cv_pct(rows, character())
   expect_equal(as.numeric(typical), 1.5)
   expect_equal(attr(typical, "n"), 4)
   claims <- read_claims(file.path(reports_dir, "reference", "milliner-claims.csv"), milliner_metrics)
   m18 <- claims[claims$claim_id == "M18", ]
-  expect_equal(judge_claim_row(m18, typical)$verdict, "reproduced")
+  # No host model draws run-to-run noise: a spread within the bound is the model's, not a match.
+  expect_equal(judge_claim_row(m18, typical)$verdict, "follows from the model")
   expect_equal(judge_claim_row(m18, 12)$verdict, "not reproduced")
 })
 
