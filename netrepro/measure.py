@@ -25,7 +25,7 @@ from netrepro.atomic import write_text
 from netrepro.cleanup import Stopped, remove_temp_files, signals_raise
 from netrepro.errors import RunError
 from netrepro.experiment import Experiment, Spec, at_point, settings_hash
-from netrepro.runsettings import write_marker
+from netrepro.runsettings import PREPARED_PREFIX, drop_other_prepared, write_marker
 from netrepro.safepath import refuse_links
 from netrepro.spec import BACKENDS, PROFILES, SpecError, load_spec
 from netrepro.tools import tool
@@ -57,6 +57,8 @@ def write_prepared(experiment: Experiment, path: Path) -> None:
     preflight(experiment, module.binaries(experiment.backend))
     made = {"experiment": experiment.id, "settings_hash": settings_hash(experiment), **module.prepare(experiment)}
     write_text(path, json.dumps(made, indent=1) + "\n")
+    if path.name.startswith(PREPARED_PREFIX):  # named as the workflow names it: it replaces the older ones
+        drop_other_prepared(path)
 
 
 def read_prepared(experiment: Experiment, path: Path) -> dict[str, Any]:

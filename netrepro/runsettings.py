@@ -20,6 +20,8 @@ from netrepro.errors import RunError
 from netrepro.experiment import Experiment, at_point, settings_hash
 
 MARKER_PREFIX = "settings-"
+# What an experiment's trials share (netrepro.tools: prepare), beside its run folders.
+PREPARED_PREFIX = "prepared-"
 
 
 def expected_hash(experiment: Experiment, run: Path) -> str:
@@ -47,6 +49,20 @@ def write_marker(experiment: Experiment, run: Path) -> Path:
     write_text(path, json.dumps({"experiment": experiment.id, "settings_hash": expected_hash(experiment, run)},
                                 indent=1) + "\n")
     return path
+
+
+def prepared_file(backend_dir: Path, experiment: Experiment) -> Path:
+    """The file of what the experiment's trials share under its settings now, in the folder of
+    its runs on one backend (runs/<profile>/<backend>)."""
+    return backend_dir / f"{PREPARED_PREFIX}{settings_hash(experiment)}.json"
+
+
+def drop_other_prepared(path: Path) -> None:
+    """Removes the files of what was prepared under earlier settings beside path, which holds
+    what the settings now give."""
+    for old in path.parent.glob(f"{PREPARED_PREFIX}*.json"):
+        if old != path:
+            old.unlink()
 
 
 def recorded_hash(run: Path) -> str | None:

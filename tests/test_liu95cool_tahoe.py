@@ -8,6 +8,7 @@ import pytest
 from netrepro import measure
 from netrepro.errors import RunError
 from netrepro.experiment import settings_hash
+from netrepro.runsettings import prepared_file
 from netrepro.linkspec import link_from_dict
 from netrepro.sim import BINARY, SimError, run_netsim
 from netrepro.tools.ttcp import ttcp_command
@@ -189,10 +190,13 @@ def test_a_lan_trial_tunes_its_loop_and_both_hosts_cool_by_it(tmp_path):
 @needs_netsim
 def test_trials_read_the_loop_tuned_once_for_the_experiment_and_refuse_one_of_other_settings(tmp_path, capsys):
     args = ["--spec", str(SPEC), "--experiment", "lan-large-tahoe", "--profile", "smoke"]
-    prepared = tmp_path / "prepared.json"
-    assert measure.main([*args, "--prepare", str(prepared)]) == 0
-    made = json.loads(prepared.read_text())
     experiment = load_spec(SPEC, {"profile": "smoke"}).experiments["lan-large-tahoe"]
+    prepared = prepared_file(tmp_path, experiment)
+    earlier = tmp_path / "prepared-0123.json"  # made under settings the spec no longer has
+    earlier.write_text("{}")
+    assert measure.main([*args, "--prepare", str(prepared)]) == 0
+    assert not earlier.exists()
+    made = json.loads(prepared.read_text())
     assert made["settings_hash"] == settings_hash(experiment)
     # A loop the tune cannot find shows that the trial takes the file's and tunes nothing.
     made["cooling_tune"]["iterations"] = 12345

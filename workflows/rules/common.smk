@@ -7,10 +7,9 @@ sys.path.insert(0, workflow.basedir)
 
 from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import forward_stop_signals, run_logged  # noqa: E402
-from netrepro.runsettings import marker, other_backend_runs  # noqa: E402
+from netrepro.runsettings import marker, other_backend_runs, prepared_file  # noqa: E402
 from netrepro.reportinputs import report_reads  # noqa: E402
 from netrepro.safepath import links_under  # noqa: E402
-from netrepro.experiment import settings_hash  # noqa: E402
 from netrepro.spec import PROFILES, SpecError, load_spec  # noqa: E402
 from netrepro.tools import tool  # noqa: E402
 
@@ -130,7 +129,7 @@ def get_prepared(wildcards):
     if experiment.sweep is not None or not tool(experiment.tool).prepares(experiment):
         return {}
     # Ancient: made again under the same settings it is the same, and no finished run is remade.
-    return {"prepared": ancient(f"{get_run_dir(wildcards.experiment)}/prepared-{settings_hash(experiment)}.json")}
+    return {"prepared": ancient(str(prepared_file(Path(get_run_dir(wildcards.experiment)), experiment)))}
 
 
 def get_other_backend_runs(wildcards):

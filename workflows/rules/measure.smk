@@ -21,7 +21,8 @@ rule measure_run:
 
 # What every trial of an experiment shares and its tool makes once, before them (netrepro.tools:
 # prepare; pingx's tuned cooling loop): named by the settings it was made under, as a run's
-# settings file is, so other settings make it again.
+# settings file is (netrepro.runsettings.prepared_file), so other settings make it again and
+# the file of the old ones goes.
 rule prepare_experiment:
     input:
         unpack(get_measure_tools),
