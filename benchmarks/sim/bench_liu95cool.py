@@ -11,9 +11,10 @@ workflow's prepare and measure jobs, 2 at a time), and how many events netsim ha
 Writes benchmarks/results/sim-liu95cool.json and .md and benchmarks/README.md: each
 experiment's jobs, their wall time summed, netsim's events and events per second of job time,
 and a SHA-256 of the experiment's records (two runs of one model and seed give the same one).
-With --against, every netsim run of each experiment's first trial (and of its prepare job) is run again by the netsim of
-REV, and their outputs must be byte for byte the same: a faster netsim changes no result. The
-check fails (exit status 1) when one differs. Not a test: the times depend on the machine.
+With --against, every netsim run of each experiment's first trial (and of its prepare job) is
+run again by the netsim of REV, and their outputs must be byte for byte the same: a faster
+netsim changes no result. The check fails (exit status 1) when one differs. Not a test: the
+times depend on the machine.
 """
 from __future__ import annotations
 
