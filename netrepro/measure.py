@@ -28,7 +28,7 @@ from netrepro.experiment import Experiment, Spec, at_point, settings_hash
 from netrepro.runsettings import PREPARED_PREFIX, drop_other_prepared, write_marker
 from netrepro.safepath import refuse_links
 from netrepro.spec import BACKENDS, PROFILES, SpecError, load_spec
-from netrepro.tools import tool
+from netrepro.tools import prepared_once, tool
 from netrepro.trial import preflight
 
 
@@ -51,9 +51,9 @@ def run_part(spec: Spec, experiment: Experiment, trial: int, out: Path, part: in
 def write_prepared(experiment: Experiment, path: Path) -> None:
     """What every trial of the experiment shares, made once, with the settings it was made
     under."""
-    module = tool(experiment.tool)
-    if not module.prepares(experiment):
+    if not prepared_once(experiment):
         raise RunError(f"experiment {experiment.id}: its trials share nothing to prepare")
+    module = tool(experiment.tool)
     preflight(experiment, module.binaries(experiment.backend))
     made = {"experiment": experiment.id, "settings_hash": settings_hash(experiment), **module.prepare(experiment)}
     write_text(path, json.dumps(made, indent=1) + "\n")

@@ -20,7 +20,7 @@ def test_the_jobs_are_the_workflows_a_trial_each_and_for_ttcp_a_send_buffer_each
     assert ["--profile", "paper"] == argv[argv.index("--profile"):argv.index("--profile") + 2]
     # A tuned LAN experiment's trials read the loop its prepare job tuned once; nothing else prepares.
     lan = spec.experiments["lan-large-tahoe"]
-    assert bench.prepares(lan) and not bench.prepares(pingx) and not bench.prepares(ttcp)
+    assert bench.prepared_once(lan) and not bench.prepared_once(pingx) and not bench.prepared_once(ttcp)
     assert bench.job_argv(lan, 3, None, Path("/out"), Path("/p.json"))[-2:] == ["--prepared", "/p.json"]
     assert bench.prepare_argv(lan, Path("/p.json"))[-4:] == ["--prepare", "/p.json", "--backend", "sim"]
 

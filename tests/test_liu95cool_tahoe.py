@@ -1,5 +1,6 @@
 """liu95cool on the Tahoe stack: the spec's ttcp cooling levels, ttcp over UDP in virtual time
 (Fig 15), the rows and drop counters it gives, and the Solaris 2.3 host model."""
+import dataclasses
 import json
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from netrepro.tools.ttcp import ttcp_command
 from netrepro.spec import load_spec
 from netrepro.tools.ttcp import transfer_rows
 from netrepro.tools.ttcp import drop_counts, levels, pair_command
-from netrepro.tools import pingx
+from netrepro.tools import pingx, prepared_once
 from netrepro.yamlsrc import SpecError, load_document
 
 REPO = Path(__file__).resolve().parent.parent
@@ -191,6 +192,8 @@ def test_a_lan_trial_tunes_its_loop_and_both_hosts_cool_by_it(tmp_path):
 def test_trials_read_the_loop_tuned_once_for_the_experiment_and_refuse_one_of_other_settings(tmp_path, capsys):
     args = ["--spec", str(SPEC), "--experiment", "lan-large-tahoe", "--profile", "smoke"]
     experiment = load_spec(SPEC, {"profile": "smoke"}).experiments["lan-large-tahoe"]
+    # A sweep's points differ, so its trials tune their own loop.
+    assert prepared_once(experiment) and not prepared_once(dataclasses.replace(experiment, sweep=object()))
     prepared = prepared_file(tmp_path, experiment)
     earlier = tmp_path / "prepared-0123.json"  # made under settings the spec no longer has
     earlier.write_text("{}")

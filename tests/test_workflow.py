@@ -12,7 +12,7 @@ import pytest
 
 from netrepro.backends import resolve_backend_name
 from netrepro.runsettings import write_marker
-from netrepro.tools import tool
+from netrepro.tools import prepared_once, tool
 
 REPO = Path(__file__).resolve().parent.parent
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile")]
@@ -62,7 +62,7 @@ def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
         runs += e.trials * points * (len(parts) if parts is not None else 1)
     assert counts["measure_run"] == runs
     # What an experiment's trials share is made once (a tuned cooling loop), not by every trial.
-    prepared = sum(e.sweep is None and tool(e.tool).prepares(e) for e in loaded.experiments.values())
+    prepared = sum(prepared_once(e) for e in loaded.experiments.values())
     assert counts.get("prepare_experiment", 0) == prepared
     assert prepared > 0 or spec.name != "liu95cool-tahoe.yaml"
     assert counts["aggregate_results"] == len(loaded.experiments)

@@ -38,16 +38,11 @@ from benchmarks.readme import RESULTS, write_tables  # noqa: E402
 from netrepro.experiment import Experiment  # noqa: E402
 from netrepro.sim import BINARY  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
-from netrepro.tools import tool  # noqa: E402
+from netrepro.tools import prepared_once, tool  # noqa: E402
 
 SPEC = REPO / "configs" / "liu95cool-tahoe.yaml"
 PROFILE = "paper"
 PYTHON = REPO / ".venv" / "bin" / "python"
-
-
-def prepares(experiment: Experiment) -> bool:
-    """Whether the workflow makes the experiment's shared file first (get_prepared)."""
-    return experiment.sweep is None and tool(experiment.tool).prepares(experiment)
 
 
 def jobs_of(experiment: Experiment) -> list[tuple[int, int | None]]:
@@ -201,7 +196,7 @@ def main() -> int:
     load_before = os.getloadavg()
     spec = load_spec(SPEC, {"profile": PROFILE, "backend": "sim"})
     # The prepare jobs first, as the workflow runs them before their experiments' trials.
-    preparing = [(e, 0, None) for e in spec.experiments.values() if prepares(e)]
+    preparing = [(e, 0, None) for e in spec.experiments.values() if prepared_once(e)]
     work = [(e, trial, send) for e in spec.experiments.values() for trial, send in jobs_of(e)]
     with tempfile.TemporaryDirectory() as tmp:
         def made(experiment: Experiment) -> Path:
@@ -214,7 +209,7 @@ def main() -> int:
         def one(job: tuple[Experiment, int, int | None]) -> dict[str, Any]:
             experiment, trial, send = job
             return run_job(experiment, trial, send, Path(tmp) / experiment.id / f"{trial}-{send}",
-                           made(experiment) if prepares(experiment) else None)
+                           made(experiment) if prepared_once(experiment) else None)
 
         start = time.monotonic()
         with ThreadPoolExecutor(max_workers=opts.jobs) as pool:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from netrepro.experiment import Experiment
+
 from netrepro.tools import ipcbench, mftp, pingx, ttcp
 
 TOOLS: dict[str, ModuleType] = {module.NAME: module for module in (pingx, ttcp, mftp, ipcbench)}
@@ -30,3 +32,9 @@ TOOLS: dict[str, ModuleType] = {module.NAME: module for module in (pingx, ttcp, 
 def tool(name: str) -> ModuleType:
     """The module of the tool called name."""
     return TOOLS[name]
+
+
+def prepared_once(experiment: Experiment) -> bool:
+    """Whether the experiment's trials read what its tool prepared once for all of them: never
+    for a sweep, whose points differ, so each of its trials makes its own."""
+    return experiment.sweep is None and tool(experiment.tool).prepares(experiment)

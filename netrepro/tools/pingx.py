@@ -394,8 +394,10 @@ def message_rows(experiment: Experiment, mode: str, trial: int, run_id: str,
 
 
 def prepares(experiment: Experiment) -> bool:
-    """A tuned cooling loop is the same for every trial (tune_cooling), so it is found once."""
-    return tunes(experiment)
+    """Whether a trial runs udp-cooled with a loop that cooling.tune finds: the same for every
+    trial (tune_cooling), so it can be found once."""
+    return (experiment.backend == "sim" and experiment.settings.cooling_tune is not None
+            and "udp-cooled" in experiment.settings.modes)
 
 
 def prepare(experiment: Experiment) -> dict[str, Any]:
@@ -456,12 +458,6 @@ def tune_cooling(experiment: Experiment) -> dict[str, Any]:
             "levels": levels, "iterations": knee(levels, tune.margin_points)}
 
 
-def tunes(experiment: Experiment) -> bool:
-    """Whether a trial runs udp-cooled with a loop that cooling.tune finds."""
-    return (experiment.backend == "sim" and experiment.settings.cooling_tune is not None
-            and "udp-cooled" in experiment.settings.modes)
-
-
 def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path,
             prepared: Mapping[str, Any] | None) -> None:
     """A pingx trial in virtual time: one netsim run per mode, each with its own echod; a tuned
@@ -472,7 +468,7 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path,
     modes: dict[str, Any] = {}
     order = mode_order(experiment, trial)
     tuned = None
-    if tunes(experiment):
+    if prepares(experiment):
         tuned = prepared["cooling_tune"] if prepared else tune_cooling(experiment)
     iterations = tuned["iterations"] if tuned else None
     for mode in order:

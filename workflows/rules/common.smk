@@ -11,7 +11,7 @@ from netrepro.runsettings import marker, other_backend_runs, prepared_file  # no
 from netrepro.reportinputs import report_reads  # noqa: E402
 from netrepro.safepath import links_under  # noqa: E402
 from netrepro.spec import PROFILES, SpecError, load_spec  # noqa: E402
-from netrepro.tools import tool  # noqa: E402
+from netrepro.tools import prepared_once, tool  # noqa: E402
 
 
 def get_spec_path():
@@ -123,10 +123,10 @@ def get_measure_tools(wildcards):
 
 
 def get_prepared(wildcards):
-    """The file of what the experiment's trials share (rule prepare_experiment), where its tool
-    prepares one; a sweep's points differ, so each of its trials makes its own."""
+    """The file of what the experiment's trials share (rule prepare_experiment), where they read
+    one (netrepro.tools.prepared_once)."""
     experiment = SPEC.experiments[wildcards.experiment]
-    if experiment.sweep is not None or not tool(experiment.tool).prepares(experiment):
+    if not prepared_once(experiment):
         return {}
     # Ancient: made again under the same settings it is the same, and no finished run is remade.
     return {"prepared": ancient(str(prepared_file(Path(get_run_dir(wildcards.experiment)), experiment)))}
