@@ -16,6 +16,14 @@ results <- testthat::test_dir(
 summary <- as.data.frame(results)
 failed <- sum(summary$failed) + sum(summary$error)
 if (failed > 0) {
+  # Named again at the very end, where a log cut to its last lines still shows them.
+  for (test in results) {
+    bad <- Filter(function(e) inherits(e, c("expectation_failure", "expectation_error")), test$results)
+    for (e in bad) {
+      lines <- utils::head(strsplit(conditionMessage(e), "\n", fixed = TRUE)[[1]], 12)
+      message("FAILED ", test$file, ": ", test$test, "\n  ", paste(lines, collapse = "\n  "))
+    }
+  }
   message("reports tests: ", failed, " failing test(s)")
   quit(status = 1)
 }
