@@ -52,17 +52,20 @@ study: setup
 # group: the group gets nice 19 as well. Their output is held back and shown after pytest's, so
 # the two do not mix; both run to the end and the last line names any suite that failed. pytest
 # stays in the foreground (Ctrl-C reaches it); when the recipe ends, however it ends, the R
-# tests are stopped with every process they started (their own process group) and their log
-# is removed.
+# tests are stopped with every process they started (their own process group) and the logs
+# are removed. Each suite's failures are named again at the very end, where CI's tail shows them.
 test: build test-c
-	@r_log=$$(mktemp --tmpdir netrepro-r-tests.XXXXXX); \
+	@logs=$$(mktemp -d --tmpdir netrepro-tests.XXXXXX); \
 	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 Rscript reports/tests/testthat.R' \
-		>"$$r_log" 2>&1 & r_tests=$$!; \
-	trap '[ -z "$$r_tests" ] || kill -TERM -$$r_tests 2>/dev/null; rm -f "$$r_log"' EXIT; \
+		>"$$logs/r.log" 2>&1 & r_tests=$$!; \
+	trap '[ -z "$$r_tests" ] || kill -TERM -$$r_tests 2>/dev/null; rm -rf "$$logs"' EXIT; \
 	trap 'exit 130' INT; trap 'exit 143' TERM; \
-	$(PYTHON) -m pytest -q tests; python_status=$$?; \
+	{ $(PYTHON) -m pytest -q tests; echo $$? >"$$logs/pytest.status"; } 2>&1 | tee "$$logs/pytest.log"; \
+	python_status=$$(cat "$$logs/pytest.status" 2>/dev/null || echo 1); \
 	wait $$r_tests; r_status=$$?; r_tests=""; \
-	echo "== R tests (Rscript reports/tests/testthat.R), run beside pytest"; cat "$$r_log"; \
+	echo "== R tests (Rscript reports/tests/testthat.R), run beside pytest"; cat "$$logs/r.log"; \
+	[ $$python_status -eq 0 ] || { echo "== pytest's failures again (its output is above the R tests')"; \
+		grep -E '^(FAILED|ERROR) ' "$$logs/pytest.log"; }; \
 	failed=""; [ $$r_status -eq 0 ] || failed="$$failed R"; [ $$python_status -eq 0 ] || failed="$$failed pytest"; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi; \
 	echo "make test: the C, R and pytest suites passed"
