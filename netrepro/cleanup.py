@@ -20,6 +20,8 @@ import json
 import os
 import signal
 import subprocess
+import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,6 +37,8 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 # The veth pairs of netrepro.topology.LinkTopo: (host side, middle node side).
 VETH_PAIRS = (("h1-eth0", "mid-eth0"), ("h2-eth0", "mid-eth1"))
 GONE_WAIT_S = 5.0
+# How soon a stop signal Python dropped is sent again (signals_raise).
+RESEND_S = 0.01
 
 
 class Stopped(BaseException):
@@ -49,7 +53,13 @@ class Stopped(BaseException):
 @contextmanager
 def signals_raise() -> Iterator[None]:
     """Inside, the first stop signal raises Stopped in the main thread; later ones are noted
-    and ignored, so the cleanup they would interrupt runs to its end (SIGKILL still ends all)."""
+    and ignored, so the cleanup they would interrupt runs to its end (SIGKILL still ends all).
+
+    Python drops an exception raised where it cannot propagate (in a fork hook such as
+    logging's, which subprocess runs after each fork, or in __del__) and prints its traceback:
+    a Stopped lost so would let the run go on. The unraisable hook takes it and has the
+    signal sent again a moment later, from a thread (sent from the hook, it would be raised in
+    the hook), to be raised where it can propagate."""
     stopping = False
 
     def handler(signum: int, _frame: FrameType | None) -> None:
@@ -59,10 +69,22 @@ def signals_raise() -> Iterator[None]:
         stopping = True
         raise Stopped(signum)
 
+    def unraisable(report: Any) -> None:
+        nonlocal stopping
+        if not isinstance(report.exc_value, Stopped):
+            previous_hook(report)
+            return
+        stopping = False
+        resend = threading.Timer(RESEND_S, os.kill, (os.getpid(), report.exc_value.signum))
+        resend.daemon = True
+        resend.start()
+
     previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
+    previous_hook, sys.unraisablehook = sys.unraisablehook, unraisable
     try:
         yield
     finally:
+        sys.unraisablehook = previous_hook
         for signum, action in previous.items():
             signal.signal(signum, action)
 

@@ -73,6 +73,27 @@ def test_a_stop_signal_becomes_an_exception_and_finally_blocks_run() -> None:
     assert signal.getsignal(signal.SIGHUP) == before
 
 
+class _SignalsInDel:
+    """Garbage whose __del__ receives a stop signal: Python cannot raise from there."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(1000):  # the handler runs here, inside __del__
+            pass
+
+
+def test_a_stop_signal_raised_where_python_drops_it_is_raised_again(capfd: pytest.CaptureFixture[str]) -> None:
+    # Seen in CI: SIGHUP raised in logging's fork hook (subprocess runs it after each fork) was
+    # printed as "Exception ignored" and the run went on.
+    hook = sys.unraisablehook
+    with pytest.raises(cleanup.Stopped, match="SIGTERM"):
+        with cleanup.signals_raise():
+            _SignalsInDel()
+            time.sleep(5)
+    assert "Traceback" not in capfd.readouterr().err
+    assert sys.unraisablehook is hook
+
+
 def test_measure_turns_sigterm_into_cleanup_and_exit_143(tmp_path: Path) -> None:
     """A job stopped by SIGTERM unwinds (its finally blocks run) and says why."""
     marker = tmp_path / "cleaned"
