@@ -69,7 +69,7 @@ def signals_raise() -> Iterator[None]:
         stopping = True
         raise Stopped(signum)
 
-    def unraisable(report: Any) -> None:
+    def unraisable(report: sys.UnraisableHookArgs) -> None:
         nonlocal stopping
         if not isinstance(report.exc_value, Stopped):
             previous_hook(report)
