@@ -59,9 +59,9 @@ def prepared_file(backend_dir: Path, experiment: Experiment) -> Path:
 
 def drop_other_prepared(path: Path) -> None:
     """Removes the files of what was prepared under earlier settings beside path, which holds
-    what the settings now give."""
+    what the settings now give; a folder so named is no such file and stays."""
     for old in path.parent.glob(f"{PREPARED_PREFIX}*.json"):
-        if old != path:
+        if old != path and not old.is_dir():
             old.unlink()
 
 

@@ -4,7 +4,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from netrepro.experiment import at_point, settings_hash
-from netrepro.runsettings import expected_hash, marker, write_marker
+from netrepro.runsettings import drop_other_prepared, expected_hash, marker, write_marker
 from netrepro.spec import load_spec
 from tests.test_spec import SPEC
 
@@ -53,3 +53,12 @@ def test_the_hash_follows_the_host_models_contents_not_its_path(tmp_path):
     assert settings_hash(replace(experiment, host_model=copy)) == settings_hash(experiment)
     copy.write_bytes(experiment.host_model.read_bytes() + b"per_packet_ns: 1\n")
     assert settings_hash(replace(experiment, host_model=copy)) != settings_hash(experiment)
+
+
+def test_dropping_earlier_prepared_files_keeps_the_new_one_and_leaves_folders(tmp_path):
+    new = tmp_path / "prepared-new.json"
+    for name in ("prepared-new.json", "prepared-old.json", "settings-x.json"):
+        (tmp_path / name).write_text("{}")
+    (tmp_path / "prepared-folder.json").mkdir()
+    drop_other_prepared(new)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["prepared-folder.json", "prepared-new.json", "settings-x.json"]
