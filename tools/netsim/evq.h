@@ -14,6 +14,7 @@
 
 enum ns_ev_type {
     NS_EV_ARRIVE, /* a packet reaches host `host` */
+    NS_EV_OFFER,  /* --medium shared: host `host`'s frame enters its interface queue */
     NS_EV_WAKE,   /* host `host` asked to run again at this time */
     NS_EV_MEDIUM, /* the shared medium's next event is due */
     NS_EV_STALE,  /* a wake-up or medium event superseded before its time: nothing to do */
@@ -32,7 +33,7 @@ struct ns_ev {
     uint64_t seq;
     int type;
     int host;
-    struct ns_pkt *pkt; /* NS_EV_ARRIVE: owned by the event */
+    struct ns_pkt *pkt; /* NS_EV_ARRIVE, NS_EV_OFFER: owned by the event */
 };
 
 struct ns_evq {
@@ -44,7 +45,7 @@ struct ns_evq {
     uint64_t next_seq;
 };
 
-/* Queues an arrival. Returns 0, or -ENOMEM. ev->seq is assigned here. */
+/* Queues an arrival or an offer. Returns 0, or -ENOMEM. ev->seq is assigned here. */
 int ns_evq_push(struct ns_evq *q, struct ns_ev ev);
 /* Sets slot to an event at at_ns (INT64_MAX: none), superseding the one it held. Returns 0,
  * or -ENOMEM. */

@@ -87,16 +87,33 @@ static int schedule_medium(struct ns_sim *s)
 }
 
 /* --medium shared: the frame waits in the host's interface queue for its turn on the wire. */
+static int medium_offer(struct ns_sim *s, int from, struct ns_pkt *p)
+{
+    if (le_medium_offer(&s->medium, from, s->now_ns, (uint32_t)p->len, p) != LE_PASS) {
+        free(p);
+        return 0;
+    }
+    return schedule_medium(s);
+}
+
+/* The stack hands a frame over when its CPU will have finished it, often ahead of the
+ * simulator's clock; the frame joins the queue only then, so the queue's limit counts what
+ * waits at that time, not every frame a blast has already handed over. */
 static int medium_output(struct ns_sim *s, int from, const uint8_t *pkt, size_t len, int64_t at_ns)
 {
     struct ns_pkt *p = copy_packet(s, pkt, len);
     if (!p)
         return -ENOBUFS;
-    if (le_medium_offer(&s->medium, from, at_ns, (uint32_t)len, p) != LE_PASS) {
+    if (at_ns <= s->now_ns)
+        return medium_offer(s, from, p) < 0 ? -ENOBUFS : 0;
+    struct ns_ev ev = {.at_ns = at_ns, .type = NS_EV_OFFER, .host = from, .pkt = p};
+    int rc = ns_evq_push(&s->q, ev);
+    if (rc < 0) {
         free(p);
-        return 0;
+        s->error = rc;
+        return -ENOBUFS;
     }
-    return schedule_medium(s) < 0 ? -ENOBUFS : 0;
+    return 0;
 }
 
 /* Runs the medium's events due now: frames that went out whole become arrivals; frames given
@@ -358,6 +375,11 @@ static int handle(struct ns_sim *s, struct ns_ev *ev)
         return run_medium(s);
     if (ev->type == NS_EV_WAKE)
         return host_run(h);
+    if (ev->type == NS_EV_OFFER) {
+        struct ns_pkt *p = ev->pkt;
+        ev->pkt = NULL;
+        return medium_offer(s, ev->host, p);
+    }
     le_sent(&s->link[1 - ev->host], (uint32_t)(ev->pkt->len + LE_ETH_HEADER));
     if (ev->host == 0 && s->pcap.f) {
         int rc = ns_pcap_received(&s->pcap, s->now_ns, ev->pkt->data, ev->pkt->len);

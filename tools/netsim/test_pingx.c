@@ -195,6 +195,23 @@ static void test_cooling_takes_virtual_time(void)
     st_free(&s);
 }
 
+/* --medium shared: the stack hands a cooled blast's frames over ahead of the simulator's
+ * clock; the interface queue holds only those whose time has come, so a gap longer than what
+ * one datagram and its echo take on the wire loses nothing, however many frames the message
+ * has (300 here, against a queue of 50). */
+static void test_shared_medium_queues_frames_at_their_time(void)
+{
+    char *args[] = {LAN, "--medium", "shared", "--queue-packets", "50", "--app", "pingx",
+                    "--no-wall", "--", "--mode", "udp-cooled", "--cool-gap", "16ms",
+                    "--sizes", "400K", "--count", "1", "--", "--echo-gap", "16ms", NULL};
+    struct st_run r = st_run_sim(args);
+    check_complete(&r, 1);
+    NRT_EQ_INT(st_field(&r, SIM, 0, "medium_a_offered"), 300);
+    NRT_EQ_INT(st_field(&r, SIM, 0, "medium_a_drop_queue"), 0);
+    NRT_CHECK(st_field(&r, SIM, 0, "medium_a_queue_max_packets") < 50);
+    st_free(&r);
+}
+
 /* On a lossy link the same seed gives the same bytes, another seed other losses; Tahoe
  * retransmits what TCP lost, and UDP messages that lost a datagram are reported incomplete. */
 static void test_seeds_on_a_lossy_link(void)
@@ -364,6 +381,7 @@ int main(void)
     NRT_RUN(test_udp_rtt_from_link);
     NRT_RUN(test_host_model_costs);
     NRT_RUN(test_cooling_takes_virtual_time);
+    NRT_RUN(test_shared_medium_queues_frames_at_their_time);
     NRT_RUN(test_seeds_on_a_lossy_link);
     NRT_RUN(test_print_each_costs_host_time);
     NRT_RUN(test_host_model_spin);
