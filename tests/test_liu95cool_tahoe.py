@@ -37,7 +37,7 @@ def test_the_spec_gives_every_network_on_the_era_hosts():
     spec = load_spec(SPEC, {"profile": "paper"})
     # Variants (variant_of) move one assumption, such as the queue in the link file, on purpose.
     pingx = [e for exp_id, e in spec.experiments.items() if e.tool == "pingx" and exp_id not in spec.variants]
-    assert {e.link_name for e in pingx} == {"ethernet-10", "wan-1995", "atm-oc3-155"}
+    assert {e.link_name for e in pingx} == {"ethernet-10-shared", "wan-1995", "atm-oc3-155"}
     assert all(e.stack == "tahoe" and e.backend == "sim" for e in spec.experiments.values())
     assert all((e.trials, e.settings.echoes) == (20, 50) for e in pingx)
     atm_hosts = {e.host for e in spec.experiments.values() if e.link_name == "atm-oc3-155"}

@@ -36,7 +36,7 @@ def test_lan_and_wan_run_five_modes_on_the_tahoe_hosts_with_the_papers_loop():
     assert all(e.stack == "tahoe" and e.host == "sparcstation-ipc"
                for exp_id, e in experiments.items() if exp_id not in paper().variants)
     assert {experiments[e].link_name for e in ("lan-large", "wan-large", "atm-nasa")} == \
-        {"ethernet-10", "wan-1995", "atm-taxi-100"}
+        {"ethernet-10-shared", "wan-1995", "atm-taxi-100"}
     assert experiments["atm-100k-32k"].settings.send_buffer == experiments["atm-100k-32k"].settings.receive_buffer == 32768
     assert experiments["lan-print"].settings.print_each and not experiments["lan-large"].settings.print_each
 

@@ -26,16 +26,19 @@ class FakeNet:
 
 def test_every_mirrored_comer94_experiment_is_emulated_in_the_quick_profile():
     # backend auto, as the quick profile runs without --config backend=...: a `backend: sim`
-    # pin or a netsim-only mftp setting would resolve to sim and leave the item unemulated.
+    # pin or a netsim-only mftp setting would resolve to sim and leave the item unemulated. On
+    # the shared Ethernet auto is linkemu, the one emulator with the medium.
     experiments = load_spec(COMER, {"profile": "quick"}).experiments.values()
     mirrored = [e for e in experiments if e.mirrors]
     assert {"ftp-ethernet", "ftp-atm", "fig8-16k16k", "fig8-16k20k", "ethernet"} <= {e.id for e in mirrored}
-    assert [(e.id, e.backend_note) for e in mirrored if e.backend != "auto"] == []
+    expected = {e.id: "linkemu" if e.link.medium == "shared" else "auto" for e in mirrored}
+    assert {e.id: e.backend for e in mirrored} == expected and "linkemu" in expected.values()
+    assert [(e.id, e.backend_note) for e in mirrored if e.backend_note] == []
 
 
 def test_the_ftp_runs_are_plain_ftp_on_the_ipc_hosts_over_both_links():
     experiments = load_spec(COMER, {"profile": "quick"}).experiments
-    for name, link in (("ftp-ethernet", "ethernet-10"), ("ftp-atm", "atm-taxi-100")):
+    for name, link in (("ftp-ethernet", "ethernet-10-shared"), ("ftp-atm", "atm-taxi-100")):
         ftp = experiments[name]
         assert (ftp.stack, ftp.host, ftp.link_name) == ("tahoe", "sparcstation-ipc", link)
         assert ftp.settings is not None and not ftp.settings.block_mode and ftp.settings.connections == 1
