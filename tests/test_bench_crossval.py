@@ -111,6 +111,20 @@ def test_echoes_compare_medians_and_udp_loss_bounds(bench: ModuleType) -> None:
     assert bench.wilson(0, 0) == (0.0, 1.0)
 
 
+def test_each_echo_case_has_its_own_row(bench: ModuleType) -> None:
+    def echo(experiment: str, backend: str, rtt: str) -> dict[str, str]:
+        return {"experiment": experiment, "mode": "tcp", "message_bytes": "8192", "backend": backend,
+                "rtt_ms": rtt, "datagrams": "0", "datagrams_returned": "0"}
+
+    atm = bench.compare_echoes([echo("atm-8k", "sim", "200"), echo("atm-8k", "linkemu", "201")])
+    ethernet = bench.compare_echoes([echo("ethernet-8k", "sim", "20"), echo("ethernet-8k", "linkemu", "30")])
+    table = bench.markdown({"comer94/table1": {}, "liu95db/atm": atm, "liu95db/ethernet": ethernet,
+                            "mftp": {"compared": False, "note": "-"}})
+    assert "| liu95db ATM echoes, quick | 1 (experiment, mode, size) | 1 of 1 |" in table
+    assert "| liu95db shared-Ethernet echoes, quick | 1 (experiment, mode, size) | 0 of 1 |" in table
+    assert set(bench.SHARED_ETHERNET_ECHOES) <= set(bench.CASES["liu95db"][1])
+
+
 def mftp_record(name: str, mbit: float, crc: str = "00c0ffee") -> dict:
     client = {"throughput_bps": mbit * 1e6, "crc32": crc, "crc32_python": crc}
     return {name: 1, "client": client, "server": {"crc32": crc}, "source_crc32": crc,

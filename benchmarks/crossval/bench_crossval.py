@@ -6,8 +6,10 @@ trip time and loss.
     python3 benchmarks/crossval/bench_crossval.py          # compare what results/ holds
     python3 benchmarks/crossval/bench_crossval.py --run    # first run what is missing (root)
 
-Cases: comer94 Table 1 (ttcp, 100 buffer pairs) and liu95db's ATM echo experiments (atm-8k,
-atm-boundaries, atm-nodelay), all at the quick profile; each experiment's results.csv holds
+Cases: comer94 Table 1 (ttcp, 100 buffer pairs), liu95db's ATM echo experiments (atm-8k,
+atm-boundaries, atm-nodelay) and its echoes on the shared half-duplex Ethernet (ethernet-8k,
+ethernet-nodelay: tools/linkemu/medium.c in netsim and in linkemu --medium shared), all at the
+quick profile; each experiment's results.csv holds
 both backends' rows (the workflow gathers every backend's finished runs of the same settings). And MFTP
 (ishikura) over the atm-wan-emulator link with its 200 ms RTT and cell loss: GETs by mftp and
 mftpd on two Tahoe stacks with the sparcstation-20 host model, in netsim and between two
@@ -65,9 +67,16 @@ RESULTS = REPO / "benchmarks" / "results"
 WORK = REPO / "benchmarks" / "work" / "crossval"
 TOLERANCE_PCT = 5.0
 EMULATED = tuple(EMULATORS)
+ATM_ECHOES = ["atm-8k", "atm-boundaries", "atm-nodelay"]
+SHARED_ETHERNET_ECHOES = ["ethernet-8k", "ethernet-nodelay"]
 CASES = {
     "comer94": ("configs/comer94.yaml", ["table1"]),
-    "liu95db": ("configs/liu95db.yaml", ["atm-8k", "atm-boundaries", "atm-nodelay"]),
+    "liu95db": ("configs/liu95db.yaml", ATM_ECHOES + SHARED_ETHERNET_ECHOES),
+}
+# The echo cases' keys in the report, their experiments and their rows' names in the table.
+ECHO_CASES = {
+    "liu95db/atm": (ATM_ECHOES, "liu95db ATM echoes, quick"),
+    "liu95db/ethernet": (SHARED_ETHERNET_ECHOES, "liu95db shared-Ethernet echoes, quick"),
 }
 # A transfer slower than this share of its table's fastest is in lockstep (comer94's abnormal
 # cells run 30-100 times slower than the normal ones, so the split is not sensitive to it).
@@ -534,12 +543,13 @@ def markdown(report: dict[str, Any]) -> str:
                      f"| {t['pairs_same_regime']} pairs in the same regime on both backends, "
                      f"{t['pairs_same_regime_within']} of them within; mean abs. difference "
                      f"{t['mean_abs_diff_pct_same_regime']:.2f}%{repeat_note(t)}{spread_note(t)} |")
-    e = report["liu95db/atm"]
-    if e.get("items"):
-        loss = [i for i in e["rows"] if "loss_bounds_overlap" in i]
-        lines.append(f"| liu95db ATM echoes, quick | {e['items']} (experiment, mode, size) | "
-                     f"{e['items_within']} of {e['items']} | UDP loss bounds overlap in "
-                     f"{sum(i['loss_bounds_overlap'] for i in loss)} of {len(loss)} |")
+    for key, (_, label) in ECHO_CASES.items():
+        e = report.get(key, {})
+        if e.get("items"):
+            loss = [i for i in e["rows"] if "loss_bounds_overlap" in i]
+            lines.append(f"| {label} | {e['items']} (experiment, mode, size) | "
+                         f"{e['items_within']} of {e['items']} | UDP loss bounds overlap in "
+                         f"{sum(i['loss_bounds_overlap'] for i in loss)} of {len(loss)} |")
     m = report["mftp"]
     if m["compared"]:
         c = m["case"]
@@ -566,14 +576,14 @@ def main() -> int:
         emulate_missing(table1, EXTRA_SEEDS_FILE, extra_seeds_plan(table1, spread))
         emulate_missing(table1, REPEAT_FILE, repeat_plan(table1))
         run_missing_mftp()
-    echo_rows = [r for e in CASES["liu95db"][1] for r in read_rows("liu95db", e)]
     report = {
         "benchmark": "crossval",
         "what": "backend=sim against emulation (linkemu) for the same specs at the quick profile",
         "tolerance_pct": TOLERANCE_PCT,
         "comer94/table1": compare_transfers(read_rows("comer94", "table1"), spread, read_extra_seeds(table1),
                                             read_repeat(table1)),
-        "liu95db/atm": compare_echoes(echo_rows),
+        **{key: compare_echoes([r for e in experiments for r in read_rows("liu95db", e)])
+           for key, (experiments, _) in ECHO_CASES.items()},
         "mftp": compare_mftp(),
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
