@@ -7,6 +7,7 @@ from types import ModuleType
 
 import pytest
 
+from netrepro.spec import load_spec
 from tests.conftest import REPO, load_script, needs_root_and_mininet
 
 
@@ -123,6 +124,14 @@ def test_each_echo_case_has_its_own_row(bench: ModuleType) -> None:
     assert "| liu95db ATM echoes, quick | 1 (experiment, mode, size) | 1 of 1 |" in table
     assert "| liu95db shared-Ethernet echoes, quick | 1 (experiment, mode, size) | 0 of 1 |" in table
     assert set(bench.SHARED_ETHERNET_ECHOES) <= set(bench.CASES["liu95db"][1])
+
+
+def test_the_emulated_pass_keeps_the_specs_own_backends(bench: ModuleType) -> None:
+    passes = bench.emulation_passes()
+    assert passes[0] == ["backend=sim"] and not any(o.startswith("backend=") for o in passes[1])
+    for paper, (spec, experiments) in bench.CASES.items():
+        loaded = load_spec(REPO / spec, {"profile": "quick"}).experiments
+        assert all(loaded[e].backend in ("auto", "linkemu") for e in experiments), paper
 
 
 def mftp_record(name: str, mbit: float, crc: str = "00c0ffee") -> dict:
