@@ -165,11 +165,13 @@ def run_missing() -> None:
 
 
 def emulation_passes() -> list[list[str]]:
-    """The workflow's --config overrides of the two passes: every experiment in virtual time,
-    then the specs' own backends (auto for the compared experiments). A backend=auto override
-    would also move the experiments a spec keeps in virtual time (liu95db's cooled UDP), which
-    the spec then refuses, though none of them is a target."""
-    return [["backend=sim"], []]
+    """The workflow's --config overrides of the two passes: the specs' own backends (auto, so
+    emulated, for the compared experiments), then every experiment in virtual time, whose
+    aggregation gathers the emulated runs beside its own (a workflow leaves out the runs of
+    backends it makes itself, and a spec's own backends include sim where it keeps cooled UDP in
+    virtual time). A backend=auto override would also move those experiments, which the spec
+    then refuses, though none of them is a target."""
+    return [[], ["backend=sim"]]
 
 
 def mftp_link() -> LinkParams:
