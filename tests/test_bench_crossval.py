@@ -127,7 +127,7 @@ def test_each_echo_case_has_its_own_row(bench: ModuleType) -> None:
 
 
 def test_the_emulated_pass_keeps_the_specs_own_backends(bench: ModuleType) -> None:
-    passes = bench.emulation_passes()
+    passes = bench.EMULATION_PASSES
     assert not any(o.startswith("backend=") for o in passes[0]) and passes[-1] == ["backend=sim"]
     for paper, (spec, experiments) in bench.CASES.items():
         loaded = load_spec(REPO / spec, {"profile": "quick"}).experiments

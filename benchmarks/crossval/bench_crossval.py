@@ -78,6 +78,13 @@ ECHO_CASES = {
     "liu95db/atm": (ATM_ECHOES, "liu95db ATM echoes, quick"),
     "liu95db/ethernet": (SHARED_ETHERNET_ECHOES, "liu95db shared-Ethernet echoes, quick"),
 }
+# The workflow's --config overrides of run_missing's two passes: the specs' own backends (auto,
+# so emulated, for the compared experiments), then every experiment in virtual time, whose
+# aggregation gathers the emulated runs beside its own (a workflow leaves out the runs of
+# backends it makes itself, and a spec's own backends include sim where it keeps cooled UDP in
+# virtual time). A backend=auto override would also move those experiments, which the spec then
+# refuses, though none of them is a target.
+EMULATION_PASSES = ([], ["backend=sim"])
 # A transfer slower than this share of its table's fastest is in lockstep (comer94's abnormal
 # cells run 30-100 times slower than the normal ones, so the split is not sensitive to it).
 LOCKSTEP_SHARE = 0.1
@@ -156,22 +163,13 @@ def run_missing() -> None:
         print(f"crossval: {run} was made by another build; set aside to be run again", file=sys.stderr)
     for paper, (spec, experiments) in CASES.items():
         targets = [f"results/{paper}/{e}/results.csv" for e in experiments]
-        for overrides in emulation_passes():
+        for overrides in EMULATION_PASSES:
             # Aggregated anew, so results.csv holds the quick profile's runs even where another
             # profile's were gathered last.
             command = [sys.executable, "-m", "snakemake", *targets, "--cores", "2", "--configfile", spec,
                        "--config", "profile=quick", *overrides, "--forcerun", "aggregate_results"]
             subprocess.run(command, cwd=REPO, check=True)
 
-
-def emulation_passes() -> list[list[str]]:
-    """The workflow's --config overrides of the two passes: the specs' own backends (auto, so
-    emulated, for the compared experiments), then every experiment in virtual time, whose
-    aggregation gathers the emulated runs beside its own (a workflow leaves out the runs of
-    backends it makes itself, and a spec's own backends include sim where it keeps cooled UDP in
-    virtual time). A backend=auto override would also move those experiments, which the spec
-    then refuses, though none of them is a target."""
-    return [[], ["backend=sim"]]
 
 
 def mftp_link() -> LinkParams:

@@ -64,10 +64,11 @@ static struct ns_pkt *copy_packet(struct ns_sim *s, const uint8_t *pkt, size_t l
     return p;
 }
 
-/* The packet reaches host `to` at at_ns; the event owns it from here. */
-static int push_arrival(struct ns_sim *s, int to, struct ns_pkt *p, int64_t at_ns)
+/* An event of type (NS_EV_ARRIVE or NS_EV_OFFER) at at_ns for host `host` with packet p, which
+ * the event owns from here. */
+static int push_packet(struct ns_sim *s, int type, int host, struct ns_pkt *p, int64_t at_ns)
 {
-    struct ns_ev ev = {.at_ns = at_ns, .type = NS_EV_ARRIVE, .host = to, .pkt = p};
+    struct ns_ev ev = {.at_ns = at_ns, .type = type, .host = host, .pkt = p};
     int rc = ns_evq_push(&s->q, ev);
     if (rc < 0) {
         free(p);
@@ -106,14 +107,7 @@ static int medium_output(struct ns_sim *s, int from, const uint8_t *pkt, size_t 
         return -ENOBUFS;
     if (at_ns <= s->now_ns)
         return medium_offer(s, from, p) < 0 ? -ENOBUFS : 0;
-    struct ns_ev ev = {.at_ns = at_ns, .type = NS_EV_OFFER, .host = from, .pkt = p};
-    int rc = ns_evq_push(&s->q, ev);
-    if (rc < 0) {
-        free(p);
-        s->error = rc;
-        return -ENOBUFS;
-    }
-    return 0;
+    return push_packet(s, NS_EV_OFFER, from, p, at_ns);
 }
 
 /* Runs the medium's events due now: frames that went out whole become arrivals; frames given
@@ -128,7 +122,7 @@ static int run_medium(struct ns_sim *s)
                 free(out[i].pkt);
                 continue;
             }
-            if (push_arrival(s, 1 - out[i].station, out[i].pkt, out[i].arrive_ns) < 0)
+            if (push_packet(s, NS_EV_ARRIVE, 1 - out[i].station, out[i].pkt, out[i].arrive_ns) < 0)
                 return s->error;
         }
     }
@@ -159,7 +153,7 @@ static int host_output(void *ctx, const uint8_t *pkt, size_t len, int64_t at_ns)
     if (le_admit(&s->link[h->idx], at_ns, (uint32_t)(len + LE_ETH_HEADER), &release) != LE_PASS)
         return 0;
     struct ns_pkt *p = copy_packet(s, pkt, len);
-    return p ? push_arrival(s, 1 - h->idx, p, release) : -ENOBUFS;
+    return p ? push_packet(s, NS_EV_ARRIVE, 1 - h->idx, p, release) : -ENOBUFS;
 }
 
 static void host_trace(void *ctx, const struct tahoe_seg_trace *ev)
