@@ -119,6 +119,7 @@ TRANSFER = Limit(1, 1 << 30, "ttcp and mftp", "--bytes, --file-size", "B", "a tr
 CONNECTIONS = Limit(1, 16, "mftp", "-n", "", "parallel connections")
 MFTP_WINDOW = Limit(0, 1 << 29, "mftp", "--window", "B", "a window")
 MFTP_BLOCK = Limit(1, 1 << 24, "mftp", "--block", "B", "a block")
+MFTP_REORDER = Limit(0, 1 << 34, "mftp", "--reorder-max", "B", "the octets a receiver holds out of order")
 SB_MAX = Limit(1, 1 << 30, "netsim", "--sb-max", "B", "the largest socket buffer")
 
 # ipcbench (netrepro.tools.ipcbench)

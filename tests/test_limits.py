@@ -46,6 +46,7 @@ CASES = {
     "connections": (limits.CONNECTIONS, [("mftp", [], "-n")], str),
     "mftp window": (limits.MFTP_WINDOW, [("mftp", [], "--window")], octets),
     "mftp block": (limits.MFTP_BLOCK, [("mftp", [], "--block")], octets),
+    "mftp reorder": (limits.MFTP_REORDER, [("mftp", [], "--reorder-max"), ("mftpd", [], "--reorder-max")], octets),
     "sb_max": (limits.SB_MAX, [("netsim", [], "--sb-max")], octets),
     "segment": (limits.SEGMENT, [("ipcbench", ["--proto", "udp"], "--segment")], octets),
     "unack": (limits.UNACK, [("ipcbench", ["--proto", "udp"], "--unack")], str),

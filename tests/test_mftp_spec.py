@@ -90,6 +90,18 @@ def test_serial_setup_reaches_mftp_only_in_block_mode(tmp_path):
     assert f":{line_of(path, 'setup: serial')}" in str(error.value)
 
 
+def test_reorder_bound_reaches_mftp_in_octets_and_needs_block_mode(tmp_path):
+    experiments = load_spec(ISHIKURA, {"profile": "smoke"}).experiments
+    bounded = mftp.mftp_args(experiments["table2-multi-reorder1"].settings, 1)
+    block = experiments["table2-multi-reorder1"].settings.block
+    assert bounded[bounded.index("--reorder-max") + 1] == f"{block}B"
+    assert "--reorder-max" not in mftp.mftp_args(experiments["table2-multi"].settings, 1)
+    path = edited(tmp_path, ISHIKURA, "      reorder_blocks: 1\n", "      reorder_blocks: 1\n      mode: stream\n")
+    with pytest.raises(SpecError, match="reorder_blocks needs mode block") as error:
+        load_spec(path)
+    assert f":{line_of(path, 'reorder_blocks: 1')}" in str(error.value)
+
+
 def snakemake(*args, cwd=REPO):
     return subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
 

@@ -53,6 +53,8 @@ class Settings:
     window: int
     block: int
     block_mode: bool
+    # The receiver's bound on out-of-order octets, in blocks (0: none).
+    reorder_blocks: int
     window_scale: bool
     sb_max: int | None
     pause_s: float
@@ -98,6 +100,11 @@ def parse_settings(source: Source) -> Settings:
                              "setup serial needs mode block")
     block = source.parse(source.key(*key, "block"), parse_size, plan.get("block", "32K"))
     limits.MFTP_BLOCK.check(document, source.key(*key, "block"), block)
+    reorder_blocks = int(plan.get("reorder_blocks", 0))
+    limits.MFTP_REORDER.check(document, source.key(*key, "reorder_blocks"), reorder_blocks * block)
+    if reorder_blocks and not block_mode:
+        raise document.error(source.key(*key, "reorder_blocks"), "stream mode has no blocks to "
+                             "reorder: reorder_blocks needs mode block")
     pause = source.parse(source.key(*key, "pause"), limits.ns, plan.get("pause", "1s"))
     limits.PAUSE_NS.check(document, source.key(*key, "pause"), pause)
     timeout = source.parse(source.key(*key, "timeout"), limits.ns, plan.get("timeout", "120s"))
@@ -112,6 +119,7 @@ def parse_settings(source: Source) -> Settings:
         window=window,
         block=block,
         block_mode=block_mode,
+        reorder_blocks=reorder_blocks,
         window_scale=scale,
         sb_max=sb_max,
         pause_s=pause / limits.NS,
@@ -166,6 +174,8 @@ def mftp_args(plan: Settings, repeats: int) -> list[str]:
         return [*argv, "--plain"]
     if plan.serial_setup:
         argv += ["--setup", "serial"]
+    if plan.reorder_blocks:
+        argv += ["--reorder-max", f"{plan.reorder_blocks * plan.block}B"]
     if plan.connections is None:
         return [*argv, "--target-rate", f"{round(plan.target_rate_bps or 0)}bit"]
     return [*argv, "-n", str(plan.connections)]

@@ -76,12 +76,13 @@ rtt0_loss_rows <- function(points) {
 
 # Table 2's n x 64K connections: per total window, n, the published and measured aggregate
 # and per-connection rates, and each aggregate as a share of n times its own series' one
-# connection (100 % when the n connections do not hinder each other).
-table2_share_rows <- function(points, reference) {
+# connection (100 % when the n connections do not hinder each other); measured from the
+# experiment given (table2-multi or a variant of it).
+table2_share_rows <- function(points, reference, experiment = "table2-multi") {
   multi <- dplyr::filter(reference, series == "multi")
   one_published <- multi$published_kbps[multi$total_window_kbytes == min(multi$total_window_kbytes)]
   measured <- points |>
-    dplyr::filter(experiment == "table2-multi") |>
+    dplyr::filter(.data$experiment == .env$experiment) |>
     dplyr::transmute(setup, n = connections, measured_kbps = 1000 * mean_mbit)
   measured <- measured |>
     dplyr::group_by(setup) |>

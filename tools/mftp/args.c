@@ -40,6 +40,10 @@ void mftp_usage(FILE *f)
         "                      record gives window_start, window_end, window_max and\n"
         "                      window_reasserts (default 0: the stack's default)\n"
         "  --block SIZE        block size when sending (default %d)\n"
+        "  --reorder-max SIZE  --get, block mode: the most octets held ahead of the first one\n"
+        "                      missing, as a program handing the file on in order holds\n"
+        "                      them; a connection whose data lie beyond waits unread and\n"
+        "                      its window closes (default 0: no bound)\n"
         "  --plain             plain FTP: one data connection in stream mode, no MCON\n"
         "  --setup MODE        parallel or serial: open the N data connections all at once\n"
         "                      and time the transfer from its first data octet, or one\n"
@@ -160,7 +164,8 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
             break;
         case MFTP_OPT_WINDOW:
         case MFTP_OPT_BLOCK:
-            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, err, errlen))
+        case MFTP_OPT_REORDER:
+            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, &a->reorder_max, err, errlen))
                 return -1;
             break;
         case OPT_SETUP:

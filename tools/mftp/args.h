@@ -25,6 +25,7 @@ struct mftp_args {
     double target_bps;       /* --target-rate; 0: not given */
     long window;             /* per-connection window; 0: the stack's default */
     long block;
+    long long reorder_max;   /* --get: the receiver's out-of-order bound; 0: none */
     int plain;               /* one connection in stream mode, no MCON */
     int setup;               /* enum mftp_setup */
     int rtt_method;

@@ -239,6 +239,9 @@ static void emit_transfer(struct client *c)
     nr_json_int(&j, "sndbuf", o.sndbuf);
     nr_json_int(&j, "rcvbuf", o.rcvbuf);
     nr_json_int(&j, "block_size", a->plain ? 0 : a->block);
+    nr_json_int(&j, "reorder_max", x->reorder_max);
+    nr_json_int(&j, "reorder_stalls", x->stalls);
+    nr_json_int(&j, "held_ahead_max", x->held_ahead_max);
     nr_json_int(&j, "bytes", x->bytes);
     nr_json_int(&j, "duplicate_bytes", x->dup_bytes);
     nr_json_int_array(&j, "conn_bytes", bytes, (size_t)x->n);
@@ -318,6 +321,7 @@ static void start_xfer(struct client *c)
                         a->block, xfer_done, c) < 0)
         failf(c, "starting the transfer failed: %s", c->x.error);
     c->x.reclamp = data_opts(c).window_clamp; /* 0 where the buffers are the window */
+    c->x.reorder_max = a->reorder_max;
 }
 
 static int open_one(struct client *c);

@@ -16,6 +16,7 @@
 #define MFTP_MAX_BLOCK (1L << 24)
 #define MFTP_MAX_CONNS 16
 #define MFTP_MAX_WINDOW (1L << 29) /* per data connection, as MCON and --window give it */
+#define MFTP_MAX_REORDER (1LL << 34) /* the receiver's out-of-order bound, --reorder-max */
 
 void mftp_hdr_encode(uint8_t *p, long long offset, long len);
 /* Returns 0, or -1 when the header is not an MFTP block header or its length is out of range. */

@@ -5,10 +5,13 @@
 #include "blocks.h"
 #include "nrargs.h"
 
-int mftp_xfer_opt(int code, const char *val, long *window, long *block, char *err,
-                  size_t errlen)
+int mftp_xfer_opt(int code, const char *val, long *window, long *block, long long *reorder_max,
+                  char *err, size_t errlen)
 {
     long long v;
+    if (code == MFTP_OPT_REORDER)
+        return nr_arg_size("--reorder-max", val, 0, MFTP_MAX_REORDER, "a size", "e.g. 256K",
+                           reorder_max, err, errlen);
     if (code == MFTP_OPT_WINDOW) {
         if (nr_arg_size("--window", val, 0, MFTP_MAX_WINDOW, "a size", "e.g. 24K", &v, err,
                         errlen))

@@ -157,6 +157,12 @@ static void on_writable(void *arg, int sock, int events)
     }
 }
 
+/* The first octet the receiver does not hold: what it has handed on in order. */
+static long long in_order(const struct mftp_xfer *x)
+{
+    return x->have.n > 0 && x->have.r[0].start == 0 ? x->have.r[0].end : 0;
+}
+
 struct sink_ctx {
     struct mftp_xfer *x;
     struct mftp_xconn *c;
@@ -191,6 +197,8 @@ static int sink(void *arg, long long offset, const uint8_t *data, long len)
     }
     x->bytes += added;
     x->dup_bytes += len - added;
+    if (x->have.total - in_order(x) > x->held_ahead_max)
+        x->held_ahead_max = x->have.total - in_order(x);
     s->c->bytes += len;
     return 0;
 }
@@ -223,6 +231,42 @@ static int hold_window(struct mftp_xfer *x, struct mftp_xconn *c)
     return 0;
 }
 
+/* How much connection c may read now under reorder_max: a block's header whole, so that its
+ * offset is known, then payload up to the bound; 0 when its next octet lies beyond it. */
+static size_t read_allowance(const struct mftp_xfer *x, const struct mftp_xconn *c)
+{
+    size_t want = x->framed ? RBUF_LEN : MFTP_STREAM_IO;
+    if (!x->framed || x->reorder_max <= 0)
+        return want;
+    if (c->rx.left == 0)
+        return (size_t)(MFTP_HDR_LEN - c->rx.hdr_have);
+    long long room = in_order(x) + x->reorder_max - c->rx.offset;
+    if (room <= 0)
+        return 0;
+    if (room > c->rx.left)
+        room = c->rx.left;
+    return room < (long long)want ? (size_t)room : want;
+}
+
+static void on_readable(void *arg, int sock, int events);
+
+/* Reads again from the connections the bound left unread, now that the gap may have moved. */
+static int resume_stalled(struct mftp_xfer *x)
+{
+    for (int i = 0; i < x->n; i++) {
+        struct mftp_xconn *c = &x->c[i];
+        if (!c->stalled || read_allowance(x, c) == 0)
+            continue;
+        c->stalled = 0;
+        int rc = nrio_watch(x->io, c->sock, NRIO_IN, on_readable, x);
+        if (rc < 0) {
+            xfail(x, "watching data connection %d again failed: %s", i, strerror(-rc));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void on_readable(void *arg, int sock, int events)
 {
     struct mftp_xfer *x = arg;
@@ -233,7 +277,21 @@ static void on_readable(void *arg, int sock, int events)
     if (x->reclamp > 0 && hold_window(x, c) < 0)
         return;
     for (int burst = 0; burst < BURST; burst++) {
-        ssize_t n = nrio_recv(x->io, sock, x->rbuf, x->framed ? RBUF_LEN : MFTP_STREAM_IO);
+        size_t allowed = read_allowance(x, c);
+        if (allowed == 0) {
+            /* The data waits in the socket, whose window closes behind it, as it did when the
+             * receiving program held out-of-order blocks no longer. */
+            int rc = nrio_watch(x->io, sock, 0, NULL, NULL);
+            if (rc < 0) {
+                xfail(x, "pausing data connection %d failed: %s", (int)(c - x->c),
+                      strerror(-rc));
+                return;
+            }
+            c->stalled = 1;
+            x->stalls++;
+            return;
+        }
+        ssize_t n = nrio_recv(x->io, sock, x->rbuf, allowed);
         if (n == -EAGAIN)
             return;
         if (n < 0) {
@@ -272,6 +330,8 @@ static void on_readable(void *arg, int sock, int events)
                 return;
             }
             c->blocks += c->rx.blocks - before;
+            if (x->reorder_max > 0 && resume_stalled(x) < 0)
+                return;
         } else {
             struct sink_ctx s = {x, c};
             long long at = c->bytes;

@@ -30,6 +30,7 @@ struct mftp_xconn {
     long long bytes;  /* payload octets this connection carried */
     long blocks;
     int shut, eof;
+    int stalled; /* receiving: left unread for reorder_max */
 };
 
 struct mftp_xfer {
@@ -54,6 +55,13 @@ struct mftp_xfer {
     int reclamp;
     int window_max;  /* the largest clamp found at those checks; 0: none was made */
     long reasserts;  /* checks that found the clamp moved and set it back */
+    /* Receiving, block mode: the most octets held ahead of the first one missing, as a
+     * receiver that hands the file on in order keeps them; a connection whose next octet lies
+     * beyond is not read until the gap fills. 0: no bound (blocks written at their offsets).
+     * Set it right after mftp_xfer_start. */
+    long long reorder_max;
+    long stalls;     /* times a connection was left unread for that bound */
+    long long held_ahead_max; /* receiving: the most octets held ahead of the first missing */
     char error[256];
     mftp_xfer_done_fn done;
     void *arg;

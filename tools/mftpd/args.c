@@ -26,6 +26,10 @@ void mftpd_usage(FILE *f)
         "                    window, at most its sb_max (%dB unless raised) (default 0:\n"
         "                    the stack's default)\n"
         "  --block SIZE      block size when sending in block mode (default %d)\n"
+        "  --reorder-max SIZE\n"
+        "                    STOR, block mode: the most octets held ahead of the first one\n"
+        "                    missing; a connection whose data lie beyond waits unread\n"
+        "                    (default 0: no bound)\n"
         "  --sessions N      exit after N logged-in sessions (default 0: serve forever)\n"
         "  --timeout TIME    close a session that is silent this long (default 60s)\n"
         "  --idle-exit TIME  exit with an error when no session starts for this long\n"
@@ -76,7 +80,8 @@ int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, siz
             break;
         case MFTP_OPT_WINDOW:
         case MFTP_OPT_BLOCK:
-            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, err, errlen))
+        case MFTP_OPT_REORDER:
+            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, &a->reorder_max, err, errlen))
                 return -1;
             break;
         case OPT_SESSIONS:

@@ -236,6 +236,9 @@ static void emit_transfer(struct session *s, int ok)
     nr_json_int_array(&j, "conn_bytes", bytes, (size_t)x->n);
     nr_json_int_array(&j, "conn_blocks", blocks, (size_t)x->n);
     nr_json_int(&j, "block_size", s->nconns ? x->block : 0);
+    nr_json_int(&j, "reorder_max", x->reorder_max);
+    nr_json_int(&j, "reorder_stalls", x->stalls);
+    nr_json_int(&j, "held_ahead_max", x->held_ahead_max);
     nr_json_int(&j, "window_requested", s->window);
     nr_json_int(&j, "window_start", s->window_start);
     nr_json_int(&j, "window_end", s->window_end);
@@ -315,6 +318,7 @@ static void try_start(struct session *s)
         return;
     }
     s->x.reclamp = data_opts(s).window_clamp; /* 0 where the buffers are the window */
+    s->x.reorder_max = s->d->a->reorder_max;
     struct nrio_sockopts o;
     int rc = nrio_getopts(s->d->io, s->data[0], &o);
     if (rc < 0)

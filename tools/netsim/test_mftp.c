@@ -282,6 +282,47 @@ static void test_cell_loss_recovered(void)
     }
 }
 
+/* --reorder-max: under cell loss a connection waiting on a retransmission leaves a gap; the
+ * receiver (mftp on a GET, mftpd on a PUT) then holds no more than the bound ahead of it, stops
+ * reading the connections whose data lie beyond, and still rebuilds the file intact. Without
+ * the bound the same losses leave more than a block held ahead. */
+static void test_reorder_bound_holds(void)
+{
+    const long long size = 2 << 20;
+    const long bound = 32768;
+    char *lossy[] = {"--cell-loss-ratio", "1e-4", "--seed", "5", NULL};
+    struct st_run free_run = get(size, 4, lossy);
+    check_intact(&free_run, size, 4, dest);
+    NRT_EQ_INT(st_field(&free_run, CLIENT, 0, "reorder_max"), 0);
+    NRT_EQ_INT(st_field(&free_run, CLIENT, 0, "reorder_stalls"), 0);
+    NRT_CHECK(st_field(&free_run, CLIENT, 0, "held_ahead_max") > bound);
+    st_free(&free_run);
+
+    char conns[] = "4";
+    char *get_args[] = {WAN, "--app", "mftp", "--no-wall", "--file-size", size_arg(size),
+                        "--cell-loss-ratio", "1e-4", "--seed", "5", "--", "-n", conns,
+                        "--window", "24K", "--reorder-max", "32K", "--get", "src.bin", "--dest",
+                        dest, "--timeout", "60s", NS_ADDR_B, "--", "--root", root, NULL};
+    struct st_run r = st_run_sim(get_args);
+    check_intact(&r, size, 4, dest);
+    NRT_EQ_INT(st_field(&r, CLIENT, 0, "reorder_max"), bound);
+    NRT_CHECK(st_field(&r, CLIENT, 0, "held_ahead_max") <= bound);
+    NRT_CHECK(st_field(&r, CLIENT, 0, "reorder_stalls") > 0);
+    st_free(&r);
+
+    char *put_args[] = {WAN, "--app", "mftp", "--no-wall", "--file-size", size_arg(size),
+                        "--cell-loss-ratio", "1e-4", "--seed", "5", "--", "-n", conns,
+                        "--window", "24K", "--put", src, "--remote-name", "put.bin",
+                        "--timeout", "60s", NS_ADDR_B, "--", "--root", root, "--reorder-max",
+                        "32K", NULL};
+    struct st_run p = st_run_sim(put_args);
+    check_intact(&p, size, 4, nrt_scratch("put.bin"));
+    NRT_EQ_INT(st_field(&p, SERVER, 0, "reorder_max"), bound);
+    NRT_CHECK(st_field(&p, SERVER, 0, "held_ahead_max") <= bound);
+    NRT_CHECK(st_field(&p, SERVER, 0, "reorder_stalls") > 0);
+    st_free(&p);
+}
+
 /* A client that gives up before it logs in leaves mftpd waiting for a session; netsim stops it
  * and the run ends, as a failure of both, instead of waiting forever. */
 static void test_client_failure_ends_the_run(void)
@@ -379,6 +420,7 @@ int main(void)
     NRT_RUN(test_same_seed_same_output);
     NRT_RUN(test_throughput_rises_with_connections);
     NRT_RUN(test_cell_loss_recovered);
+    NRT_RUN(test_reorder_bound_holds);
     NRT_RUN(test_window_scale_opens_past_64k);
     NRT_RUN(test_client_failure_ends_the_run);
     NRT_RUN(test_refuses_to_overwrite_the_source);

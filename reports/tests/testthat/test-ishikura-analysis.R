@@ -67,4 +67,11 @@ test_that("Table 2 shares are each aggregate over n times its series' one connec
   expect_equal(rows$published_per_conn_kbps, c(800, 600))
   expect_equal(rows$measured_share_pct, c(100, 100))
   expect_equal(rows$measured_per_conn_kbps, c(500, 500))
+  variant <- dplyr::bind_rows(
+    points,
+    analysis_points("table2-multi-reorder1", connections = c(1, 2), mean_mbit = c(0.5, 0.6))
+  )
+  bounded <- table2_share_rows(variant, reference, experiment = "table2-multi-reorder1")
+  expect_equal(bounded$measured_share_pct, c(100, 60))
+  expect_equal(table2_share_rows(variant, reference)$measured_share_pct, c(100, 100))
 })
