@@ -1,14 +1,18 @@
 # ishikura (MFTP): reading the mftp transfers, summarising them by sweep point,
 # and the metrics its claims (reference/ishikura-claims.csv) are judged by.
 
+# No transfers, with every column summarise_points reads (the recoveries' included), so that
+# an experiment not run summarises to no points.
 empty_mftp <- function() {
-  tibble::tibble(
+  empty <- tibble::tibble(
     experiment = character(), setup = character(), host = character(), connections = double(),
     window = double(), added_rtt_ms = double(), cell_loss_ratio = double(),
     bit_error_ratio = double(), throughput_mbit = double(), elapsed_s = double(),
     bytes = double(), retransmitted_packets = double(), retransmit_timeouts = double(),
     run_id = character()
   )
+  for (key in recovery_keys) empty[[key]] <- double()
+  empty
 }
 
 # Every mftp transfer of the listed experiments, one row each; absent sweep
@@ -62,7 +66,7 @@ summarise_points <- function(transfers) {
     dplyr::summarise(
       mean_mbit = mean(throughput_mbit), sd_mbit = stats::sd(throughput_mbit),
       runs = dplyr::n(), elapsed_s = sum(elapsed_s), bytes = sum(bytes),
-      retransmitted = max(retransmitted_packets), timeouts = max(retransmit_timeouts),
+      retransmitted = max_or_na(retransmitted_packets), timeouts = max_or_na(retransmit_timeouts),
       recovery_s = weighted_or_na(recovery_s[session], recoveries[session]),
       recovery_rtts = weighted_or_na(recovery_rtts[session], recoveries[session]),
       recovery_formula_rtts = mean(recovery_formula_rtts[session]),
@@ -72,6 +76,9 @@ summarise_points <- function(transfers) {
       .groups = "drop"
     )
 }
+
+# The largest of x; NA when x is empty (a point of no transfers).
+max_or_na <- function(x) if (length(x) == 0) NA_real_ else max(x)
 
 # Mean of x weighted by w over the entries that have both; NA when no weight.
 weighted_or_na <- function(x, w) {

@@ -90,6 +90,21 @@ test_that("claims are judged per setup that ran them, and say no data otherwise"
   expect_equal(evaluated$setup, c("atm", NA))
 })
 
+test_that("max_or_na and weighted_or_na give NA where there is nothing to take", {
+  expect_equal(max_or_na(c(3, 7)), 7)
+  expect_true(is.na(max_or_na(double())))
+  expect_equal(weighted_or_na(c(1, 3, NA), c(1, 3, 5)), 2.5)
+  expect_true(is.na(weighted_or_na(c(1, 2), c(0, NA))))
+})
+
+test_that("experiments not run summarise to no points", {
+  dir <- withr::local_tempdir()
+  none <- read_mftp(dir, "ishikura", c("table2-multi-reorder1", "fig6-reorder1"))
+  expect_equal(nrow(none), 0)
+  expect_true(all(recovery_keys %in% names(none)))
+  expect_equal(nrow(summarise_points(none)), 0)
+})
+
 test_that("the report's synthetic fixture renders with a verdict for every claim", {
   dir <- withr::local_tempdir()
   make_synthetic_ishikura(dir, repeats = 2)
