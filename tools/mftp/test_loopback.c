@@ -119,6 +119,24 @@ static void test_get(void)
     }
 }
 
+/* --reorder-max on the kernel stack: 16 connections on loopback deliver blocks out of order, and
+ * the client never holds more than the bound ahead of its first missing octet; connections it
+ * leaves unread (their watch dropped from epoll, then added back) still deliver the file
+ * intact. */
+static void test_get_reorder_bound(void)
+{
+    char dest[PATH_MAX + 32];
+    snprintf(dest, sizeof dest, "%s/get-reorder.bin", nrt_scratch_dir());
+    const char *argv[] = {"mftp", "-p", port, "--get", "src.bin", "--dest", dest, "-n", "16",
+                          "--block", "8K", "--reorder-max", "16K", "--timeout", "5s",
+                          "127.0.0.1", NULL};
+    NRT_EQ_INT(run_mftp(argv), 0);
+    const char *out = nrt_read("mftp.out");
+    check_transfer(out, 16, dest);
+    NRT_EQ_INT(nrt_field(out, "reorder_max"), 16384);
+    NRT_CHECK(nrt_field(out, "held_ahead_max") <= 16384);
+}
+
 static void test_put(void)
 {
     static const char *const ns[] = {"1", "4", "16"};
@@ -253,7 +271,7 @@ int main(void)
     snprintf(port, sizeof port, "%d", nrt_free_port(SOCK_STREAM));
 
     const char *server[] = {"mftpd", "-p", port, "--bind", "127.0.0.1", "--root", nrt_scratch_dir(),
-                            "--sessions", "8", "--timeout", "5s", "--idle-exit", "10s", NULL};
+                            "--sessions", "9", "--timeout", "5s", "--idle-exit", "10s", NULL};
     pid_t srv = nrt_spawn(nrt_tool_path("mftpd"), server, nrt_scratch("mftpd.out"));
     for (int i = 0; i < 300; i++) {
         int fd = connect_to(atoi(port));
@@ -265,11 +283,12 @@ int main(void)
         usleep(10000);
     }
     NRT_RUN(test_get);
+    NRT_RUN(test_get_reorder_bound);
     NRT_RUN(test_put);
     NRT_RUN(test_formula);
     NRT_RUN(test_plain_client);
     NRT_RUN(test_silent_server);
-    /* 8 logged-in sessions: 3 gets, 3 puts, the formula and the plain client. */
+    /* 9 logged-in sessions: 4 gets, 3 puts, the formula and the plain client. */
     int st = nrt_reap(srv, time(NULL) + DEADLINE_S);
     NRT_EQ_INT(st, 0);
     const char *log = nrt_read("mftpd.out");
