@@ -197,8 +197,9 @@ static int sink(void *arg, long long offset, const uint8_t *data, long len)
     }
     x->bytes += added;
     x->dup_bytes += len - added;
-    if (x->have.total - in_order(x) > x->held_ahead_max)
-        x->held_ahead_max = x->have.total - in_order(x);
+    long long ahead = x->have.total - in_order(x);
+    if (ahead > x->held_ahead_max)
+        x->held_ahead_max = ahead;
     s->c->bytes += len;
     return 0;
 }

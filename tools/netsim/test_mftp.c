@@ -107,8 +107,9 @@ static char *size_arg(long long size)
 }
 
 /* A GET of size octets over n connections of a 24K window: mftp on host a fetches src from
- * mftpd on host b into dest. extra: netsim flags, e.g. a cell loss ratio (NULL-terminated). */
-static struct st_run get_set_up(long long size, int n, char *const *extra, char *setup)
+ * mftpd on host b into dest. extra: netsim flags, e.g. a cell loss ratio; mftp_extra: mftp's
+ * own, e.g. --setup serial (each NULL-terminated). */
+static struct st_run get_with(long long size, int n, char *const *extra, char *const *mftp_extra)
 {
     char conns[8];
     snprintf(conns, sizeof conns, "%d", n);
@@ -118,8 +119,13 @@ static struct st_run get_set_up(long long size, int n, char *const *extra, char 
         k++;
     for (int i = 0; extra && extra[i]; i++)
         args[k++] = extra[i];
-    char *rest[] = {"--", "-n", conns, "--window", "24K", "--setup", setup, "--get", "src.bin",
-                    "--dest", dest, "--timeout", "60s", NS_ADDR_B, "--", "--root", root, NULL};
+    char *mftp_args[] = {"--", "-n", conns, "--window", "24K", NULL};
+    for (int i = 0; mftp_args[i]; i++)
+        args[k++] = mftp_args[i];
+    for (int i = 0; mftp_extra[i]; i++)
+        args[k++] = mftp_extra[i];
+    char *rest[] = {"--get", "src.bin", "--dest", dest, "--timeout", "60s", NS_ADDR_B, "--",
+                    "--root", root, NULL};
     for (int i = 0; rest[i]; i++)
         args[k++] = rest[i];
     args[k] = NULL;
@@ -128,7 +134,8 @@ static struct st_run get_set_up(long long size, int n, char *const *extra, char 
 
 static struct st_run get(long long size, int n, char *const *extra)
 {
-    return get_set_up(size, n, extra, "parallel");
+    char *parallel[] = {"--setup", "parallel", NULL};
+    return get_with(size, n, extra, parallel);
 }
 
 /* --setup serial opens the data connections one after another, each once the one before is
@@ -141,7 +148,8 @@ static void test_serial_setup_times_the_connects(void)
     const int n = 4;
     struct st_run par = get(size, n, NULL);
     check_intact(&par, size, n, dest);
-    struct st_run ser = get_set_up(size, n, NULL, "serial");
+    char *serial[] = {"--setup", "serial", NULL};
+    struct st_run ser = get_with(size, n, NULL, serial);
     check_intact(&ser, size, n, dest);
     NRT_CHECK(has(&ser, "\"setup\":\"serial\""));
     NRT_CHECK(has(&par, "\"setup\":\"parallel\""));
@@ -298,12 +306,8 @@ static void test_reorder_bound_holds(void)
     NRT_CHECK(st_field(&free_run, CLIENT, 0, "held_ahead_max") > bound);
     st_free(&free_run);
 
-    char conns[] = "4";
-    char *get_args[] = {WAN, "--app", "mftp", "--no-wall", "--file-size", size_arg(size),
-                        "--cell-loss-ratio", "1e-4", "--seed", "5", "--", "-n", conns,
-                        "--window", "24K", "--reorder-max", "32K", "--get", "src.bin", "--dest",
-                        dest, "--timeout", "60s", NS_ADDR_B, "--", "--root", root, NULL};
-    struct st_run r = st_run_sim(get_args);
+    char *bounded[] = {"--setup", "parallel", "--reorder-max", "32K", NULL};
+    struct st_run r = get_with(size, 4, lossy, bounded);
     check_intact(&r, size, 4, dest);
     NRT_EQ_INT(st_field(&r, CLIENT, 0, "reorder_max"), bound);
     NRT_CHECK(st_field(&r, CLIENT, 0, "held_ahead_max") <= bound);
@@ -311,7 +315,7 @@ static void test_reorder_bound_holds(void)
     st_free(&r);
 
     char *put_args[] = {WAN, "--app", "mftp", "--no-wall", "--file-size", size_arg(size),
-                        "--cell-loss-ratio", "1e-4", "--seed", "5", "--", "-n", conns,
+                        "--cell-loss-ratio", "1e-4", "--seed", "5", "--", "-n", "4",
                         "--window", "24K", "--put", src, "--remote-name", "put.bin",
                         "--timeout", "60s", NS_ADDR_B, "--", "--root", root, "--reorder-max",
                         "32K", NULL};
