@@ -102,6 +102,21 @@ def main(argv: list[str] | None = None) -> int:
             return 128 + stop.signum
 
 
+def measure_argv(python: str, spec: Path, experiment: str, profile: str, *, backend: str | None = None,
+                 trial: int | None = None, out: Path | None = None, send_buffer: int | None = None,
+                 point: str | None = None, prepared: Path | None = None,
+                 prepare: Path | None = None) -> list[str]:
+    """The command that runs this module as the workflow's jobs do (a trial into `out`, or with
+    `prepare` what the trials share), for the workflow and the benchmarks alike."""
+    def flag(name: str, value: object) -> list[str]:
+        return [name, str(value)] if value is not None else []
+
+    return [python, "-m", "netrepro.measure", "--spec", str(spec), "--experiment", experiment,
+            *flag("--trial", trial), "--profile", profile, *flag("--out", out), *flag("--prepare", prepare),
+            *flag("--backend", backend), *flag("--send-buffer", send_buffer), *flag("--point", point),
+            *flag("--prepared", prepared)]
+
+
 def run_job(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec", required=True, type=Path, help="the paper spec (configs/<paper>.yaml)")

@@ -59,3 +59,15 @@ def test_emulated_provenance_names_linkemu_only_where_it_ran():
     assert names == ["pingx", "echod", "linkemu"]
     assert [p.name for p in emulation_binaries("netem", ["ttcp"])] == ["ttcp"]
     assert all(p.parent == TOOLS_BIN for p in emulation_binaries("linkemu", ["ttcp"]))
+
+
+def test_measure_argv_gives_only_the_flags_it_is_given_and_names_the_unknown_experiment(capsys, tmp_path):
+    argv = measure.measure_argv("py", SPEC, "nope", "paper", trial=2, out=tmp_path / "t", send_buffer=9216)
+    assert argv[:3] == ["py", "-m", "netrepro.measure"]
+    assert argv[3:] == ["--spec", str(SPEC), "--experiment", "nope", "--trial", "2", "--profile", "paper",
+                        "--out", str(tmp_path / "t"), "--send-buffer", "9216"]
+    assert measure.main(argv[3:]) == 2  # parsed as measure's own arguments: only the experiment is wrong
+    assert "has no experiment 'nope'" in capsys.readouterr().err
+    prepare = measure.measure_argv("py", SPEC, "x", "quick", backend="sim", prepare=tmp_path / "p.json")
+    assert prepare[3:] == ["--spec", str(SPEC), "--experiment", "x", "--profile", "quick",
+                           "--prepare", str(tmp_path / "p.json"), "--backend", "sim"]

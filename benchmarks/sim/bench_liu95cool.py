@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import RESULTS, write_tables  # noqa: E402
 from netrepro.experiment import Experiment  # noqa: E402
+from netrepro.measure import measure_argv  # noqa: E402
 from netrepro.sim import BINARY  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools import prepared_once, tool  # noqa: E402
@@ -55,21 +56,19 @@ def jobs_of(experiment: Experiment) -> list[tuple[int, int | None]]:
     return [(trial, None) for trial in trials]
 
 
+def python() -> str:
+    return str(PYTHON) if PYTHON.is_file() else sys.executable
+
+
 def job_argv(experiment: Experiment, trial: int, send: int | None, out: Path, prepared: Path | None) -> list[str]:
     """The measure job's command, as the workflow's get_measure_argv gives it."""
-    python = str(PYTHON) if PYTHON.is_file() else sys.executable
-    return [python, "-m", "netrepro.measure", "--spec", str(SPEC), "--experiment", experiment.id,
-            "--trial", str(trial), "--profile", PROFILE, "--out", str(out), "--backend", "sim",
-            *(["--send-buffer", str(send)] if send is not None else []),
-            *(["--point", "all"] if experiment.sweep else []),
-            *(["--prepared", str(prepared)] if prepared is not None else [])]
+    return measure_argv(python(), SPEC, experiment.id, PROFILE, backend="sim", trial=trial, out=out,
+                        send_buffer=send, point="all" if experiment.sweep else None, prepared=prepared)
 
 
 def prepare_argv(experiment: Experiment, prepared: Path) -> list[str]:
     """The prepare job's command, as the workflow's get_prepare_argv gives it."""
-    python = str(PYTHON) if PYTHON.is_file() else sys.executable
-    return [python, "-m", "netrepro.measure", "--spec", str(SPEC), "--experiment", experiment.id,
-            "--profile", PROFILE, "--prepare", str(prepared), "--backend", "sim"]
+    return measure_argv(python(), SPEC, experiment.id, PROFILE, backend="sim", prepare=prepared)
 
 
 def walk(value: Any) -> Iterator[Any]:

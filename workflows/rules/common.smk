@@ -7,6 +7,7 @@ sys.path.insert(0, workflow.basedir)
 
 from netrepro.backends import resolve_backend_name  # noqa: E402
 from netrepro.jobs import forward_stop_signals, run_logged  # noqa: E402
+from netrepro.measure import measure_argv  # noqa: E402
 from netrepro.runsettings import marker, other_backend_runs, prepared_file  # noqa: E402
 from netrepro.reportinputs import report_reads  # noqa: E402
 from netrepro.safepath import links_under  # noqa: E402
@@ -192,32 +193,23 @@ def get_tools_path(name):
 
 
 
-def get_backend_override():
-    return ["--backend", config["backend"]] if "backend" in config else []
-
-
 def get_measure_argv(wildcards, input, output):
     """measure.py's arguments for the run folder the job's output lies in: its trial, its sweep
     point (`all` for a trial measured in one job), its send buffer, and what was prepared for it."""
     parts = dict(part.split("-") for part in wildcards.run.split("/"))
-    send = ["--send-buffer", parts["send"]] if "send" in parts else []
-    point = ["--point", parts.get("point", "all")] if SPEC.experiments[wildcards.experiment].sweep else []
-    prepared = ["--prepared", input.prepared] if "prepared" in input.keys() else []
-    return [
-        get_python(), "-m", "netrepro.measure", "--spec", str(get_spec_path()),
-        "--experiment", wildcards.experiment, "--trial", parts["trial"],
-        "--profile", wildcards.profile, "--out", str(Path(output.settings).parent), *get_backend_override(),
-        *send, *point, *prepared,
-    ]
+    sweep = SPEC.experiments[wildcards.experiment].sweep
+    return measure_argv(
+        get_python(), get_spec_path(), wildcards.experiment, wildcards.profile, backend=config.get("backend"),
+        trial=parts["trial"], out=Path(output.settings).parent, send_buffer=parts.get("send"),
+        point=parts.get("point", "all") if sweep else None,
+        prepared=input.prepared if "prepared" in input.keys() else None,
+    )
 
 
 def get_prepare_argv(wildcards, output):
     """measure.py's arguments that make what the experiment's trials share."""
-    return [
-        get_python(), "-m", "netrepro.measure", "--spec", str(get_spec_path()),
-        "--experiment", wildcards.experiment, "--profile", wildcards.profile,
-        "--prepare", output.prepared, *get_backend_override(),
-    ]
+    return measure_argv(get_python(), get_spec_path(), wildcards.experiment, wildcards.profile,
+                        backend=config.get("backend"), prepare=output.prepared)
 
 
 def get_aggregate_argv(wildcards, output):
