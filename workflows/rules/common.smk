@@ -134,8 +134,12 @@ def get_prepared(wildcards):
 
 
 def get_other_backend_runs(wildcards):
-    """Finished runs of the same settings on backends this invocation does not run."""
-    return other_backend_runs(SPEC.experiments[wildcards.experiment], get_trial_dirs(wildcards), set(RUN_BACKENDS))
+    """Finished runs of the same settings on backends this invocation does not run the
+    experiment on. Only the experiment's own backend is left out: another experiment of the
+    spec may keep an emulated backend under backend=sim (milliner's RPC), and the runs of that
+    backend are still this experiment's other runs."""
+    experiment = SPEC.experiments[wildcards.experiment]
+    return other_backend_runs(experiment, get_trial_dirs(wildcards), {resolve_backend_name(experiment.backend)})
 
 
 def get_run_folders(wildcards):
