@@ -14,7 +14,7 @@ static int64_t max64(int64_t a, int64_t b)
 }
 
 /* The frame's carrier: le_wire_octets is its share of the line, the gap that follows included. */
-static int64_t frame_ns(const struct le_medium *m, uint32_t ip_octets)
+int64_t le_medium_frame_ns(const struct le_medium *m, uint32_t ip_octets)
 {
     return bits_ns(m, 8.0 * le_wire_octets(m->framing, ip_octets) - LE_IFG_BITS);
 }
@@ -256,7 +256,7 @@ static int attempt(struct le_medium *m, int st, int64_t t, struct le_outcome out
     if (m->tx < 0) {
         m->tx = st;
         m->tx_start_ns = t;
-        m->tx_end_ns = t + frame_ns(m, head(s)->ip_octets);
+        m->tx_end_ns = t + le_medium_frame_ns(m, head(s)->ip_octets);
         s->try_ns = INT64_MAX;
         return 0;
     }

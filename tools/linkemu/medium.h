@@ -123,6 +123,9 @@ void le_medium_free(struct le_medium *m, void (*free_pkt)(void *));
 enum le_verdict le_medium_offer(struct le_medium *m, int st, int64_t ready_ns, uint32_t ip_octets,
                                 void *pkt);
 
+/* How long a frame of ip_octets holds the medium, preamble included, the gap after it not. */
+int64_t le_medium_frame_ns(const struct le_medium *m, uint32_t ip_octets);
+
 /* The time of the medium's next event; INT64_MAX when it has none. */
 int64_t le_medium_next_ns(const struct le_medium *m);
 

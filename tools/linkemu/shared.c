@@ -7,6 +7,17 @@ int le_shared_init(struct le_shared *sh, const struct le_dir_cfg *cfg, enum le_f
     return le_medium_init(&sh->medium, cfg->rate_bps, cfg->delay_ns, framing, cfg->queue_packets, seed, stream);
 }
 
+void le_shared_hold(struct le_shared *sh, int64_t hold_ns)
+{
+    sh->hold_ns = hold_ns;
+}
+
+int64_t le_shared_timed_ns(const struct le_shared *sh, int64_t stated_ns, int64_t arrived_ns)
+{
+    int64_t came = arrived_ns - sh->hold_ns;
+    return stated_ns > came ? stated_ns : came;
+}
+
 void le_shared_free(struct le_shared *sh, void (*free_pkt)(void *ctx, int station, void *pkt), void *ctx)
 {
     for (int st = 0; free_pkt && st < 2; st++) {
@@ -62,13 +73,14 @@ int64_t le_shared_due_ns(const struct le_shared *sh, int64_t ahead_ns)
     int64_t next = le_medium_next_ns(m);
     if (next == INT64_MAX)
         return next;
-    /* Early only once the collision window is over, as le_shared_run checks. */
+    int64_t held = next + sh->hold_ns;
+    /* Early only once the collision window is over, held, as le_shared_run checks. */
     if (m->tx >= 0 && m->tx_end_ns == next) {
-        int64_t settled = le_medium_contested_ns(m) + 1;
+        int64_t settled = le_medium_contested_ns(m) + 1 + sh->hold_ns;
         int64_t early = next - ahead_ns;
-        return early > settled ? early : (settled < next ? settled : next);
+        return early > settled ? early : (settled < held ? settled : held);
     }
-    return next;
+    return held;
 }
 
 int le_shared_run(struct le_shared *sh, int64_t now_ns, int64_t ahead_ns,
@@ -77,8 +89,9 @@ int le_shared_run(struct le_shared *sh, int64_t now_ns, int64_t ahead_ns,
     struct le_medium *m = &sh->medium;
     int outcomes = 0;
     int64_t next;
+    int64_t held = now_ns - sh->hold_ns;
     while ((next = le_medium_next_ns(m)) != INT64_MAX &&
-           (next <= now_ns || (next - ahead_ns <= now_ns && end_is_certain(m, next, now_ns)))) {
+           (next <= held || (next - ahead_ns <= now_ns && end_is_certain(m, next, held)))) {
         struct le_outcome out[LE_MAX_OUTCOMES];
         int n = le_medium_step(m, next, out);
         sh->now_ns = next;

@@ -5,7 +5,9 @@
  * Station 0 is host a's interface (frames from --if-a, the forward direction), station 1 host
  * b's. The forwarding loop runs the medium late by however long it was busy, so the medium keeps
  * its own clock (the last event it ran) and takes no frame as ready before it: a frame that
- * reached linkemu while it ran the medium's events contends from there on. */
+ * reached linkemu while it ran the medium's events contends from there on. With a hold
+ * (le_shared_hold) it runs each event that long after its time, so a frame that states its time
+ * (--frame-times) and reaches linkemu up to the hold late still contends at that time. */
 #ifndef LINKEMU_SHARED_H
 #define LINKEMU_SHARED_H
 
@@ -19,12 +21,27 @@ struct le_shared {
     uint32_t mtu;
     int64_t now_ns;     /* the medium's clock: the time of the last event it ran */
     int64_t ready_ns[2]; /* each station's last frame became ready here; the next not before */
+    int64_t hold_ns;    /* events run this long after their time (le_shared_hold) */
 };
 
 /* One rate, propagation (cfg->delay_ns) and interface queue (cfg->queue_packets) for both
  * stations. Returns 0, or -1 when out of memory. */
 int le_shared_init(struct le_shared *sh, const struct le_dir_cfg *cfg, enum le_framing framing, uint32_t mtu,
                    uint64_t seed, uint64_t stream);
+/* Runs each event hold_ns after its time (0 at init). A frame that reached linkemu late, behind
+ * an event the medium already ran (the other station's start), would contend at that event's
+ * instant, and a frame that started first in its sender's model would collide with one that
+ * should have deferred to it: on milliner's 4096-octet TCP transfers nine frames in ten. The
+ * hold must stay below the shortest frame's time on the wire, so that no frame's end waits for
+ * it. */
+void le_shared_hold(struct le_shared *sh, int64_t hold_ns);
+
+/* When a frame that states stated_ns and reached linkemu at arrived_ns contends: at its stated
+ * time if it came within the hold, else at its arrival less the hold. Given to the medium at
+ * its clock instead, such a frame would try the instant the medium's last event happened, often
+ * the other station's start, and collide with that frame. */
+int64_t le_shared_timed_ns(const struct le_shared *sh, int64_t stated_ns, int64_t arrived_ns);
+
 /* free_pkt (NULL: none) is called with each station and frame still queued. */
 void le_shared_free(struct le_shared *sh, void (*free_pkt)(void *ctx, int station, void *pkt), void *ctx);
 

@@ -138,6 +138,52 @@ static void test_end_runs_ahead_of_time(void)
     le_shared_free(&sh, NULL, NULL);
 }
 
+/* Host a's frame states 0 but reaches linkemu 20 us late, after host b's stated for 10 us has
+ * been offered. Unheld, b's attempt runs at 10 us and a's frame contends from there, at the same
+ * instant: a collision that neither sender's model had. Held 40 us, a takes the wire at 0 as in
+ * netsim and b, which hears it, defers. The end of a's frame is not delayed by the hold. */
+static void test_hold_lets_a_late_frame_take_its_stated_time(void)
+{
+    for (int held = 0; held < 2; held++) {
+        struct le_shared sh;
+        struct le_counters c[2] = {{0}, {0}};
+        setup(&sh, 50);
+        const int64_t hold = held ? 40000 : 0;
+        le_shared_hold(&sh, hold);
+        struct seen seen = {.n = 0};
+        take(&sh, 1, &c[1], 10000, ETH + 40, &tags[1]);
+        NRT_EQ_INT(le_shared_due_ns(&sh, 0), 10000 + hold);
+        le_shared_run(&sh, 30000, 0, done, &seen); /* a's frame arrives now, stating 0 */
+        take(&sh, 0, &c[0], 0, ETH + 1500, &tags[0]);
+        le_shared_run(&sh, 30000, 0, done, &seen);
+        if (!held) {
+            NRT_CHECK(sh.medium.st[0].count.collisions >= 1 && sh.medium.st[1].count.collisions >= 1);
+        } else {
+            le_shared_run(&sh, 50000, 0, done, &seen);
+            NRT_EQ_INT(sh.medium.tx, 0);
+            NRT_EQ_INT(sh.medium.tx_start_ns, 0);
+            NRT_EQ_INT(sh.medium.st[1].count.deferrals, 1);
+            NRT_EQ_INT(sh.medium.st[0].count.collisions + sh.medium.st[1].count.collisions, 0);
+            NRT_EQ_INT(le_shared_due_ns(&sh, 0), FRAME_1500_NS);
+            NRT_EQ_INT(le_shared_run(&sh, FRAME_1500_NS, 0, done, &seen), 1);
+            NRT_EQ_INT(seen.o[0].station, 0);
+        }
+        le_shared_free(&sh, NULL, NULL);
+    }
+}
+
+/* A timed frame later than the hold contends from its arrival, held, not from the stated time. */
+static void test_a_frame_later_than_the_hold_contends_from_its_arrival(void)
+{
+    struct le_shared sh;
+    setup(&sh, 50);
+    le_shared_hold(&sh, 40000);
+    NRT_EQ_INT(le_shared_timed_ns(&sh, 100000, 130000), 100000);
+    NRT_EQ_INT(le_shared_timed_ns(&sh, 100000, 140000), 100000);
+    NRT_EQ_INT(le_shared_timed_ns(&sh, 100000, 190000), 150000);
+    le_shared_free(&sh, NULL, NULL);
+}
+
 /* Oversize frames are the direction's drops; a full interface queue is the medium's. */
 static void test_drops(void)
 {
@@ -184,6 +230,8 @@ int main(void)
     NRT_RUN(test_simultaneous_frames_collide_then_leave);
     NRT_RUN(test_late_frame_contends_from_the_clock);
     NRT_RUN(test_end_runs_ahead_of_time);
+    NRT_RUN(test_hold_lets_a_late_frame_take_its_stated_time);
+    NRT_RUN(test_a_frame_later_than_the_hold_contends_from_its_arrival);
     NRT_RUN(test_drops);
     NRT_RUN(test_free_returns_held_frames);
     return nrt_summary("linkemu/test_shared");
