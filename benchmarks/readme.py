@@ -47,7 +47,9 @@ SECTIONS = (
             "sim-liu95cool.md"),
     Section("Virtual time against emulation", "make bench-crossval", "root, about 90 minutes",
             "Virtual time (backend=sim) against linkemu on comer94 Table 1, liu95db's "
-            "ATM echoes and MFTP GETs with cell loss; docs/cross-validation.md explains the figures.",
+            "ATM and shared-Ethernet echoes, milliner's transfers between paging hosts on the shared "
+            "Ethernet and MFTP GETs with cell loss; `--case` measures some cases and carries the "
+            "others, each row saying when it was measured; docs/cross-validation.md explains the figures.",
             "crossval.md"),
     Section("Killed and finished runs leave the machine as found", "make bench-clean", "root, about 5 minutes",
             "Consecutive emulated smoke trials, then the named network namespaces, links, processes "

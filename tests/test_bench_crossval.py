@@ -123,15 +123,15 @@ def test_each_echo_case_has_its_own_row(bench: ModuleType) -> None:
                             "mftp": {"compared": False, "note": "-"}})
     assert "| liu95db ATM echoes, quick | 1 (experiment, mode, size) | 1 of 1 |" in table
     assert "| liu95db shared-Ethernet echoes, quick | 1 (experiment, mode, size) | 0 of 1 |" in table
-    assert set(bench.SHARED_ETHERNET_ECHOES) <= set(bench.CASES["liu95db"][1])
+    assert bench.CASES["liu95db/ethernet"][2] == bench.SHARED_ETHERNET_ECHOES
 
 
 def test_the_emulated_pass_keeps_the_specs_own_backends(bench: ModuleType) -> None:
     passes = bench.EMULATION_PASSES
     assert not any(o.startswith("backend=") for o in passes[0]) and passes[-1] == ["backend=sim"]
-    for paper, (spec, experiments) in bench.CASES.items():
+    for key, (_, spec, experiments) in bench.CASES.items():
         loaded = load_spec(REPO / spec, {"profile": "quick"}).experiments
-        assert all(loaded[e].backend in ("auto", "linkemu") for e in experiments), paper
+        assert all(loaded[e].backend in ("auto", "linkemu") for e in experiments), key
 
 
 def mftp_record(name: str, mbit: float, crc: str = "00c0ffee") -> dict:
@@ -186,7 +186,8 @@ def test_runs_of_another_build_are_set_aside(bench: ModuleType, tmp_path: Path,
             (quick / backend / "trial-1" / part).mkdir(parents=True)
             (quick / backend / "trial-1" / part / "provenance.json").write_text(
                 json.dumps({"tools": {**tools, "python": "3.11.2"}}))
-    moved = bench.set_aside_stale_runs()
+    assert bench.set_aside_stale_runs(["liu95db/atm"]) == []  # another case's runs stay
+    moved = bench.set_aside_stale_runs(["comer94/table1"])
     assert sorted(str(Path(m).relative_to(Path(m).parents[2])) for m in moved) == [
         "linkemu/trial-1/send-20480", "linkemu/trial-1/send-24576", "sim/trial-1/send-20480"]
     for backend in ("linkemu", "sim"):
@@ -194,7 +195,7 @@ def test_runs_of_another_build_are_set_aside(bench: ModuleType, tmp_path: Path,
         assert not (quick / backend / "trial-1" / "send-20480").exists()
     assert (bench.WORK / "stale" / "comer94" / "table1" / "runs" / "quick" / "sim" / "trial-1" / "send-20480"
             / "provenance.json").is_file()
-    assert bench.set_aside_stale_runs() == []
+    assert bench.set_aside_stale_runs(list(bench.CASE_KEYS)) == []
 
 
 def test_kept_emulated_pairs_count_only_for_their_build(bench: ModuleType) -> None:
@@ -229,3 +230,50 @@ def test_mftp_emulated_runs_move_the_file_intact_on_the_tahoe_stack(bench: Modul
     assert run["client"]["crc32"] == run["server"]["crc32"]
     assert run["client"]["crc32_python"] == run["source_crc32"]
     assert measured["data_packets"] > (512 << 10) // 9188 and measured["cell_loss_drops"] == 0
+
+
+def test_a_run_of_some_cases_carries_the_others_and_says_when_each_was_measured(
+        bench: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench, "RESULTS", tmp_path / "results")
+    assert bench.carried_cases(["mftp"]) == {}  # no report yet
+    (tmp_path / "results").mkdir()
+    atm = {"items": 1, "items_within": 1, "rows": []}
+    ethernet = {"items": 2, "items_within": 1, "rows": [], "measured": {"date": "2026-11-27", "commit": "abc1234"}}
+    (tmp_path / "results" / "crossval.json").write_text(json.dumps(
+        {"benchmark": "crossval", "liu95db/atm": atm, "liu95db/ethernet": ethernet, "mftp": {"compared": False}}))
+    carried = bench.carried_cases(["mftp"])
+    assert carried == {"liu95db/atm": atm, "liu95db/ethernet": ethernet}
+    table = bench.markdown(carried)
+    assert "| 1 of 1 | UDP loss bounds overlap in 0 of 0 (measured before the table kept when) |" in table
+    assert "(measured 2026-11-27 at abc1234) |" in table
+    assert "MFTP" not in table and "comer94" not in table
+    assert set(bench.measured_stamp()) == {"commit", "date"}
+
+
+def test_milliner_transfers_compare_median_times_and_the_sims_seed_spread(bench: ModuleType) -> None:
+    def run(backend: str, size: int, elapsed: str, completed: str = "TRUE") -> dict[str, str]:
+        return {"experiment": "udp-unack", "curve": "udp 9000B 6UnAck", "message_bytes": str(size),
+                "segment": "9000", "unack": "6", "buffer": "NA",
+                "backend": backend, "elapsed_s": elapsed, "completed": completed}
+
+    rows = [run("sim", 1 << 20, "1.00"), run("sim", 1 << 20, "1.10"), run("linkemu", 1 << 20, "1.02"),
+            run("linkemu", 1 << 20, "9.0", completed="FALSE"),  # an unfinished transfer has no time
+            run("sim", 2 << 20, "2.0"), run("linkemu", 2 << 20, "2.5"),
+            run("sim", 3 << 20, "3.0")]  # one backend only: not compared
+    command = ["netsim", "--seed", "7", "--", "--proto", "udp", "--segment", "9000B", "--unack", "6",
+               "--size", f"{2 << 20}B", "10.0.0.2", "--", "--proto", "udp"]
+    item = bench.ipcbench_command_item("udp-unack", command)
+    assert item == ("udp-unack", str(2 << 20), "9000", "6", "NA")
+    spread = {item: [2.0, 2.1, 2.4, 2.5, 1.9]}  # 2 MB moves with the seed: 2.5 s lies in its spread
+    report = bench.compare_ipcbench(rows, spread)
+    assert report["items"] == 2 and report["items_within"] == 1
+    assert report["rows"][0]["diff_pct"] == pytest.approx((1.05 - 1.02) / 1.02 * 100)
+    assert report["mean_abs_diff_pct"] == pytest.approx((abs(report["rows"][0]["diff_pct"]) + 20.0) / 2)
+    assert "settled" not in report["rows"][0]  # no spread measured for 1 MB
+    assert report["rows"][1]["in_sim_spread"] and not report["rows"][1]["settled"]
+    assert (report["items_with_spread"], report["items_in_sim_spread"], report["items_settled"]) == (1, 1, 0)
+    assert not bench.compare_ipcbench(rows, {item: [2.0, 2.0, 2.01]})["rows"][1]["in_sim_spread"]
+    table = bench.markdown({"milliner/ipcbench": report})
+    assert "| milliner transfers on the shared Ethernet, quick | 2 (experiment, curve, size) | 1 of 2 |" in table
+    assert bench.client_elapsed_s([{"record": "message", "role": "client", "elapsed_ns": 2e9},
+                                   {"record": "message", "role": "server", "elapsed_ns": 1e9}]) == 2.0

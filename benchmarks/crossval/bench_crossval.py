@@ -8,8 +8,9 @@ trip time and loss.
 
 Cases: comer94 Table 1 (ttcp, 100 buffer pairs), liu95db's ATM echo experiments (atm-8k,
 atm-boundaries, atm-nodelay) and its echoes on the shared half-duplex Ethernet (ethernet-8k,
-ethernet-nodelay: tools/linkemu/medium.c in netsim and in linkemu --medium shared), all at the
-quick profile; each experiment's results.csv holds
+ethernet-nodelay: tools/linkemu/medium.c in netsim and in linkemu --medium shared) and
+milliner's transfers between paging 4c hosts on that medium (tcp-buffers-small, udp-unack),
+all at the quick profile; each experiment's results.csv holds
 both backends' rows (the workflow gathers every backend's finished runs of the same settings). And MFTP
 (ishikura) over the atm-wan-emulator link with its 200 ms RTT and cell loss: GETs by mftp and
 mftpd on two Tahoe stacks with the sparcstation-20 host model, in netsim and between two
@@ -24,6 +25,8 @@ agrees with itself: the yardstick for how well the sim can agree with it.
 Each run is tied to the builds of the binaries that made it: with --run, runs of another build
 (in virtual time or emulated) are set aside to benchmarks/work/crossval/stale/ and run again, and
 the kept records of another build are measured again.
+`--case` measures some cases only and carries the others from the last crossval.json; the
+table says when each case was measured.
 Writes benchmarks/results/crossval.json and crossval.md, then benchmarks/README.md from every
 benchmark's table. Not a test: the figures are measured.
 """
@@ -39,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 from collections import defaultdict
 from dataclasses import asdict, dataclass
@@ -69,15 +73,22 @@ TOLERANCE_PCT = 5.0
 EMULATED = tuple(EMULATORS)
 ATM_ECHOES = ["atm-8k", "atm-boundaries", "atm-nodelay"]
 SHARED_ETHERNET_ECHOES = ["ethernet-8k", "ethernet-nodelay"]
+# milliner's transfers between paging 4c hosts on the shared Ethernet, one curve family each way.
+MILLINER_TRANSFERS = ["tcp-buffers-small", "udp-unack"]
+# The cases run through the workflow: their keys in the report, paper, spec and experiments.
 CASES = {
-    "comer94": ("configs/comer94.yaml", ["table1"]),
-    "liu95db": ("configs/liu95db.yaml", ATM_ECHOES + SHARED_ETHERNET_ECHOES),
+    "comer94/table1": ("comer94", "configs/comer94.yaml", ["table1"]),
+    "liu95db/atm": ("liu95db", "configs/liu95db.yaml", ATM_ECHOES),
+    "liu95db/ethernet": ("liu95db", "configs/liu95db.yaml", SHARED_ETHERNET_ECHOES),
+    "milliner/ipcbench": ("milliner", "configs/milliner.yaml", MILLINER_TRANSFERS),
 }
-# The echo cases' keys in the report, their experiments and their rows' names in the table.
+# The echo cases' rows' names in the table.
 ECHO_CASES = {
-    "liu95db/atm": (ATM_ECHOES, "liu95db ATM echoes, quick"),
-    "liu95db/ethernet": (SHARED_ETHERNET_ECHOES, "liu95db shared-Ethernet echoes, quick"),
+    "liu95db/atm": "liu95db ATM echoes, quick",
+    "liu95db/ethernet": "liu95db shared-Ethernet echoes, quick",
 }
+MFTP_KEY = "mftp"
+CASE_KEYS = (*CASES, MFTP_KEY)
 # The workflow's --config overrides of run_missing's two passes: the specs' own backends (auto,
 # so emulated, for the compared experiments), then every experiment in virtual time, whose
 # aggregation gathers the emulated runs beside its own (a workflow leaves out the runs of
@@ -137,12 +148,12 @@ def is_current_run(tools: dict[str, str], backend: str) -> bool:
     return needed in used and all(tools[name] == digest for name, digest in builds(used).items())
 
 
-def set_aside_stale_runs() -> list[str]:
-    """Moves the runs of the cases made by other builds, in virtual time or emulated, to
+def set_aside_stale_runs(keys: list[str]) -> list[str]:
+    """Moves the runs of the named cases made by other builds, in virtual time or emulated, to
     WORK/stale, where nothing reads them, so the workflow runs them again; returns what it
     moved."""
     moved = []
-    for paper, (_, experiments) in CASES.items():
+    for paper, _, experiments in (CASES[key] for key in keys if key in CASES):
         for experiment in experiments:
             for backend in ("sim", *EMULATED):
                 for provenance in sorted((REPO / "results" / paper / experiment / "runs" / "quick" / backend)
@@ -158,10 +169,11 @@ def set_aside_stale_runs() -> list[str]:
     return moved
 
 
-def run_missing() -> None:
-    for run in set_aside_stale_runs():
+def run_missing(keys: list[str]) -> None:
+    """Runs what the named workflow cases miss, emulated and in virtual time."""
+    for run in set_aside_stale_runs(keys):
         print(f"crossval: {run} was made by another build; set aside to be run again", file=sys.stderr)
-    for paper, (spec, experiments) in CASES.items():
+    for paper, spec, experiments in (CASES[key] for key in keys if key in CASES):
         targets = [f"results/{paper}/{e}/results.csv" for e in experiments]
         for overrides in EMULATION_PASSES:
             # Aggregated anew, so results.csv holds the quick profile's runs even where another
@@ -286,7 +298,7 @@ def spread_seed(seed: int, k: int) -> int:
 
 
 def table1_experiment() -> Experiment:
-    spec_path, _ = CASES["comer94"]
+    _, spec_path, _ = CASES["comer94/table1"]
     return load_spec(REPO / spec_path, {"profile": "quick", "backend": "sim"}).experiments["table1"]
 
 
@@ -521,6 +533,81 @@ def compare_echoes(rows: list[dict[str, str]]) -> dict[str, Any]:
             "items_within": sum(i["within"] for i in items), "rows": items}
 
 
+def ipcbench_item(experiment: str, values: dict[str, str]) -> tuple[str, ...]:
+    """A milliner run's item: experiment, message size, segment, unacknowledged count and buffer
+    (NA where the curve has none), as results.csv's columns give them."""
+    return (experiment, *(values.get(k, "NA") for k in ("message_bytes", "segment", "unack", "buffer")))
+
+
+def ipcbench_command_item(experiment: str, command: list[str]) -> tuple[str, ...]:
+    """The item a netsim ipcbench command measures, from the client's flags."""
+    flags = {command[i]: command[i + 1].removesuffix("B") for i in range(len(command) - 1)
+             if command[i] in ("--size", "--segment", "--unack", "--buf")}
+    return ipcbench_item(experiment, {"message_bytes": flags["--size"], "segment": flags.get("--segment", "NA"),
+                                      "unack": flags.get("--unack", "NA"), "buffer": flags.get("--buf", "NA")})
+
+
+def client_elapsed_s(records: list[dict[str, Any]]) -> float | None:
+    times = [r["elapsed_ns"] / 1e9 for r in records if r.get("record") == "message" and r.get("role") == "client"]
+    return statistics.mean(times) if times else None
+
+
+def ipcbench_seed_spread(experiments: list[str]) -> dict[tuple[str, ...], list[float]]:
+    """Per milliner item, its transfer time (s) in virtual time under each of SPREAD_SEEDS seeds
+    other than its own run's: the background stations' frames and the tick phases move it."""
+    spread: dict[tuple[str, ...], list[float]] = {}
+    for experiment in experiments:
+        runs = REPO / "results" / "milliner" / experiment / "runs" / "quick" / "sim"
+        for provenance in sorted(runs.glob("trial-1/provenance.json")):
+            for run in json.loads(provenance.read_text()).get("runs", []):
+                command, at = run["command"], run["command"].index("--seed") + 1
+                times = [client_elapsed_s(run_netsim([*command[:at], str(spread_seed(run["seed"], k)),
+                                                      *command[at + 1:]]).records)
+                         for k in range(1, SPREAD_SEEDS + 1)]
+                spread[ipcbench_command_item(experiment, command)] = [t for t in times if t is not None]
+    return spread
+
+
+def compare_ipcbench(rows: list[dict[str, str]], spread: dict[tuple[str, ...], list[float]]) -> dict[str, Any]:
+    """Per experiment, curve and message size: the median transfer time of each backend, and
+    whether the emulated time lies in the sim's own spread over seeds (widened by the tolerance):
+    one emulated run meets other background frames than its twin in virtual time does."""
+    elapsed, items_of = defaultdict(list), {}
+    for row in rows:
+        backend = "sim" if row["backend"] == "sim" else "emulated" if row["backend"] in EMULATED else None
+        if backend and row["completed"] == "TRUE" and row["elapsed_s"] != "NA":
+            key = (row["experiment"], row["curve"], int(row["message_bytes"]))
+            elapsed[(*key, backend)].append(float(row["elapsed_s"]))
+            items_of[key] = ipcbench_item(row["experiment"], row)
+    items = []
+    for experiment, curve, size in sorted({k[:3] for k in elapsed}):
+        sim, emu = elapsed.get((experiment, curve, size, "sim")), elapsed.get((experiment, curve, size, "emulated"))
+        if not sim or not emu:
+            continue
+        diff = rel_diff_pct(statistics.median(sim), statistics.median(emu))
+        item = {"experiment": experiment, "curve": curve, "message_bytes": size,
+                "sim_median_s": statistics.median(sim), "emulated_median_s": statistics.median(emu),
+                "diff_pct": diff, "within": abs(diff) <= TOLERANCE_PCT}
+        seeds = spread.get(items_of[(experiment, curve, size)], [])
+        if len(seeds) >= 2:
+            low, high = seed_band(seeds)
+            item.update({"sim_seed_band_s": [low, high], "settled": is_settled(seeds),
+                         "in_sim_spread": low * (1 - TOLERANCE_PCT / 100) <= item["emulated_median_s"]
+                         <= high * (1 + TOLERANCE_PCT / 100)})
+        items.append(item)
+    spread_items = [i for i in items if "settled" in i]
+    settled = [i for i in spread_items if i["settled"]]
+    return {"metric": "median transfer time per experiment, curve and message size; the sim's central "
+                      f"95% over {SPREAD_SEEDS} other seeds",
+            "items": len(items), "within_pct": TOLERANCE_PCT,
+            "items_within": sum(i["within"] for i in items),
+            "mean_abs_diff_pct": statistics.fmean(abs(i["diff_pct"]) for i in items) if items else None,
+            "items_with_spread": len(spread_items),
+            "items_in_sim_spread": sum(i["in_sim_spread"] for i in spread_items),
+            "items_settled": len(settled), "items_settled_within": sum(i["within"] for i in settled),
+            "rows": items}
+
+
 def spread_note(table: dict[str, Any]) -> str:
     if "pairs_unsettled" not in table:
         return ""
@@ -542,24 +629,41 @@ def repeat_note(table: dict[str, Any]) -> str:
             f"of {table['pairs_emulated_again']}")
 
 
+def when_note(entry: dict[str, Any]) -> str:
+    stamp = entry.get("measured")
+    if not stamp:
+        return " (measured before the table kept when)"
+    return f" (measured {stamp['date']} at {stamp['commit']})"
+
+
 def markdown(report: dict[str, Any]) -> str:
     lines = ["| case | compared | within 5% | note |", "|---|---|---|---|"]
-    t = report["comer94/table1"]
+    t = report.get("comer94/table1", {})
     if t.get("pairs"):
         agree = f"; agree {t['pairs_agree']} of {t['pairs']}" if "pairs_agree" in t else ""
         lines.append(f"| comer94 Table 1, quick | {t['pairs']} buffer pairs | {t['pairs_within']} of {t['pairs']}{agree} "
                      f"| {t['pairs_same_regime']} pairs in the same regime on both backends, "
                      f"{t['pairs_same_regime_within']} of them within; mean abs. difference "
-                     f"{t['mean_abs_diff_pct_same_regime']:.2f}%{repeat_note(t)}{spread_note(t)} |")
-    for key, (_, label) in ECHO_CASES.items():
+                     f"{t['mean_abs_diff_pct_same_regime']:.2f}%{repeat_note(t)}{spread_note(t)}{when_note(t)} |")
+    for key, label in ECHO_CASES.items():
         e = report.get(key, {})
         if e.get("items"):
             loss = [i for i in e["rows"] if "loss_bounds_overlap" in i]
             lines.append(f"| {label} | {e['items']} (experiment, mode, size) | "
                          f"{e['items_within']} of {e['items']} | UDP loss bounds overlap in "
-                         f"{sum(i['loss_bounds_overlap'] for i in loss)} of {len(loss)} |")
-    m = report["mftp"]
-    if m["compared"]:
+                         f"{sum(i['loss_bounds_overlap'] for i in loss)} of {len(loss)}{when_note(e)} |")
+    i = report.get("milliner/ipcbench", {})
+    if i.get("items"):
+        lines.append(f"| milliner transfers on the shared Ethernet, quick | {i['items']} (experiment, curve, size) | "
+                     f"{i['items_within']} of {i['items']} | mean abs. difference of the transfer times "
+                     f"{i['mean_abs_diff_pct']:.2f}%. The sim under {SPREAD_SEEDS} other seeds (other background "
+                     f"frames and tick phases) stays within {TOLERANCE_PCT:g}% of its median in "
+                     f"{i['items_settled']} of {i['items_with_spread']} items, which agree in "
+                     f"{i['items_settled_within']}; the emulated time lies within the sim's central 95% "
+                     f"(widened by {TOLERANCE_PCT:g}%) in {i['items_in_sim_spread']} of "
+                     f"{i['items_with_spread']}{when_note(i)} |")
+    m = report.get(MFTP_KEY)
+    if m and m["compared"]:
         c = m["case"]
         lines.append(f"| MFTP GET, {c['link']}, cell loss {c['cell_loss_ratio']:g} | {c['repeats']} x "
                      f"{c['file_bytes'] >> 20} MB, N={c['connections']}, W={c['window']} | "
@@ -567,32 +671,67 @@ def markdown(report: dict[str, Any]) -> str:
                      f"emulated {m['emulated_mbit']:.3f} Mbit/s; packet loss {m['sim_loss']['drops']}/"
                      f"{m['sim_loss']['packets']} vs {m['emulated_loss']['drops']}/{m['emulated_loss']['packets']}, "
                      f"95% bounds {'overlap' if m['loss_bounds_overlap'] else 'do not overlap'}; "
-                     f"files {'intact' if m['all_intact'] else 'NOT intact'} |")
-    else:
-        lines.append(f"| MFTP with delay and cell loss | not run | - | {m['note']} |")
+                     f"files {'intact' if m['all_intact'] else 'NOT intact'}{when_note(m)} |")
+    elif m:
+        lines.append(f"| MFTP with delay and cell loss | not run | - | {m['note']}{when_note(m)} |")
     return "\n".join(lines) + "\n"
+
+
+def measured_stamp() -> dict[str, str]:
+    """Which tree and day a case's comparison was made from, kept with it: a run of some cases
+    carries the others from the last report, and the table says when each was measured."""
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True,
+                            text=True, check=False).stdout.strip()
+    return {"commit": commit or "unknown", "date": time.strftime("%Y-%m-%d")}
+
+
+def carried_cases(keys: list[str]) -> dict[str, Any]:
+    """The cases not measured in this run, as the last report has them."""
+    last = RESULTS / "crossval.json"
+    if not last.is_file():
+        return {}
+    report = json.loads(last.read_text())
+    return {key: report[key] for key in CASE_KEYS if key not in keys and key in report}
+
+
+def compare_case(key: str, run: bool) -> dict[str, Any]:
+    """Runs what the case misses when asked to, then compares its backends."""
+    if key == MFTP_KEY:
+        if run:
+            run_missing_mftp()
+        return compare_mftp()
+    if key == "comer94/table1":
+        table1 = table1_experiment()
+        spread = sim_seed_spread(table1, table1_pairs(table1))
+        if run:
+            emulate_missing(table1, EXTRA_SEEDS_FILE, extra_seeds_plan(table1, spread))
+            emulate_missing(table1, REPEAT_FILE, repeat_plan(table1))
+        return compare_transfers(read_rows("comer94", "table1"), spread, read_extra_seeds(table1),
+                                 read_repeat(table1))
+    paper, _, experiments = CASES[key]
+    rows = [r for e in experiments for r in read_rows(paper, e)]
+    if key == "milliner/ipcbench":
+        return compare_ipcbench(rows, ipcbench_seed_spread(experiments))
+    return compare_echoes(rows)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", action="store_true", help="run the missing runs first (emulation needs root)")
+    parser.add_argument("--case", action="append", choices=CASE_KEYS, dest="cases",
+                        help="measure only this case (repeatable; default: every case); the others "
+                             "are carried from the last benchmarks/results/crossval.json")
     args = parser.parse_args()
-    table1 = table1_experiment()
-    spread = sim_seed_spread(table1, table1_pairs(table1))
+    keys = list(dict.fromkeys(args.cases or CASE_KEYS))
     if args.run:
-        run_missing()
-        emulate_missing(table1, EXTRA_SEEDS_FILE, extra_seeds_plan(table1, spread))
-        emulate_missing(table1, REPEAT_FILE, repeat_plan(table1))
-        run_missing_mftp()
+        run_missing(keys)
+    stamp = measured_stamp()
+    measured = {key: {**compare_case(key, args.run), "measured": stamp} for key in keys}
     report = {
         "benchmark": "crossval",
         "what": "backend=sim against emulation (linkemu) for the same specs at the quick profile",
         "tolerance_pct": TOLERANCE_PCT,
-        "comer94/table1": compare_transfers(read_rows("comer94", "table1"), spread, read_extra_seeds(table1),
-                                            read_repeat(table1)),
-        **{key: compare_echoes([r for e in experiments for r in read_rows("liu95db", e)])
-           for key, (experiments, _) in ECHO_CASES.items()},
-        "mftp": compare_mftp(),
+        **{key: cases[key] for key in CASE_KEYS if key in (cases := {**carried_cases(keys), **measured})},
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "crossval.json").write_text(json.dumps(report, indent=1) + "\n")
