@@ -3,7 +3,7 @@ stacks joined by linkemu's link model, in one process and in simulated time, so 
 deterministic for a given seed and far faster than real time. Each tool's module
 (netrepro.tools.<tool>) builds its netsim argument list from the flags here; run_netsim runs it.
 
-    link = link_from_dict("atm-taxi-100", yaml.safe_load(open("configs/links/atm-taxi-100.yaml")))
+    link = linkfile.link_params("atm-taxi-100")
     result = run_netsim(ttcp.ttcp_command(link, 16384, 24576, 32 << 20, 50, IPC, IPC, seed=1))
 """
 from __future__ import annotations

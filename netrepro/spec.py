@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from netrepro.experiment import Experiment, Spec, Variant
-from netrepro.limits import check_link, check_settings
+from netrepro.limits import check_settings
 from netrepro.linkspec import link_from_dict
-from netrepro.specread import Source, Where, host_file, load_named, require
+from netrepro.specread import Source, Where, host_file, link_file, require
 from netrepro.sweep import parse_sweep
 from netrepro.tools import TOOLS, tool
 from netrepro.yamlsrc import Document, SpecError, load_document, load_schema, validate
@@ -106,8 +106,7 @@ def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: 
         for key in module.OWN_KEYS:
             if other != name and settings.get(key):
                 raise document.error(where + (key,), f"{key} is {other}'s option, and this experiment runs {name}")
-    link_doc = load_named("links", settings["link"], "link.schema.json", document, where + ("link",))
-    check_link(link_doc)
+    link_doc = link_file(settings["link"], document, where + ("link",))
     check_settings(document, where, settings)
     link = link_from_dict(settings["link"], link_doc.data)
     backend, backend_note = _backend(document, where, settings, backend_override)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from netrepro import hostmodel, limits
+from netrepro import hostmodel, limits, linkfile
 from netrepro.paths import CONFIG_DIR
 from netrepro.yamlsrc import Document, load_document, validate
 
@@ -35,18 +35,28 @@ class Where:
         return ("experiments", self.exp_id, *keys)
 
 
-def load_named(kind: str, name: str, schema: str, referrer: Document, key_path: tuple) -> Document:
-    """configs/<kind>/<name>.yaml (a link, host or message set), validated; an unknown name is
-    referrer's error at key_path, listing the known ones."""
+def _named_path(kind: str, name: str, referrer: Document, key_path: tuple) -> Path:
+    """configs/<kind>/<name>.yaml (a link, host or message set); an unknown name is referrer's
+    error at key_path, listing the known ones."""
     path = CONFIG_DIR / kind / f"{name}.yaml"
     if not path.is_file():
         known = sorted(p.stem for p in (CONFIG_DIR / kind).glob("*.yaml"))
         raise referrer.error(key_path, f"no {kind[:-1]} named '{name}' in configs/{kind}/; known: {', '.join(known)}")
-    document = load_document(path)
+    return path
+
+
+def load_named(kind: str, name: str, schema: str, referrer: Document, key_path: tuple) -> Document:
+    """configs/<kind>/<name>.yaml (a host or message set; a link is link_file's), validated."""
+    document = load_document(_named_path(kind, name, referrer, key_path))
     validate(document, schema)
     if kind == "hosts":
         limits.check_host(document)
     return document
+
+
+def link_file(name: str, referrer: Document, key_path: tuple) -> linkfile.Link:
+    """The link kind named name with every link it extends, validated and checked as one."""
+    return linkfile.load(_named_path("links", name, referrer, key_path))
 
 
 def host_file(name: str, referrer: Document, key_path: tuple) -> Path:

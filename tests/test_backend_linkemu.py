@@ -8,13 +8,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from netrepro.backends import FRAME_TIME_OCTETS, BackendError, emulation_backend, get_backend
 from netrepro.backends.linkemu import BINARY, LinkemuBackend, command, refuse_unsupported
+from netrepro.linkfile import link_params
 from netrepro.linkspec import link_from_dict
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def link(**extra):
@@ -27,8 +25,7 @@ def value(args, key):
 
 
 def test_ethernet_10_kind_becomes_explicit_flags():
-    data = yaml.safe_load((REPO / "configs/links/ethernet-10.yaml").read_text())
-    args = command(link_from_dict("ethernet-10", data), "m0", "m1", Path("s.json"), Path("r"))
+    args = command(link_params("ethernet-10"), "m0", "m1", Path("s.json"), Path("r"))
     assert args[0] == str(BINARY)
     assert value(args, "--if-a") == "m0" and value(args, "--if-b") == "m1"
     assert value(args, "--rate") == "10000000bit"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from netrepro.limits import check_host, check_link
+from netrepro import linkfile
+from netrepro.limits import check_host
 from netrepro.spec import load_spec
 from netrepro.yamlsrc import MAX_FILE_BYTES, SpecError, load_document, validate
 
@@ -74,6 +75,9 @@ EXPECTED_LINKS = {
     "huge-queue.yaml": (15, "queue.packets", "2000000000 is out of range: a queue in packets must be 0 to "
                         "1000000000 (linkemu --queue-packets)"),
     "nan-loss.yaml": (14, "", ".nan is not a finite number"),
+    # `extends` (netrepro.linkfile): a base that is not there, and a loop.
+    "extends-unknown.yaml": (4, "extends", "no link named 'ethernet-10-share' beside this one"),
+    "extends-itself.yaml": (4, "extends", "a loop: extends-itself extends extends-itself"),
 }
 # Host models (configs/hosts/) the Tahoe stack refuses.
 EXPECTED_HOSTS = {
@@ -118,9 +122,12 @@ def test_each_bad_link_kind_or_host_model_gives_its_exact_error(kind, name):
     line, key, message = (EXPECTED_LINKS if kind == "links" else EXPECTED_HOSTS)[name]
     path = CORPUS / kind / name
     with pytest.raises(SpecError) as caught:
-        document = load_document(path)
-        validate(document, "link.schema.json" if kind == "links" else "host.schema.json")
-        (check_link if kind == "links" else check_host)(document)
+        if kind == "links":
+            linkfile.load(path)
+        else:
+            document = load_document(path)
+            validate(document, "host.schema.json")
+            check_host(document)
     assert (caught.value.path, caught.value.line, caught.value.key) == (str(path), line, key)
     assert message in caught.value.message
 

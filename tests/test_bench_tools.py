@@ -22,14 +22,14 @@ def plan(bench: ModuleType):
 
 
 def test_ttcp_agrees_with_iperf3(bench: ModuleType, plan, tmp_path: Path) -> None:
-    case = bench.bulk_case(bench.load_link("ethernet-10"), plan, REPO / "tools" / "bin", tmp_path)
+    case = bench.bulk_case(bench.link_params("ethernet-10"), plan, REPO / "tools" / "bin", tmp_path)
     measured = case["measured"]
     assert abs(measured["difference_pct"]) <= 100 * bench.AGREEMENT, measured
     assert case["target_met"]
 
 
 def test_mftp_moves_the_file_intact_and_gains_with_connections(bench: ModuleType, plan, tmp_path: Path) -> None:
-    cases = bench.mftp_case(bench.load_link("atm-wan-emulator"), plan, REPO / "tools" / "bin", tmp_path)
+    cases = bench.mftp_case(bench.link_params("atm-wan-emulator"), plan, REPO / "tools" / "bin", tmp_path)
     assert [c["configured"]["connections"] for c in cases] == [1, 4]
     for case in cases:
         measured = case["measured"]

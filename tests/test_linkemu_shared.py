@@ -12,19 +12,17 @@ from netrepro.backends import BackendError
 from netrepro.backends.linkemu import LinkemuBackend, link_args, medium_delta, refuse_unsupported
 from netrepro.tools import ipcbench
 from netrepro.tools.ipcbench import message_rows
-from netrepro.linkspec import link_from_dict, with_direction
+from netrepro.linkfile import link_params
+from netrepro.linkspec import with_direction
 from netrepro.sim import link_args as netsim_link_args
 from netrepro.spec import load_spec
 from tests.conftest import needs_root_and_mininet
-from netrepro.yamlsrc import load_document
 from tests.test_backend_linkemu import NetnsNode, namespaces, needs_netns  # noqa: F401 (a fixture)
 from tests.test_ipc_net import TINY
 
-LINKS = Path(__file__).resolve().parent.parent / "configs" / "links"
-
 
 def link(name: str = "ethernet-10-shared"):
-    return link_from_dict(name, load_document(LINKS / f"{name}.yaml").data)
+    return link_params(name)
 
 
 def test_a_shared_link_asks_linkemu_and_netsim_for_the_medium_once() -> None:

@@ -10,7 +10,7 @@ from netrepro import measure
 from netrepro.errors import RunError
 from netrepro.experiment import settings_hash
 from netrepro.runsettings import prepared_file
-from netrepro.linkspec import link_from_dict
+from netrepro.linkfile import link_params
 from netrepro.sim import BINARY, SimError, run_netsim
 from netrepro.tools.ttcp import ttcp_command
 from netrepro.spec import load_spec
@@ -30,7 +30,7 @@ def fig15(profile="smoke"):
 
 
 def atm():
-    return link_from_dict("atm-oc3-155", load_document(REPO / "configs" / "links" / "atm-oc3-155.yaml").data)
+    return link_params("atm-oc3-155")
 
 
 def test_the_spec_gives_every_network_on_the_era_hosts():

@@ -2,9 +2,9 @@
 from pathlib import Path
 
 import pytest
-import yaml
 
-from netrepro.linkspec import link_from_dict, with_direction
+from netrepro.linkfile import link_params
+from netrepro.linkspec import with_direction
 from netrepro.sim import BINARY, SimError, run_netsim
 from netrepro.tools.mftp import mftp_command
 from netrepro.tools.ttcp import ttcp_command
@@ -17,7 +17,7 @@ needs_netsim = pytest.mark.skipif(not BINARY.is_file(), reason="needs tools/bin/
 
 
 def atm():
-    return link_from_dict("atm-taxi-100", yaml.safe_load((REPO / "configs/links/atm-taxi-100.yaml").read_text()))
+    return link_params("atm-taxi-100")
 
 
 def value(args, key, start=0):
@@ -111,8 +111,7 @@ def test_failure_is_a_clear_error():
 
 
 def wan():
-    return link_from_dict("atm-wan-emulator",
-                          yaml.safe_load((REPO / "configs/links/atm-wan-emulator.yaml").read_text()))
+    return link_params("atm-wan-emulator")
 
 
 def test_mftp_command_gets_src_from_host_b_into_the_root(tmp_path):

@@ -56,7 +56,8 @@ from benchmarks.readme import write_readme  # noqa: E402
 from netrepro import phase, stacks  # noqa: E402
 from netrepro.backends import EMULATORS, emulation_backend  # noqa: E402
 from netrepro.experiment import Experiment, settings_hash  # noqa: E402
-from netrepro.linkspec import LinkParams, link_from_dict, with_direction  # noqa: E402
+from netrepro.linkfile import link_params  # noqa: E402
+from netrepro.linkspec import LinkParams, with_direction  # noqa: E402
 from netrepro.paths import TOOLS_BIN  # noqa: E402
 from netrepro.provenance import binary_digests  # noqa: E402
 from netrepro.sim import run_netsim  # noqa: E402
@@ -65,7 +66,6 @@ from netrepro.tools import mftp  # noqa: E402
 from netrepro.tools.mftp import mftp_command  # noqa: E402
 from netrepro.tools.ttcp import pair_command, pair_seed, run_pair  # noqa: E402
 from netrepro.topology import H1, H2, LinkNetwork  # noqa: E402
-from netrepro.yamlsrc import load_document, validate  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 WORK = REPO / "benchmarks" / "work" / "crossval"
@@ -185,9 +185,7 @@ def run_missing(keys: list[str]) -> None:
 
 
 def mftp_link() -> LinkParams:
-    document = load_document(REPO / "configs" / "links" / f"{MFTP.link}.yaml")
-    validate(document, "link.schema.json")
-    return with_direction(link_from_dict(MFTP.link, document.data), cell_loss_ratio=MFTP.cell_loss_ratio)
+    return with_direction(link_params(MFTP.link), cell_loss_ratio=MFTP.cell_loss_ratio)
 
 
 def mftp_args() -> list[str]:

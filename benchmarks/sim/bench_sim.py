@@ -30,17 +30,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import RESULTS, write_tables  # noqa: E402
-from netrepro.linkspec import link_from_dict  # noqa: E402
+from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.sim import BINARY, run_netsim  # noqa: E402
 from netrepro.tools.ttcp import ttcp_command  # noqa: E402
 
-LINK = REPO / "configs" / "links" / "atm-taxi-100.yaml"
+LINK = "atm-taxi-100"
 HOST = REPO / "configs" / "hosts" / "sparcstation-ipc.yaml"
 # comer94 Sec 3: buffers 16K, 20K, ..., 48K and SunOS's largest, 52428 ("51K").
 BUFFERS = [k * 1024 for k in range(16, 49, 4)] + [52428]
@@ -160,7 +158,7 @@ def main() -> int:
     if not BINARY.is_file():
         print(f"{BINARY} is missing; run make -C tools", file=sys.stderr)
         return 1
-    link = link_from_dict(LINK.stem, yaml.safe_load(LINK.read_text()))
+    link = link_params(LINK)
     cells = [(s, r) for s in BUFFERS for r in BUFFERS]
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=opts.jobs) as pool:

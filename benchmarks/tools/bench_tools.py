@@ -37,12 +37,11 @@ from mininet.node import Host  # noqa: E402
 
 from benchmarks.readme import write_readme  # noqa: E402
 from netrepro.backends import get_backend  # noqa: E402
-from netrepro.linkspec import LinkParams, link_from_dict, with_direction  # noqa: E402
+from netrepro.linkfile import link_params  # noqa: E402
+from netrepro.linkspec import LinkParams, with_direction  # noqa: E402
 from netrepro.topology import H1_IP, H2_IP, LinkNetwork  # noqa: E402
-from netrepro.yamlsrc import load_document, validate  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
-LINKS = REPO / "configs" / "links"
 # Linux puts a 12-octet timestamp option in every TCP segment: 20 IP + 20 TCP + 12.
 TCP_HEADER = 52
 AGREEMENT = 0.03
@@ -72,13 +71,6 @@ FULL = Plan(repeats=3, ttcp_seconds=6, mftp_file=16 << 20, mftp_conns=(1, 4, 16)
             mftp_delay_s=None, ipc_size=1 << 20, ipc_repeat=3)
 QUICK = Plan(repeats=1, ttcp_seconds=3, mftp_file=2 << 20, mftp_conns=(1, 4), mftp_window=24 << 10,
              mftp_delay_s=0.02, ipc_size=256 << 10, ipc_repeat=1)
-
-
-def load_link(name: str) -> LinkParams:
-    """A link kind from configs/links, validated against its schema."""
-    document = load_document(LINKS / f"{name}.yaml")
-    validate(document, "link.schema.json")
-    return link_from_dict(name, document.data)
 
 
 def run(host: Host, args: list[str], timeout: float) -> str:
@@ -416,9 +408,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-tools-") as tmp:
         log_dir = Path(tmp)
         for name in ("ethernet-10", "atm-taxi-100"):
-            cases.append(bulk_case(load_link(name), plan, args.bin, log_dir))
-        cases.extend(mftp_case(load_link("atm-wan-emulator"), plan, args.bin, log_dir))
-        cases.extend(ipc_cases(load_link("ethernet-10"), plan, args.bin, log_dir))
+            cases.append(bulk_case(link_params(name), plan, args.bin, log_dir))
+        cases.extend(mftp_case(link_params("atm-wan-emulator"), plan, args.bin, log_dir))
+        cases.extend(ipc_cases(link_params("ethernet-10"), plan, args.bin, log_dir))
     report = {
         "benchmark": "tools",
         "machine": about,
