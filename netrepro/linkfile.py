@@ -8,15 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from netrepro.hostmodel import EXTENDS_DEPTH_MAX
 from netrepro.limits import check_link
 from netrepro.linkspec import LinkParams, link_from_dict
 from netrepro.paths import CONFIG_DIR
 from netrepro.yamlsrc import Document, SpecError, load_document, validate
 
 LINKS_DIR = CONFIG_DIR / "links"
-# As for host models (netrepro.hostmodel): a variant of a variant is fine, a longer chain is a
-# mistake.
-EXTENDS_DEPTH_MAX = 8
 # Mappings a variant replaces whole: a queue is limited in packets or in octets, never both, so
 # a variant's `queue: {bytes: 64K}` is a new limit, not a second one beside its base's packets.
 REPLACED_WHOLE = frozenset({"queue"})
@@ -75,10 +73,12 @@ def _base(document: Document, extending: tuple[Path, ...]) -> Link | None:
     if not isinstance(document.data, dict) or "extends" not in document.data:
         return None
     name = document.data["extends"]
+    if not isinstance(name, str):
+        raise document.error(("extends",), f"extends names a link kind beside this file, not {name!r}")
     folder = document.path.parent
     base_path = folder / f"{name}.yaml"
     # A name is a file beside this one: one that reaches elsewhere (../) is as unknown as a typo.
-    if not isinstance(name, str) or base_path.parent != folder or not base_path.is_file():
+    if base_path.parent != folder or not base_path.is_file():
         known = ", ".join(sorted(path.stem for path in folder.glob("*.yaml")))
         raise document.error(("extends",), f"no link named '{name}' beside this one ({base_path} is not a file); "
                              f"known: {known}")

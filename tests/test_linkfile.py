@@ -5,9 +5,7 @@ from pathlib import Path
 import pytest
 
 from netrepro import linkfile
-from netrepro.experiment import settings_hash
 from netrepro.linkspec import link_from_dict
-from netrepro.spec import load_spec
 from netrepro.yamlsrc import SpecError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -27,15 +25,6 @@ check:
   rate_tolerance_pct: 5
   rtt_tolerance: 1ms
 """
-# The settings hashes of liu95cool-tahoe's queue-depth variants (paper profile) when their link
-# files were whole copies of ethernet-10-shared.yaml: a variant reads as the same values, so
-# turning the copies into `extends` reruns none of their runs.
-QUEUE_VARIANT_HASHES = {
-    "lan-very-large-queue25-tahoe": "8176661f55792903b59afd34c08965779e9da626a7cfdaa170c65e7fe20a4baf",
-    "lan-very-large-queue100-tahoe": "8990254b15fb926c73884f9b45c17beadbea6c227f896a7391390c9d6f97027e",
-}
-
-
 def write(folder: Path, name: str, text: str) -> Path:
     path = folder / f"{name}.yaml"
     path.write_text(text)
@@ -90,6 +79,12 @@ def test_an_unknown_base_names_the_missing_file(tmp_path: Path) -> None:
         linkfile.load(sideways)
 
 
+def test_extends_names_a_link(tmp_path: Path) -> None:
+    empty = write(tmp_path, "empty", "description: E.\nextends:\n")
+    with pytest.raises(SpecError, match=r"empty.yaml:2: extends: extends names a link kind beside this file, not None"):
+        linkfile.load(empty)
+
+
 def test_a_loop_is_refused_where_it_closes(tmp_path: Path) -> None:
     a = write(tmp_path, "a", "description: A.\nextends: b\n")
     write(tmp_path, "b", "# b\ndescription: B.\nextends: a\n")
@@ -132,7 +127,3 @@ def test_the_queue_variants_are_the_shared_ethernet_but_for_the_queue(packets: i
     queue = replace(base.forward, queue_packets=packets)
     assert variant == replace(base, name=variant.name, forward=queue, reverse=queue)
 
-
-def test_the_queue_variants_settings_hashes_did_not_move() -> None:
-    spec = load_spec(REPO / "configs" / "liu95cool-tahoe.yaml", {"profile": "paper", "backend": "sim"})
-    assert {exp: settings_hash(spec.experiments[exp]) for exp in QUEUE_VARIANT_HASHES} == QUEUE_VARIANT_HASHES
