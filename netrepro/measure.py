@@ -103,11 +103,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def measure_argv(python: str, spec: Path, experiment: str, profile: str, *, backend: str | None = None,
-                 trial: int | None = None, out: Path | None = None, send_buffer: int | None = None,
-                 point: str | None = None, prepared: Path | None = None,
-                 prepare: Path | None = None) -> list[str]:
+                 trial: int | str | None = None, out: Path | str | None = None,
+                 send_buffer: int | str | None = None, point: str | None = None,
+                 prepared: Path | str | None = None, prepare: Path | str | None = None) -> list[str]:
     """The command that runs this module as the workflow's jobs do (a trial into `out`, or with
-    `prepare` what the trials share), for the workflow and the benchmarks alike."""
+    `prepare` what the trials share), for the workflow and the benchmarks alike; numbers may come
+    as the strings of a run folder's name."""
     def flag(name: str, value: object) -> list[str]:
         return [name, str(value)] if value is not None else []
 

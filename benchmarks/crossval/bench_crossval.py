@@ -60,7 +60,7 @@ from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.linkspec import LinkParams, with_direction  # noqa: E402
 from netrepro.paths import TOOLS_BIN  # noqa: E402
 from netrepro.provenance import binary_digests  # noqa: E402
-from netrepro.sim import run_netsim  # noqa: E402
+from netrepro.sim import BINARY, run_netsim  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools import mftp  # noqa: E402
 from netrepro.tools.mftp import mftp_command  # noqa: E402
@@ -558,7 +558,8 @@ def ipcbench_seed_spread(experiments: list[str]) -> dict[tuple[str, ...], list[f
         runs = REPO / "results" / "milliner" / experiment / "runs" / "quick" / "sim"
         for provenance in sorted(runs.glob("trial-1/provenance.json")):
             for run in json.loads(provenance.read_text()).get("runs", []):
-                command, at = run["command"], run["command"].index("--seed") + 1
+                # This checkout's netsim, wherever the run's was.
+                command, at = [str(BINARY), *run["command"][1:]], run["command"].index("--seed") + 1
                 times = [client_elapsed_s(run_netsim([*command[:at], str(spread_seed(run["seed"], k)),
                                                       *command[at + 1:]]).records)
                          for k in range(1, SPREAD_SEEDS + 1)]
