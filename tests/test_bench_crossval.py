@@ -244,7 +244,7 @@ def test_a_run_of_some_cases_carries_the_others_and_says_when_each_was_measured(
     carried = bench.carried_cases(["mftp"])
     assert carried == {"liu95db/atm": atm, "liu95db/ethernet": ethernet}
     table = bench.markdown(carried)
-    assert "| 1 of 1 | UDP loss bounds overlap in 0 of 0 (measured before the table kept when) |" in table
+    assert "| 1 of 1 | UDP loss bounds overlap in 0 of 0 (an earlier run, its date not recorded) |" in table
     assert "(measured 2026-11-27 at abc1234) |" in table
     assert "MFTP" not in table and "comer94" not in table
     assert set(bench.measured_stamp()) == {"commit", "date"}

@@ -631,7 +631,7 @@ def repeat_note(table: dict[str, Any]) -> str:
 def when_note(entry: dict[str, Any]) -> str:
     stamp = entry.get("measured")
     if not stamp:
-        return " (measured before the table kept when)"
+        return " (an earlier run, its date not recorded)"
     return f" (measured {stamp['date']} at {stamp['commit']})"
 
 
@@ -726,6 +726,9 @@ def main() -> int:
         run_missing(keys)
     stamp = measured_stamp()
     measured = {key: {**compare_case(key, args.run), "measured": stamp} for key in keys}
+    for key, entry in measured.items():
+        if not entry.get("items") and not entry.get("pairs") and not entry.get("compared"):
+            print(f"crossval: {key} found nothing both backends measured; --run runs it", file=sys.stderr)
     report = {
         "benchmark": "crossval",
         "what": "backend=sim against emulation (linkemu) for the same specs at the quick profile",
