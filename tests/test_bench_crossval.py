@@ -253,7 +253,8 @@ def test_a_run_of_some_cases_carries_the_others_and_says_when_each_was_measured(
 def test_milliner_transfers_compare_median_times_and_the_sims_seed_spread(bench: ModuleType) -> None:
     def run(backend: str, size: int, elapsed: str, completed: str = "TRUE") -> dict[str, str]:
         return {"experiment": "udp-unack", "curve": "udp 9000B 6UnAck", "message_bytes": str(size),
-                "segment": "9000", "unack": "6", "buffer": "NA",
+                "segment": "9000", "unack": "6", "buffer": "NA", "medium_frames": "100",
+                "medium_collisions": "1" if backend == "sim" else "30",
                 "backend": backend, "elapsed_s": elapsed, "completed": completed}
 
     rows = [run("sim", 1 << 20, "1.00"), run("sim", 1 << 20, "1.10"), run("linkemu", 1 << 20, "1.02"),
@@ -273,7 +274,9 @@ def test_milliner_transfers_compare_median_times_and_the_sims_seed_spread(bench:
     assert report["rows"][1]["in_sim_spread"] and not report["rows"][1]["settled"]
     assert (report["items_with_spread"], report["items_in_sim_spread"], report["items_settled"]) == (1, 1, 0)
     assert not bench.compare_ipcbench(rows, {item: [2.0, 2.0, 2.01]})["rows"][1]["in_sim_spread"]
+    assert report["collision_pct"] == {"sim": 1.0, "emulated": 30.0}  # completed runs only
     table = bench.markdown({"milliner/ipcbench": report})
     assert "| milliner transfers on the shared Ethernet, quick | 2 (experiment, curve, size) | 1 of 2 |" in table
+    assert "Collisions per frame on the medium: 1.00% in virtual time, 30.00% emulated" in table
     assert bench.client_elapsed_s([{"record": "message", "role": "client", "elapsed_ns": 2e9},
                                    {"record": "message", "role": "server", "elapsed_ns": 1e9}]) == 2.0

@@ -572,12 +572,16 @@ def compare_ipcbench(rows: list[dict[str, str]], spread: dict[tuple[str, ...], l
     whether the emulated time lies in the sim's own spread over seeds (widened by the tolerance):
     one emulated run meets other background frames than its twin in virtual time does."""
     elapsed, items_of = defaultdict(list), {}
+    frames, collisions = defaultdict(int), defaultdict(int)
     for row in rows:
         backend = "sim" if row["backend"] == "sim" else "emulated" if row["backend"] in EMULATED else None
         if backend and row["completed"] == "TRUE" and row["elapsed_s"] != "NA":
             key = (row["experiment"], row["curve"], int(row["message_bytes"]))
             elapsed[(*key, backend)].append(float(row["elapsed_s"]))
             items_of[key] = ipcbench_item(row["experiment"], row)
+            if row.get("medium_frames", "NA") != "NA":
+                frames[backend] += int(row["medium_frames"])
+                collisions[backend] += int(row["medium_collisions"])
     items = []
     for experiment, curve, size in sorted({k[:3] for k in elapsed}):
         sim, emu = elapsed.get((experiment, curve, size, "sim")), elapsed.get((experiment, curve, size, "emulated"))
@@ -604,6 +608,8 @@ def compare_ipcbench(rows: list[dict[str, str]], spread: dict[tuple[str, ...], l
             "items_with_spread": len(spread_items),
             "items_in_sim_spread": sum(i["in_sim_spread"] for i in spread_items),
             "items_settled": len(settled), "items_settled_within": sum(i["within"] for i in settled),
+            # Pooled over the case: each frame's collisions on the shared medium (milliner M17).
+            "collision_pct": {b: 100 * collisions[b] / frames[b] for b in ("sim", "emulated") if frames[b]},
             "rows": items}
 
 
@@ -626,6 +632,13 @@ def repeat_note(table: dict[str, Any]) -> str:
             f"{table['emulated_self_pairs_within']} of {table['pairs_emulated_again']} pairs within "
             f"{TOLERANCE_PCT:g}%, the sim against that second run: {table['sim_vs_emulated_again_pairs_within']} "
             f"of {table['pairs_emulated_again']}")
+
+
+def collision_note(entry: dict[str, Any]) -> str:
+    pct = entry.get("collision_pct", {})
+    if set(pct) != {"sim", "emulated"}:
+        return ""
+    return f". Collisions per frame on the medium: {pct['sim']:.2f}% in virtual time, {pct['emulated']:.2f}% emulated"
 
 
 def when_note(entry: dict[str, Any]) -> str:
@@ -660,7 +673,7 @@ def markdown(report: dict[str, Any]) -> str:
                      f"{i['items_settled']} of {i['items_with_spread']} items, which agree in "
                      f"{i['items_settled_within']}; the emulated time lies within the sim's central 95% "
                      f"(widened by {TOLERANCE_PCT:g}%) in {i['items_in_sim_spread']} of "
-                     f"{i['items_with_spread']}{when_note(i)} |")
+                     f"{i['items_with_spread']}{collision_note(i)}{when_note(i)} |")
     m = report.get(MFTP_KEY)
     if m and m["compared"]:
         c = m["case"]
