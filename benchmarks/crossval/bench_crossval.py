@@ -728,7 +728,7 @@ def compare_case(key: str, run: bool) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--run", action="store_true", help="run the missing runs first (emulation needs root)")
     parser.add_argument("--case", action="append", choices=CASE_KEYS, dest="cases",
                         help="measure only this case (repeatable; default: every case); the others "
