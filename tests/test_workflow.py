@@ -283,3 +283,22 @@ def test_the_default_target_measures_again_what_was_deleted_from_a_finished_tree
         assert [f for f in replanned.get(rule, []) if f.endswith(".csv")] == remade.get(rule, [])
     assert "reports/html/comer94.html" in replanned["render_report"]
     assert replanned["render_index"] == ["reports/html/index.html"]
+
+
+def test_an_experiment_gathers_another_backends_runs_that_another_experiment_of_the_spec_runs_on(tmp_path):
+    """milliner under backend=sim keeps its RPC experiments emulated (linkemu), and its other
+    experiments' finished linkemu runs of the same settings still join their results."""
+    from netrepro.spec import load_spec
+
+    spec = REPO / "configs" / "milliner.yaml"
+    loaded = load_spec(spec, {"profile": "quick", "backend": "sim"})
+    assert resolve_backend_name(loaded.experiments["compare-rpc"].backend) == "linkemu"
+    emulated = tmp_path / "results/milliner/udp-unack/runs/quick/linkemu/trial-1"
+    emulated.mkdir(parents=True)
+    (emulated / "provenance.json").write_text(json.dumps(
+        {"settings_hash": json.loads(write_marker(loaded.experiments["udp-unack"], emulated).read_text())
+         ["settings_hash"]}))
+    done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--config", "backend=sim",
+                     "--directory", str(tmp_path), "results/milliner/udp-unack/results.csv")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "results/milliner/udp-unack/runs/quick/linkemu/trial-1/provenance.json" in done.stdout
