@@ -280,3 +280,35 @@ def test_milliner_transfers_compare_median_times_and_the_sims_seed_spread(bench:
     assert "Collisions per frame on the medium: 1.00% in virtual time, 30.00% emulated" in table
     assert bench.client_elapsed_s([{"record": "message", "role": "client", "elapsed_ns": 2e9},
                                    {"record": "message", "role": "server", "elapsed_ns": 1e9}]) == 2.0
+
+
+def test_milliner_emulated_again_is_judged_against_the_first_emulated_run(bench: ModuleType) -> None:
+    def run(backend: str, elapsed: str) -> dict[str, str]:
+        return {"experiment": "tcp-buffers-small", "curve": "tcp 4096B", "message_bytes": str(1 << 20),
+                "segment": "NA", "unack": "NA", "buffer": "4096", "backend": backend, "elapsed_s": elapsed,
+                "completed": "TRUE"}
+
+    rows = [run("sim", "1.186"), run("linkemu", "1.38")]
+    key = bench.again_key("tcp-buffers-small", "tcp 4096B", 1 << 20)
+    report = bench.compare_ipcbench(rows, {}, {key: [1.199, 1.202]})
+    assert report["rows"][0]["emulated_again_s"] == [1.199, 1.202]
+    assert not report["rows"][0]["emulated_self_within"]  # 1.38 s against 1.2: 13 % apart
+    assert (report["items_emulated_again"], report["emulated_self_items_within"]) == (1, 0)
+    assert bench.compare_ipcbench(rows, {}, {key: [1.36, 1.40]})["emulated_self_items_within"] == 1
+    assert "Emulated 2 times more on the same seeds" in bench.markdown(
+        {"milliner/ipcbench": bench.compare_ipcbench(rows, {}, {key: [1.36, 1.40]})})
+    alone = bench.compare_ipcbench(rows, {})
+    assert alone["items_emulated_again"] == 0 and "Emulated" not in bench.markdown({"milliner/ipcbench": alone})
+
+
+def test_milliner_runs_kept_count_only_for_their_build_and_settings(bench: ModuleType) -> None:
+    assert bench.read_milliner_again() == {"runs": {}, "items": {}}
+    bench.WORK.mkdir(parents=True)
+    bench.builds = lambda names: {name: "sha256:1" for name in names}
+    settings = {name: bench.settings_hash(bench.milliner_experiment(name)) for name in bench.MILLINER_TRANSFERS}
+    kept = {"runs": {"udp-unack": 2}, "items": {"udp-unack|udp 9000B 6UnAck|1048576": [0.93, 0.92]}}
+    (bench.WORK / bench.MILLINER_AGAIN_FILE).write_text(json.dumps(
+        {"builds": bench.builds(bench.MILLINER_EMULATED_BUILDS), "settings": settings, **kept}))
+    assert bench.read_milliner_again() == kept
+    bench.builds = lambda names: {name: "sha256:2" for name in names}
+    assert bench.read_milliner_again() == {"runs": {}, "items": {}}  # another build's runs do not count
