@@ -305,7 +305,8 @@ def test_milliner_runs_kept_count_only_for_their_build_and_settings(bench: Modul
     assert bench.read_milliner_again() == {"runs": {}, "items": {}}
     bench.WORK.mkdir(parents=True)
     bench.builds = lambda names: {name: "sha256:1" for name in names}
-    settings = {name: bench.settings_hash(bench.milliner_experiment(name)) for name in bench.MILLINER_TRANSFERS}
+    settings = bench.milliner_settings(bench.milliner_experiments())
+    assert set(settings) == set(bench.MILLINER_TRANSFERS)
     kept = {"runs": {"udp-unack": 2}, "items": {"udp-unack|udp 9000B 6UnAck|1048576": [0.93, 0.92]}}
     (bench.WORK / bench.MILLINER_AGAIN_FILE).write_text(json.dumps(
         {"builds": bench.builds(bench.MILLINER_EMULATED_BUILDS), "settings": settings, **kept}))

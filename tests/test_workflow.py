@@ -12,6 +12,7 @@ import pytest
 
 from netrepro.backends import resolve_backend_name
 from netrepro.runsettings import write_marker
+from netrepro.spec import load_spec
 from netrepro.tools import prepared_once, tool
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,8 +49,6 @@ def test_lint_is_clean(spec):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.name)
 @pytest.mark.parametrize("profile", ["quick", "paper", "smoke"])
 def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
-    from netrepro.spec import load_spec
-
     loaded = load_spec(spec, {"profile": profile})
     done = snakemake("-n", "--cores", "2", "--configfile", str(spec), "--config", f"profile={profile}",
                      "--directory", str(tmp_path))
@@ -84,8 +83,6 @@ def test_backend_sim_runs_tahoe_experiments_in_virtual_time_and_says_why_others_
 
 def test_a_rerun_does_only_what_is_missing(tmp_path):
     from netrepro.experiment import settings_hash
-    from netrepro.spec import load_spec
-
     spec = REPO / "configs" / "liu95cool.yaml"
     lan_512b = load_spec(spec).experiments["lan-512b"]
     backend = resolve_backend_name("auto")
@@ -105,8 +102,6 @@ def test_a_rerun_does_only_what_is_missing(tmp_path):
 @pytest.mark.parametrize("stale", [True, False], ids=["older-than-code", "newer-than-code"])
 def test_results_older_than_the_aggregating_code_are_written_again_from_the_kept_runs(tmp_path, stale):
     from netrepro.experiment import settings_hash
-    from netrepro.spec import load_spec
-
     spec = REPO / "configs" / "liu95cool.yaml"
     lan_512b = load_spec(spec).experiments["lan-512b"]
     backend = resolve_backend_name("auto")
@@ -153,8 +148,6 @@ def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
     """A trial measured on ethernet-10 is measured again once the spec says wan-1995, though
     .snakemake (Snakemake's own records) is gone; the other experiments' runs are kept."""
     from netrepro.experiment import settings_hash
-    from netrepro.spec import load_spec
-
     spec = tmp_path / "liu95cool.yaml"
     spec.write_text((REPO / "configs" / "liu95cool.yaml").read_text())
     backend = resolve_backend_name("auto")
@@ -187,8 +180,6 @@ def test_rewording_an_experiment_or_adding_a_trial_reruns_only_what_it_must(tmp_
     """A new description or mirrors measure nothing again; raising trials from 2 to 3 measures
     trial 3 only. Both once reran every trial: they were part of the settings hash."""
     from netrepro.experiment import settings_hash
-    from netrepro.spec import load_spec
-
     spec = tmp_path / "liu95cool.yaml"
     spec.write_text((REPO / "configs" / "liu95cool.yaml").read_text())
     backend = resolve_backend_name("auto")
@@ -288,8 +279,6 @@ def test_the_default_target_measures_again_what_was_deleted_from_a_finished_tree
 def test_an_experiment_gathers_another_backends_runs_that_another_experiment_of_the_spec_runs_on(tmp_path):
     """milliner under backend=sim keeps its RPC experiments emulated (linkemu), and its other
     experiments' finished linkemu runs of the same settings still join their results."""
-    from netrepro.spec import load_spec
-
     spec = REPO / "configs" / "milliner.yaml"
     loaded = load_spec(spec, {"profile": "quick", "backend": "sim"})
     assert resolve_backend_name(loaded.experiments["compare-rpc"].backend) == "linkemu"

@@ -49,6 +49,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from mininet.log import setLogLevel
+
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
@@ -215,8 +217,6 @@ def mftp_emulated_runs() -> dict[str, Any]:
     """Each repeat between two Mininet hosts on the Tahoe stack, over linkemu, with the tick
     phases of the sim's repeat of the same number (netrepro.tools.mftp); needs root. The
     emulator's counters of the data direction (h2 to h1: reverse) cover all repeats."""
-    from mininet.log import setLogLevel
-
     setLogLevel("warning")
     link = mftp_link()
     runs = []
@@ -369,8 +369,6 @@ def read_repeat(experiment: Experiment) -> dict[str, list[float]]:
 def emulate_missing(experiment: Experiment, name: str, plan: dict[tuple[int, int], list[int]]) -> None:
     """Emulates each pair of plan under its seeds, on one network, into WORK/name; saves after
     each pair, so a rerun measures only the pairs still missing. Every pair has as many seeds."""
-    from mininet.log import setLogLevel
-
     setLogLevel("warning")
     seeds = len(next(iter(plan.values()), []))
     done = read_emulated_runs(experiment, name, seeds)
@@ -400,6 +398,11 @@ def extra_seeds_plan(experiment: Experiment, spread: dict[tuple[int, int], list[
 def repeat_plan(experiment: Experiment) -> dict[tuple[int, int], list[int]]:
     """Every pair once more under its own seed."""
     return {(send, recv): [pair_seed(experiment, 1, send, recv)] for send, recv in table1_pairs(experiment)}
+
+
+def side(row: dict[str, str]) -> str | None:
+    """Which side of the comparison a results.csv row is on: sim, emulated, or neither."""
+    return "sim" if row["backend"] == "sim" else "emulated" if row["backend"] in EMULATED else None
 
 
 def read_rows(paper: str, experiment: str) -> list[dict[str, str]]:
@@ -433,7 +436,7 @@ def compare_transfers(rows: list[dict[str, str]], spread: dict[tuple[int, int], 
     second emulated run on its own seed, how far it lies from the first and from the sim."""
     by = defaultdict(list)
     for row in rows:
-        backend = "sim" if row["backend"] == "sim" else "emulated" if row["backend"] in EMULATED else None
+        backend = side(row)
         if backend:
             by[(int(row["send_buffer"]), int(row["recv_buffer"]), backend)].append(float(row["throughput_mbit"]))
     fastest = max((max(v) for v in by.values()), default=0.0)
@@ -508,7 +511,7 @@ def compare_echoes(rows: list[dict[str, str]]) -> dict[str, Any]:
     """Per experiment, mode and size: median RTT of each backend, and UDP loss with 95% bounds."""
     rtts, lost = defaultdict(list), defaultdict(lambda: [0, 0])
     for row in rows:
-        backend = "sim" if row["backend"] == "sim" else "emulated" if row["backend"] in EMULATED else None
+        backend = side(row)
         if not backend:
             continue
         key = (row["experiment"], row["mode"], int(row["message_bytes"]), backend)
@@ -572,9 +575,15 @@ def ipcbench_seed_spread(experiments: list[str]) -> dict[tuple[str, ...], list[f
     return spread
 
 
-def milliner_experiment(name: str) -> Experiment:
+def milliner_experiments() -> dict[str, Experiment]:
+    """The milliner case's experiments at the quick profile, by name."""
     _, spec_path, _ = CASES["milliner/ipcbench"]
-    return load_spec(REPO / spec_path, {"profile": "quick"}).experiments[name]
+    loaded = load_spec(REPO / spec_path, {"profile": "quick"}).experiments
+    return {name: loaded[name] for name in MILLINER_TRANSFERS}
+
+
+def milliner_settings(experiments: dict[str, Experiment]) -> dict[str, str]:
+    return {name: settings_hash(experiment) for name, experiment in experiments.items()}
 
 
 def again_key(experiment: str, curve: str, size: int) -> str:
@@ -590,7 +599,7 @@ def read_milliner_again() -> dict[str, Any]:
     if not path.is_file():
         return empty
     record = json.loads(path.read_text())
-    settings = {name: settings_hash(milliner_experiment(name)) for name in MILLINER_TRANSFERS}
+    settings = milliner_settings(milliner_experiments())
     if record.get("builds") != builds(MILLINER_EMULATED_BUILDS) or record.get("settings") != settings:
         return empty
     return {"runs": record["runs"], "items": record["items"]}
@@ -599,14 +608,12 @@ def read_milliner_again() -> dict[str, Any]:
 def emulate_milliner_again() -> None:
     """Emulates each milliner experiment's trial MILLINER_AGAIN more times, on its own seeds, into
     WORK; saves after each run, so a rerun makes only what is missing."""
-    from mininet.log import setLogLevel
-
     setLogLevel("warning")
     kept = read_milliner_again()
-    settings = {name: settings_hash(milliner_experiment(name)) for name in MILLINER_TRANSFERS}
+    experiments = milliner_experiments()
+    settings = milliner_settings(experiments)
     WORK.mkdir(parents=True, exist_ok=True)
-    for name in MILLINER_TRANSFERS:
-        experiment = milliner_experiment(name)
+    for name, experiment in experiments.items():
         while (made := kept["runs"].get(name, 0)) < MILLINER_AGAIN:
             rows, _ = ipcbench.run_emulated(experiment, 1, f"crossval-again-{made + 1}",
                                             WORK / f"milliner-again-{made + 1}" / name)
@@ -627,7 +634,7 @@ def compare_ipcbench(rows: list[dict[str, str]], spread: dict[tuple[str, ...], l
     elapsed, items_of = defaultdict(list), {}
     frames, collisions = defaultdict(int), defaultdict(int)
     for row in rows:
-        backend = "sim" if row["backend"] == "sim" else "emulated" if row["backend"] in EMULATED else None
+        backend = side(row)
         if backend and row["completed"] == "TRUE" and row["elapsed_s"] != "NA":
             key = (row["experiment"], row["curve"], int(row["message_bytes"]))
             elapsed[(*key, backend)].append(float(row["elapsed_s"]))
