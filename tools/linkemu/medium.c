@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ring.h"
+
 static int64_t bits_ns(const struct le_medium *m, double bits)
 {
     return (int64_t)ceil(bits * 1e9 / m->rate_bps);
@@ -111,14 +113,11 @@ enum le_verdict le_medium_offer(struct le_medium *m, int st, int64_t ready_ns, u
         return LE_DROP_QUEUE;
     }
     if (s->len == s->cap) {
-        struct le_frame *q = malloc(2 * s->cap * sizeof *q);
+        struct le_frame *q = ring_move(s->q, sizeof *q, s->head, s->len, s->cap, 2 * s->cap);
         if (!q) {
             s->count.drop_queue++;
             return LE_DROP_QUEUE;
         }
-        for (size_t i = 0; i < s->len; i++)
-            q[i] = s->q[(s->head + i) % s->cap];
-        free(s->q);
         s->q = q;
         s->head = 0;
         s->cap *= 2;

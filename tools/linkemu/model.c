@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ring.h"
+
 /* Framing constants; they must agree with netrepro/linkspec.py. */
 #define ETH_OVERHEAD 38 /* header 14, FCS 4, preamble and delimiter 8, inter-frame gap 12 */
 #define ETH_MIN_PAYLOAD 46
@@ -71,21 +73,10 @@ double le_unit_loss_prob(double ratio, uint64_t units)
 static int wait_grow(struct le_wait *w)
 {
     size_t cap = w->cap ? 2 * w->cap : 64;
-    int64_t *start = malloc(cap * sizeof *start);
-    uint32_t *octets = malloc(cap * sizeof *octets);
-    if (!start || !octets) {
-        free(start);
-        free(octets);
+    struct le_waiting *q = ring_move(w->q, sizeof *q, w->head, w->len, w->cap, cap);
+    if (!q)
         return -1;
-    }
-    for (size_t i = 0; i < w->len; i++) {
-        start[i] = w->start_ns[(w->head + i) % w->cap];
-        octets[i] = w->octets[(w->head + i) % w->cap];
-    }
-    free(w->start_ns);
-    free(w->octets);
-    w->start_ns = start;
-    w->octets = octets;
+    w->q = q;
     w->cap = cap;
     w->head = 0;
     return 0;
@@ -94,8 +85,8 @@ static int wait_grow(struct le_wait *w)
 /* Forgets the packets whose serialization has begun by now: they have left the queue. */
 static void wait_expire(struct le_wait *w, int64_t now_ns)
 {
-    while (w->len > 0 && w->start_ns[w->head] <= now_ns) {
-        w->bytes -= w->octets[w->head];
+    while (w->len > 0 && w->q[w->head].start_ns <= now_ns) {
+        w->bytes -= w->q[w->head].octets;
         w->head = (w->head + 1) % w->cap;
         w->len--;
     }
@@ -111,8 +102,7 @@ int le_dir_init(struct le_dir *d, const struct le_dir_cfg *cfg, enum le_framing 
 
 void le_dir_free(struct le_dir *d)
 {
-    free(d->wait.start_ns);
-    free(d->wait.octets);
+    free(d->wait.q);
     d->wait = (struct le_wait){0};
 }
 
@@ -149,9 +139,7 @@ enum le_verdict le_admit(struct le_dir *d, int64_t now_ns, uint32_t frame_octets
             c->drop_nomem++;
             return LE_DROP_QUEUE;
         }
-        size_t tail = (w->head + w->len) % w->cap;
-        w->start_ns[tail] = (int64_t)start;
-        w->octets[tail] = ip;
+        w->q[(w->head + w->len) % w->cap] = (struct le_waiting){(int64_t)start, ip};
         w->len++;
         w->bytes += ip;
         if (w->len > c->queue_max_packets)

@@ -45,10 +45,15 @@ enum le_verdict {
     LE_DROP_BIT_ERROR,
 };
 
-/* Packets waiting for the line, oldest first: when each starts to be serialized and its size. */
+/* A packet waiting for the line: when it starts to be serialized and its size. */
+struct le_waiting {
+    int64_t start_ns;
+    uint32_t octets;
+};
+
+/* Packets waiting for the line, oldest first, in a ring. */
 struct le_wait {
-    int64_t *start_ns;
-    uint32_t *octets;
+    struct le_waiting *q;
     size_t cap, head, len;
     uint64_t bytes;
 };

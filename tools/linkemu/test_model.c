@@ -112,6 +112,32 @@ static void test_queue_bytes(void)
     le_dir_free(&d);
 }
 
+/* The waiting packets' ring grows past its first 64 slots after it has wrapped: each packet
+ * leaves the queue when its turn on the line begins, oldest first, whatever the slot. */
+static void test_queue_grows_after_wrapping(void)
+{
+    struct le_dir d;
+    struct le_dir_cfg c = cfg10();
+    c.queue_packets = 0;
+    c.delay_ns = 0;
+    NRT_EQ_INT(le_dir_init(&d, &c, LE_FRAMING_ETHERNET, 1500, 1, 0), 0);
+    int64_t rel;
+    const int64_t frame_ns = 1230400; /* 1538 octets on the line at 10 Mb/s */
+    for (int i = 0; i < 40; i++)      /* 39 wait behind the first, in slots 0-38 */
+        NRT_EQ_INT(le_admit(&d, 0, 1514, &rel), LE_PASS);
+    /* 31 have begun by 30 frame times: the head moves to slot 30 */
+    NRT_EQ_INT(le_admit(&d, 30 * frame_ns, 1514, &rel), LE_PASS);
+    for (int i = 0; i < 100; i++)     /* wraps round slot 63, then grows */
+        NRT_EQ_INT(le_admit(&d, 30 * frame_ns, 1514, &rel), LE_PASS);
+    NRT_EQ_INT(rel, 141 * frame_ns);
+    NRT_EQ_INT(d.count.queue_max_packets, 110);
+    /* at 100 frame times 101 of the 141 have begun: 40 wait, and the next makes 41 */
+    NRT_EQ_INT(le_admit(&d, 100 * frame_ns, 1514, &rel), LE_PASS);
+    NRT_EQ_INT(d.wait.len, 41);
+    NRT_EQ_INT(d.wait.bytes, 41 * 1500);
+    le_dir_free(&d);
+}
+
 static void test_oversize(void)
 {
     struct le_dir d;
@@ -249,6 +275,7 @@ int main(void)
     NRT_RUN(test_fractional_ns_accumulate);
     NRT_RUN(test_queue_packets);
     NRT_RUN(test_queue_bytes);
+    NRT_RUN(test_queue_grows_after_wrapping);
     NRT_RUN(test_oversize);
     NRT_RUN(test_loss_rates);
     NRT_RUN(test_seed_reproducible);

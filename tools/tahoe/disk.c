@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ring.h"
 #include "tahoe_var.h"
 
 void disk_init(struct tahoe_disk *d, const struct tahoe_hostcost *c, uint64_t seed,
@@ -157,12 +158,10 @@ static int cache_add(struct ufs_mount *m, const struct ufs_file *f, int64_t b)
 {
     if (m->fifo_len == m->fifo_cap) {
         int64_t cap = m->fifo_cap ? 2 * m->fifo_cap : 256;
-        int64_t *q = malloc((size_t)cap * sizeof *q);
+        int64_t *q = ring_move(m->fifo, sizeof *q, (size_t)m->fifo_head, (size_t)m->fifo_len,
+                               (size_t)m->fifo_cap, (size_t)cap);
         if (!q)
             return -ENOMEM;
-        for (int64_t i = 0; i < m->fifo_len; i++)
-            q[i] = m->fifo[(m->fifo_head + i) % m->fifo_cap];
-        free(m->fifo);
         m->fifo = q;
         m->fifo_head = 0;
         m->fifo_cap = cap;

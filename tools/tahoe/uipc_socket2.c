@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "in_pcb.h"
+#include "ring.h"
 #include "socketvar.h"
 #include "tahoe_var.h"
 
@@ -26,11 +27,9 @@ static int sb_grow(struct sockbuf *sb, size_t need)
     size_t cap = sb->sb_cap ? sb->sb_cap : 4096;
     while (cap < need)
         cap *= 2;
-    uint8_t *nb = malloc(cap);
+    uint8_t *nb = ring_move(sb->sb_buf, 1, sb->sb_off, sb->sb_cc, sb->sb_cap, cap);
     if (!nb)
         return -ENOBUFS;
-    sbcopy(sb, 0, nb, sb->sb_cc);
-    free(sb->sb_buf);
     sb->sb_buf = nb;
     sb->sb_cap = cap;
     sb->sb_off = 0;
@@ -42,12 +41,9 @@ static int sb_mput(struct sockbuf *sb, size_t len)
 {
     if (sb->sb_mcount == sb->sb_mcap) {
         size_t cap = sb->sb_mcap ? 2 * sb->sb_mcap : 64;
-        size_t *nm = malloc(cap * sizeof *nm);
+        size_t *nm = ring_move(sb->sb_m, sizeof *nm, sb->sb_mhead, sb->sb_mcount, sb->sb_mcap, cap);
         if (!nm)
             return -ENOBUFS;
-        for (size_t i = 0; i < sb->sb_mcount; i++)
-            nm[i] = sb->sb_m[(sb->sb_mhead + i) % sb->sb_mcap];
-        free(sb->sb_m);
         sb->sb_m = nm;
         sb->sb_mcap = cap;
         sb->sb_mhead = 0;
