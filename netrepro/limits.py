@@ -227,7 +227,9 @@ def check_link(document: Document) -> None:
             QUEUE_BYTES.check(document, where, value(document, where, parse_size, queue["bytes"]))
     if "background" in data:
         if data.get("medium") != "shared":
-            raise document.error(("background",), "other stations' traffic needs medium: shared")
+            where = document.nearest(("background",), ("medium",))
+            raise document.error(where, f"other stations' traffic (background) needs medium: shared, "
+                                        f"not {data.get('medium', 'duplex (the default)')}")
         where = ("background", "size")
         BACKGROUND_SIZE.check(document, where, value(document, where, parse_size, data["background"]["size"]))
 

@@ -36,6 +36,13 @@ class Link(Document):
         parts = tuple(key_path)
         return self._setter(parts).error(parts, message)
 
+    def nearest(self, *key_paths: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Of keys that clash, the one set nearest the link's own file (the first given of
+        those set in one file): a variant that changes one of them is where the clash began."""
+        def rank(key_path: tuple[Any, ...]) -> int:
+            return next((n for n, document in enumerate(self.files) if key_path in document.lines), len(self.files))
+        return min(key_paths, key=rank)
+
     def _setter(self, key_path: tuple[Any, ...]) -> Document:
         """The file that sets key_path, else the one that sets most of it, the link's own file
         before its bases (max keeps the first of equals)."""

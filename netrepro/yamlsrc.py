@@ -56,6 +56,10 @@ class Document:
         parts = tuple(key_path)
         return SpecError(self.path, format_key(parts), self.line_of(parts), message)
 
+    def nearest(self, *key_paths: KeyPath) -> KeyPath:
+        """Of keys that clash, the one an error names: in one file, the first given."""
+        return key_paths[0]
+
 
 def format_key(key_path: Iterable[Any]) -> str:
     text = ""

@@ -115,6 +115,24 @@ def test_a_bad_key_or_value_in_a_variant_is_located_in_the_variant(tmp_path: Pat
         linkfile.load(write(tmp_path, "of-slow", "description: V.\nextends: slow\n"))
 
 
+def test_a_clash_a_variant_makes_is_located_at_the_variant_s_key(tmp_path: Path) -> None:
+    write(tmp_path, "base", BASE)
+    duplex = write(tmp_path, "duplex", "description: V.\nextends: base\nmedium: duplex\n")
+    with pytest.raises(SpecError, match=r"duplex.yaml:3: medium: other stations' traffic \(background\) needs "
+                                        r"medium: shared, not duplex"):
+        linkfile.load(duplex)
+    # Both keys in one file: the error names the background, as before variants existed.
+    write(tmp_path, "plain", BASE.replace("medium: shared", "medium: duplex"))
+    with pytest.raises(SpecError, match=r"plain.yaml:9: background: other stations' traffic"):
+        linkfile.load(tmp_path / "plain.yaml")
+    # The base gives the medium, the variant adds the background to a duplex link.
+    write(tmp_path, "wire", BASE.replace("medium: shared", "medium: duplex").split("background:")[0]
+          + "check:\n  rate_tolerance_pct: 5\n  rtt_tolerance: 1ms\n")
+    noisy = write(tmp_path, "noisy", "description: V.\nextends: wire\nbackground:\n  frames_per_s: 5\n  size: 576B\n")
+    with pytest.raises(SpecError, match=r"noisy.yaml:3: background: .* not duplex"):
+        linkfile.load(noisy)
+
+
 @pytest.mark.parametrize("path", sorted(LINKS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_link_kind_loads_with_its_bases(path: Path) -> None:
     linkfile.link_params(path.stem)
