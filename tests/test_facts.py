@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from netrepro import limits, phase, sim, stacks
+from netrepro import hostmodel, limits, phase, sim, stacks
 from netrepro.backends import EMULATORS, FRAME_TIME_OCTETS
 from netrepro.errors import RunError
 from netrepro.paths import REPO
@@ -153,3 +153,51 @@ def test_only_jsonlines_reads_json_lines():
             continue
         for number, line in enumerate(path.read_text().splitlines(), 1):
             assert not ("json.loads" in line and "splitlines" in line), f"{path}:{number}: use netrepro.jsonlines"
+
+
+
+HOST_DOC = REPO / "docs" / "host-mechanisms.md"
+# The table's host columns (their first word) and the host files they stand for.
+HOST_COLUMNS = {"IPC": "sparcstation-ipc", "SS20": "sparcstation-20",
+                "Sol": "sparcstation-ipx-solaris23", "4c": "sun-4c-20mb"}
+
+
+def host_doc_rows() -> list[tuple[list[str], dict[str, str]]]:
+    """The rows of host-mechanisms.md's table of values (section 2.0) that name host-model
+    keys: the keys, and each host column's cell."""
+    lines = HOST_DOC.read_text().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("| key | IPC | SS20 |"))
+    hosts = [cell.strip().split()[0] for cell in lines[head].strip("|").split("|")][1:]
+    rows = []
+    for line in lines[head + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        keys = re.findall(r"`([a-z0-9_]+)`", cells[0])
+        if keys:
+            rows.append((keys, dict(zip(hosts, cells[1:]))))
+    return rows
+
+
+def stated_values(keys: list[str], cell: str) -> list[float]:
+    """The values a cell states for its row's keys: one each where it reads "x / y", else its
+    first number for all of them (a row `a` = `b`)."""
+    parts = cell.split(" / ") if len(keys) > 1 and " / " in cell else [cell] * len(keys)
+    return [float(re.match(r"(\d+(?:\.\d+)?(?:e\d+)?)", part.strip()).group(1)) for part in parts]
+
+
+def test_the_host_doc_s_table_of_values_is_the_host_files():
+    """A value the doc's table gives for a host is the one its host file (with the files it
+    extends) sets, and "-" one it does not set: the doc is read beside the files, not instead."""
+    values = {column: hostmodel.values(REPO / "configs" / "hosts" / f"{name}.yaml")
+              for column, name in HOST_COLUMNS.items()}
+    checked = 0
+    for keys, cells in host_doc_rows():
+        for column, cell in cells.items():
+            host = values[column]
+            if cell.startswith("-"):
+                assert not [key for key in keys if key in host], (keys, column, cell)
+            else:
+                assert [host.get(key) for key in keys] == stated_values(keys, cell), (keys, column, cell)
+            checked += 1
+    assert checked >= 60  # the table was found and read (17 rows of 4 hosts today)
