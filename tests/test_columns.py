@@ -109,7 +109,8 @@ def mftp_trial():
     experiment = load_spec(CONFIGS / "ishikura.yaml", {"profile": "smoke"}).experiments["fig1-multi"]
     records = [{"record": "transfer", "tool": "mftp", "index": 0, "connections": 4, "connections_chosen_by": "formula",
                 "window_start": 24576, "block_size": 8192, "bytes": 1 << 21, "throughput_bps": 3e7,
-                "elapsed_ns": 5 * 10**8, "rtt_ns": 2 * 10**8, "formula_connections": 3.7, **DISK},
+                "elapsed_ns": 5 * 10**8, "rtt_ns": 2 * 10**8, "formula_connections": 3.7,
+                "reorder_stalls": 0, "held_ahead_max": 16384, **DISK},
                {"record": "transfer", "tool": "mftpd", **DISK}]
     sim = {"b_tcps_sndrexmitpack": 3, "b_tcps_rexmttimeo": 1}
     session = recovery.summary([recovery.Episode((2121, 1024), 0, 4 * 10**8, 24576, 1000, 10**8)])

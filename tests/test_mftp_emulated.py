@@ -33,3 +33,20 @@ def test_one_emulated_point_gives_a_row_per_transfer_with_its_link(tmp_path):
     assert provenance["link"]["delay_s"] == 0.05
     assert set(provenance["tools"]) >= {"mftp", "mftpd", "linkemu"}
     assert not (out / "files" / "src.bin").exists()
+
+
+def test_a_receiver_bounded_to_one_block_ahead_stalls_connections_emulated(tmp_path):
+    """fig6-reorder1 (mftp --reorder-max of one block) over linkemu: four connections' blocks
+    arrive together, so the receiver holds back those beyond its bound and records it, and
+    every transfer still completes."""
+    spec = load_spec(ISHIKURA, {"profile": "smoke", "backend": "linkemu"})
+    experiment = at_point(spec.experiments["fig6-reorder1"], 4)
+    assert dict(experiment.point) == {"added_rtt": 0.0, "connections": 4}
+    out = tmp_path / "point-4"
+    mftp.run(spec, experiment, 1, out, None, None)
+    records = json.loads((out / "provenance.json").read_text())["records"]
+    client = [r for r in records if r.get("record") == "transfer" and r.get("tool") == "mftp"]
+    assert len(client) == experiment.settings.transfers
+    assert all(r["bytes"] == experiment.settings.transfer_bytes and r["connections"] == 4 for r in client)
+    assert all(0 < r["held_ahead_max"] <= experiment.settings.block for r in client)
+    assert sum(r["reorder_stalls"] for r in client) > 0

@@ -231,6 +231,7 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, records: list
             # The session's totals at the sender (host b); the same on every row of the session.
             "retransmitted_packets": counters.get("b_tcps_sndrexmitpack"),
             "retransmit_timeouts": counters.get("b_tcps_rexmttimeo"),
+            "reorder_stalls": record["reorder_stalls"], "held_ahead_max": record["held_ahead_max"],
             # Each host's disk during this transfer: mftp's record (host a) and mftpd's (b).
             **sim.disk_columns(record, servers[i] if i < len(servers) else None),
             **(session or {}),

@@ -11,7 +11,7 @@ empty_mftp <- function() {
     bytes = double(), retransmitted_packets = double(), retransmit_timeouts = double(),
     run_id = character()
   )
-  for (key in recovery_keys) empty[[key]] <- double()
+  for (key in c(recovery_keys, reorder_keys)) empty[[key]] <- double()
   empty
 }
 
@@ -29,7 +29,7 @@ read_mftp <- function(results_dir, paper, experiments) {
   if (nrow(data) == 0) {
     return(empty_mftp())
   }
-  for (key in c("cell_loss_ratio", "bit_error_ratio", "added_rtt_ms", recovery_keys)) {
+  for (key in c("cell_loss_ratio", "bit_error_ratio", "added_rtt_ms", recovery_keys, reorder_keys)) {
     if (!key %in% names(data)) data[[key]] <- NA_real_
   }
   data |>
@@ -46,6 +46,11 @@ recovery_keys <- c(
   "recoveries", "recoveries_cut", "recoveries_unfinished", "recovery_s", "recovery_rtts", "recovery_formula_rtts", "base_rtt_ms"
 )
 
+# Per transfer, how often the receiving program held a connection back behind its bound of
+# blocks ahead of a gap, and the most octets it held ahead (mftp --reorder-max); NA in results
+# from before mftp recorded them.
+reorder_keys <- c("reorder_stalls", "held_ahead_max")
+
 # The columns that name a sweep point of an experiment and setup (and its host model).
 point_keys <- c(
   "experiment", "setup", "host", "connections", "window", "added_rtt_ms", "cell_loss_ratio",
@@ -54,12 +59,14 @@ point_keys <- c(
 
 # Mean and spread of throughput at each sweep point of each experiment and
 # setup; the recoveries of its sessions (one row each) summed, their mean Tr
-# weighted by how many each completed.
+# weighted by how many each completed; the receiver's stalls per transfer and the
+# most it held ahead of a gap.
 summarise_points <- function(transfers) {
   sessions <- !duplicated(transfers$run_id)
   if (!"host" %in% names(transfers)) {
     transfers$host <- rep(NA_character_, nrow(transfers))
   }
+  for (key in setdiff(reorder_keys, names(transfers))) transfers[[key]] <- rep(NA_real_, nrow(transfers))
   transfers |>
     dplyr::mutate(session = sessions) |>
     dplyr::group_by(dplyr::across(dplyr::all_of(point_keys))) |>
@@ -73,6 +80,7 @@ summarise_points <- function(transfers) {
       recoveries_cut = sum(recoveries_cut[session]),
       recoveries_unfinished = sum(recoveries_unfinished[session]),
       recoveries = sum(recoveries[session]),
+      stalls_per_transfer = mean(reorder_stalls), held_ahead_max = max_or_na(held_ahead_max),
       .groups = "drop"
     )
 }

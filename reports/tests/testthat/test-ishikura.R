@@ -1,11 +1,12 @@
-# Hand-made MFTP points of one setup; ... overrides the sweep columns.
-mftp_points <- function(experiment, ..., mean_mbit, setup = "s") {
+# Hand-made MFTP points of one setup and host, as summarise_points() gives them; ...
+# overrides the sweep columns.
+mftp_points <- function(experiment, ..., mean_mbit, setup = "s", host = "h") {
   sweep <- utils::modifyList(
     list(connections = 1, window = 24576, added_rtt_ms = 100, cell_loss_ratio = 0, bit_error_ratio = 0),
     list(...)
   )
   tibble::tibble(
-    experiment = experiment, setup = setup, !!!sweep,
+    experiment = experiment, setup = setup, host = host, !!!sweep,
     mean_mbit = mean_mbit, elapsed_s = 1, bytes = 1e6, retransmitted = 0, runs = 1
   )
 }
@@ -142,6 +143,23 @@ test_that("the report renders from synthetic data with a verdict for every claim
   claims <- read_claims(file.path(reports_dir, "reference", "ishikura-claims.csv"), mftp_metrics)
   expect_setequal(card$claim_id, claims$claim_id)
   expect_false(any(card$verdict == "no data"))
+})
+
+test_that("a point counts its receiver's stalls per transfer and the most it held ahead", {
+  transfers <- tibble::tibble(
+    experiment = "table2-multi-reorder1", setup = "s", run_id = c("a", "a", "b"), connections = 4,
+    window = 65535, added_rtt_ms = 200, cell_loss_ratio = 0, bit_error_ratio = 3e-7,
+    throughput_mbit = 1, elapsed_s = 1, bytes = 1, retransmitted_packets = 0, retransmit_timeouts = 0,
+    recoveries = NA_real_, recoveries_cut = NA_real_, recoveries_unfinished = NA_real_,
+    recovery_s = NA_real_, recovery_rtts = NA_real_, recovery_formula_rtts = NA_real_,
+    reorder_stalls = c(2, 4, 9), held_ahead_max = c(32768, 16384, 24576)
+  )
+  point <- summarise_points(transfers)
+  expect_equal(point$stalls_per_transfer, 5)
+  expect_equal(point$held_ahead_max, 32768)
+  # Results from before mftp counted them: no count, not a zero.
+  older <- summarise_points(dplyr::select(transfers, -reorder_stalls, -held_ahead_max))
+  expect_true(is.na(older$stalls_per_transfer) && is.na(older$held_ahead_max))
 })
 
 test_that("Fig 1 pairs n connections of W with one of n*W and weighs Tr by recoveries", {
