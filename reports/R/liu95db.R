@@ -342,7 +342,7 @@ liu95db_echo_metrics <- c(claim_metrics, list(
     if (is.null(extra$formula)) {
       return(NA_real_)
     }
-    pairs <- abnormal_next_normal(dplyr::filter(sizes, mode == modes[1]), extra$formula)
+    pairs <- abnormal_beside_normal(dplyr::filter(sizes, mode == modes[1]), extra$formula)
     if (nrow(pairs) == 0) NA_real_ else 100 * mean(pairs$rtt_abnormal > pairs$rtt_normal)
   }
 ))
@@ -365,24 +365,44 @@ loss_ratio_between <- function(sizes, mode, experiments) {
   loss[1] / loss[2]
 }
 
-# Each size the formula calls abnormal beside the next larger size it calls
-# normal, with both median RTTs (rtt_abnormal, rtt_normal).
-abnormal_next_normal <- function(sizes, formula) {
-  classed <- sizes |>
+# Each size the formula calls abnormal beside the median RTT a size it calls normal would take
+# at the same size (rtt_normal), per setup: interpolated in size between the nearest normal
+# sizes below and above it (below_bytes, above_bytes), or, with none below, the next normal size
+# above's, which bounds it from above as RTT grows with size. A size with no normal size above
+# it is left out. rtt_abnormal is its own median RTT.
+abnormal_beside_normal <- function(sizes, formula) {
+  sizes |>
     dplyr::filter(!is.na(rtt_median)) |>
+    dplyr::group_by(setup) |>
+    dplyr::group_modify(function(rows, key) beside_normal_rows(rows, formula)) |>
+    dplyr::ungroup()
+}
+
+# abnormal_beside_normal() for one setup's sizes.
+beside_normal_rows <- function(rows, formula) {
+  classed <- rows |>
     dplyr::mutate(predicted = formula_class(message_bytes, link_network(link, formula), formula)) |>
     dplyr::arrange(message_bytes)
   normal <- dplyr::filter(classed, predicted == "normal")
   abnormal <- dplyr::filter(classed, predicted == "abnormal")
-  nxt <- purrr::map_int(abnormal$message_bytes, function(b) {
-    hit <- which(normal$message_bytes > b)
-    if (length(hit) == 0) NA_integer_ else hit[1]
-  })
+  nearest <- function(pick) {
+    purrr::map_int(abnormal$message_bytes, function(b) {
+      hit <- pick(b)
+      if (length(hit) == 0) NA_integer_ else hit
+    })
+  }
+  above <- nearest(function(b) utils::head(which(normal$message_bytes > b), 1))
+  below <- nearest(function(b) utils::tail(which(normal$message_bytes < b), 1))
   tibble::tibble(
     abnormal_bytes = abnormal$message_bytes, rtt_abnormal = abnormal$rtt_median,
-    normal_bytes = normal$message_bytes[nxt], rtt_normal = normal$rtt_median[nxt]
+    below_bytes = normal$message_bytes[below], rtt_below = normal$rtt_median[below],
+    above_bytes = normal$message_bytes[above], rtt_above = normal$rtt_median[above]
   ) |>
-    dplyr::filter(!is.na(normal_bytes))
+    dplyr::filter(!is.na(above_bytes)) |>
+    dplyr::mutate(rtt_normal = dplyr::if_else(
+      is.na(below_bytes), rtt_above,
+      rtt_below + (rtt_above - rtt_below) * (abnormal_bytes - below_bytes) / (above_bytes - below_bytes)
+    ))
 }
 
 # Evaluates both kinds of claims, each on its own setups (echo setups for

@@ -210,17 +210,34 @@ test_that("the loss ratio pools datagrams over the sizes both experiments measur
   expect_true(is.na(liu95db_echo_metrics$experiment_loss_ratio(sizes, "tcp", experiments = c("atm", "eth"))))
 })
 
-test_that("each file the formula calls abnormal is set beside the next larger normal one", {
-  # ATM: 6988 and 7708 abnormal, 12288 normal; 97835 abnormal, 110592 (9 x 12K) normal.
-  sizes <- rtt_sizes(c(6988, 7708, 12288, 97835, 110592), c(210, 190, 9, 300, 40))
-  pairs <- abnormal_next_normal(sizes, toy_formula)
+test_that("each file the formula calls abnormal is set beside a normal file's RTT at its size", {
+  # ATM: 6988 and 7708 abnormal, 12288 normal; 97835 abnormal, 110592 (9 x 12K) normal; 200000
+  # abnormal with no normal size above it.
+  sizes <- rtt_sizes(c(6988, 7708, 12288, 97835, 110592, 200000), c(210, 190, 9, 300, 40, 900))
+  pairs <- abnormal_beside_normal(sizes, toy_formula)
   expect_equal(pairs$abnormal_bytes, c(6988, 7708, 97835))
-  expect_equal(pairs$normal_bytes, c(12288, 12288, 110592))
+  # Below the smallest normal size: that size's RTT; between two: in proportion to size.
+  expect_equal(pairs$below_bytes, c(NA, NA, 12288))
+  expect_equal(pairs$above_bytes, c(12288, 12288, 110592))
+  expect_equal(pairs$rtt_normal, c(9, 9, 9 + 31 * (97835 - 12288) / (110592 - 12288)))
   metric <- liu95db_echo_metrics$abnormal_slower_share
   expect_equal(metric(sizes, "tcp", extra = list(formula = toy_formula)), 100)
+  # Faster than the next, larger normal file, yet slower than a normal file of its size (88.3
+  # ms); and one faster than that.
+  between <- rtt_sizes(c(12288, 97835, 110592), c(10, 95, 100))
+  expect_equal(metric(between, "tcp", extra = list(formula = toy_formula)), 100)
+  quick <- rtt_sizes(c(12288, 97835, 110592), c(10, 80, 100))
+  expect_equal(metric(quick, "tcp", extra = list(formula = toy_formula)), 0)
   slow_normal <- rtt_sizes(c(6988, 12288), c(5, 9))
   expect_equal(metric(slow_normal, "tcp", extra = list(formula = toy_formula)), 0)
   expect_true(is.na(metric(sizes, "tcp")))
+  # Each setup is read off its own normal files.
+  two <- dplyr::bind_rows(
+    rtt_sizes(c(6988, 12288), c(20, 9), setup = "a"), rtt_sizes(c(6988, 12288), c(20, 30), setup = "b")
+  )
+  beside <- abnormal_beside_normal(two, toy_formula)
+  expect_equal(beside$setup, c("a", "b"))
+  expect_equal(beside$rtt_normal, c(9, 30))
 })
 
 test_that("Table 1 agreement counts the files echoed at their exact size", {
