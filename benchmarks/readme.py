@@ -45,7 +45,7 @@ SECTIONS = (
             "runs it: each experiment's wall time and netsim's events per second, the runs that "
             "tune a cooling loop (cooling.tune) counted with the trials' own.",
             "sim-liu95cool.md"),
-    Section("Virtual time against emulation", "make bench-crossval", "root, about 90 minutes",
+    Section("Virtual time against emulation", "make bench-crossval", "root, about 3 hours, most of it comer94's pairs",
             "Virtual time (backend=sim) against linkemu on comer94 Table 1, liu95db's "
             "ATM and shared-Ethernet echoes, milliner's transfers between paging hosts on the shared "
             "Ethernet and MFTP GETs with cell loss; `--case` measures some cases and carries the "
