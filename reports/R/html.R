@@ -330,7 +330,7 @@ era_host_html <- function(counts) {
     n <- purrr::map_int(levels, function(l) as.integer(r[[l]]))
     verdicts <- paste0(verdict_badge(levels[n > 0]), "&nbsp;", n[n > 0], collapse = " ")
     paste0(
-      "<tr><td>", escape_html(r$paper), "</td><td>", r$era_claims, "</td><td>", r$on_fitted,
+      "<tr><td>", nowrap_html(r$paper), "</td><td>", r$era_claims, "</td><td>", r$on_fitted,
       "</td><td>", r$held_out, "</td><td>", verdicts, "</td><td>",
       dplyr::coalesce(fmt_num(r$reproduced_pct, 3), "–"), "</td></tr>"
     )
