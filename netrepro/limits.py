@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping
 
 from netrepro import hostmodel
 from netrepro.errors import RunError
+from netrepro.linkspec import DEFAULT_MEDIUM
 from netrepro.units import UnitError, parse_rate, parse_size, parse_time
 from netrepro.yamlsrc import Document
 
@@ -229,7 +230,7 @@ def check_link(document: Document) -> None:
         if data.get("medium") != "shared":
             where = document.nearest(("background",), ("medium",))
             raise document.error(where, f"other stations' traffic (background) needs medium: shared, "
-                                        f"not {data.get('medium', 'duplex (the default)')}")
+                                        f"not {data.get('medium', f'{DEFAULT_MEDIUM} (the default)')}")
         where = ("background", "size")
         BACKGROUND_SIZE.check(document, where, value(document, where, parse_size, data["background"]["size"]))
 

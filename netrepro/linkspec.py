@@ -12,6 +12,9 @@ from typing import Any, Mapping
 
 from netrepro.units import parse_rate, parse_size, parse_time
 
+# A link kind without `medium`: one line per direction.
+DEFAULT_MEDIUM = "duplex"
+
 # Octets an Ethernet frame occupies on the wire beyond the IP packet: header 14, FCS 4,
 # preamble and start delimiter 8, inter-frame gap 12. The payload is padded to 46.
 ETHERNET_OVERHEAD = 38
@@ -58,7 +61,7 @@ class LinkParams:
     reverse: Direction
     check: LinkCheck
     # "shared": one half-duplex Ethernet both hosts take turns on (netsim and linkemu --medium shared).
-    medium: str = "duplex"
+    medium: str = DEFAULT_MEDIUM
     # On a shared medium: other stations' frames a second (Poisson) and their IP octets.
     background_fps: float = 0.0
     background_octets: int = 1500
@@ -156,7 +159,7 @@ def link_from_dict(name: str, data: Mapping[str, Any], overrides: Mapping[str, A
             rate_tolerance_pct=float(check.get("rate_tolerance_pct", 5.0)),
             rtt_tolerance_s=parse_time(check.get("rtt_tolerance", "1ms")),
         ),
-        medium=merged.get("medium", "duplex"),
+        medium=merged.get("medium", DEFAULT_MEDIUM),
         background_fps=float(merged.get("background", {}).get("frames_per_s", 0.0)),
         background_octets=parse_size(merged.get("background", {}).get("size", "1500B")),
     )

@@ -155,7 +155,6 @@ def test_only_jsonlines_reads_json_lines():
             assert not ("json.loads" in line and "splitlines" in line), f"{path}:{number}: use netrepro.jsonlines"
 
 
-
 HOST_DOC = REPO / "docs" / "host-mechanisms.md"
 # The table's host columns (their first word) and the host files they stand for.
 HOST_COLUMNS = {"IPC": "sparcstation-ipc", "SS20": "sparcstation-20",
