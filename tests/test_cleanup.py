@@ -118,6 +118,18 @@ def test_measure_turns_sigterm_into_cleanup_and_exit_143(tmp_path: Path) -> None
     assert marker.read_text() == "yes"
 
 
+def test_sigint_while_measure_starts_ends_it_without_a_traceback() -> None:
+    """A SIGINT that lands while measure is still importing its modules (about 0.4 s, before
+    signals_raise takes over) ends it by the signal, without a KeyboardInterrupt traceback."""
+    process = subprocess.Popen([sys.executable, "-m", "netrepro.measure", "--help"], cwd=REPO,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=30)
+    assert process.returncode == -signal.SIGINT
+    assert "Traceback" not in output, output
+
+
 def test_start_echods_ends_the_first_echod_when_the_second_fails() -> None:
     net = FakeNet([SERVING, "import sys; sys.stderr.write('echod: port in use\\n'); sys.exit(2)"])
     experiment = measure.load_spec(SPEC, {"profile": "smoke"}).experiments["lan-512b"]
