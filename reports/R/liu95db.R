@@ -303,10 +303,10 @@ liu95db_echo_metrics <- c(claim_metrics, list(
     rows <- abnormal_constancy_rows(rows_where(sizes, sizes$mode == modes[1]), extra$formula)
     if (nrow(rows) < 2) NA_real_ else 100 * mean(rows$near)
   },
-  # Spearman correlation of size with the median RTT of the first mode.
+  # Spearman correlation of size with the mean RTT of the first mode (Fig 14 plots averages).
   rtt_trend = function(sizes, modes, ...) {
-    rows <- rows_where(sizes, sizes$mode == modes[1] & !is.na(sizes$rtt_median))
-    size_trend(rows$message_bytes, rows$rtt_median)
+    rows <- rows_where(sizes, sizes$mode == modes[1] & !is.na(sizes$rtt_mean))
+    size_trend(rows$message_bytes, rows$rtt_mean)
   },
   # Spearman correlation of size with the share of the first mode's returned datagrams that
   # came back out of order (misorder_rows()); NA without pingx's count.
