@@ -58,11 +58,21 @@ def plain_server(payload: Path):
     authorizer.add_anonymous(str(payload.parent))
     handler = type("Handler", (FTPHandler,), {"authorizer": authorizer, "banner": "pyftpdlib ready"})
     server = FTPServer((LOOPBACK, 0), handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"timeout": 0.1}, daemon=True)
+    stop = threading.Event()
+
+    def serve() -> None:
+        # The serving thread closes the server itself: closed from the test's thread, its
+        # sockets went away under a poll() still running (EBADF in the thread).
+        while not stop.is_set():
+            server.serve_forever(timeout=0.1, blocking=False, handle_exit=False)
+        server.close_all()
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     yield server.address[1]
-    server.close_all()
+    stop.set()
     thread.join(timeout=5)
+    assert not thread.is_alive(), "pyftpdlib's thread did not stop within 5 s"
 
 
 def test_ftplib_retrieves_a_file_from_mftpd_byte_for_byte(payload, tmp_path):
