@@ -23,10 +23,13 @@ setup:
 build: setup
 	$(MAKE) -C tools all
 
-# The emulated specs write results only (target all_results): liu95cool.yaml's report is the
-# one liu95cool-tahoe.yaml renders last, with both setups, so it is not rendered twice. The
-# virtual-time specs run the default target, which names every result beside the report, so an
-# experiment whose results folder was deleted is measured again.
+# Every spec first writes its results (target all_results, which names every result, so an
+# experiment whose results folder was deleted is measured again). Then the virtual-time specs'
+# reports render $(CORES) at a time (target paper_report): a render runs on one core, and one
+# after another they left the other idle for minutes. liu95cool.yaml's report is the one
+# liu95cool-tahoe.yaml renders, with both setups; it renders first, the longest of them, while
+# the others share the second core. The index comes last, once, from every scorecard. A failed
+# render stops make with its paper's log named.
 reproduce: build
 	@for spec in $(DEFAULT_SPECS); do \
 		echo "== $$spec"; \
@@ -34,9 +37,14 @@ reproduce: build
 	done
 	@for spec in $(SIM_SPECS); do \
 		echo "== $$spec (virtual time, paper profile)"; \
-		$(SNAKEMAKE) --cores $(CORES) --configfile $$spec $(SNAKEMAKE_ARGS) \
+		$(SNAKEMAKE) all_results --cores $(CORES) --configfile $$spec $(SNAKEMAKE_ARGS) \
 			--config backend=sim profile=paper || exit 1; \
 	done
+	@echo "== the reports, $(CORES) at a time"
+	@printf '%s\n' $(SIM_SPECS) | tac | xargs -P $(CORES) -I {} $(SNAKEMAKE) paper_report --cores 1 \
+		--configfile {} $(SNAKEMAKE_ARGS) --config backend=sim profile=paper --quiet
+	@$(SNAKEMAKE) --cores 1 --configfile $(lastword $(SIM_SPECS)) $(SNAKEMAKE_ARGS) \
+		--config backend=sim profile=paper --forcerun render_index --quiet -- reports/html/index.html
 	@echo "Reports: $(CURDIR)/reports/html/index.html"
 
 # A commented starting spec for a study of one's own: make study NAME=my-study [TOOL=ttcp] [LINK=ethernet-10]

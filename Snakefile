@@ -28,3 +28,10 @@ rule all_results:
         results=get_experiment_results,
         traces=get_experiment_traces,
         runs=get_experiment_runs,
+
+
+# The report and its scorecard without the index, so that several papers' reports can render
+# side by side (make reproduce), the index once after them.
+rule paper_report:
+    input:
+        reports=get_paper_report_targets(),

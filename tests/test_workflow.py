@@ -68,6 +68,28 @@ def test_dry_run_plans_one_job_per_trial(spec, profile, tmp_path):
     assert counts.get("extract_trace", 0) == sum(tool(e.tool).traced(e.settings) for e in loaded.experiments.values())
 
 
+def test_the_results_report_and_index_targets_split_the_default_one(tmp_path):
+    """make reproduce measures every spec (all_results), renders the reports side by side
+    (paper_report), then the index: together the default target's jobs, none twice."""
+    def planned(*target: str) -> dict[str, int]:
+        done = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "comer94.yaml"),
+                         "--config", "backend=sim", "profile=smoke", "--directory", str(tmp_path), *target)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return {rule: n for rule, n in job_counts(done.stdout).items() if rule != "total"}
+
+    whole, results, report = planned(), planned("all_results"), planned("paper_report")
+    index = planned("reports/html/index.html")
+    assert "render_report" not in results and "render_index" not in results
+    assert report.get("render_report") == 1 and "render_index" not in report
+    assert index.get("render_index") == 1
+    assert whole["render_report"] == 1 and whole["render_index"] == 1
+    assert {rule: n for rule, n in whole.items() if rule not in ("all",)} == {
+        **{rule: n for rule, n in report.items() if rule != "paper_report"},
+        "render_index": 1,
+    }
+    assert {rule: n for rule, n in results.items() if rule != "all_results"}.items() <= whole.items()
+
+
 def test_backend_sim_runs_tahoe_experiments_in_virtual_time_and_says_why_others_stay(tmp_path):
     comer = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "comer94.yaml"),
                       "--config", "backend=sim", "--directory", str(tmp_path))

@@ -187,9 +187,14 @@ def get_experiment_traces(wildcards):
             if tool(e.tool).traced(e.settings)]
 
 
+def get_paper_report_targets():
+    """The report and its scorecard (the index's input, where the paper has one)."""
+    return list(dict.fromkeys([f"reports/html/{PAPER}.html", *get_index_inputs()]))
+
+
 def get_report_targets():
-    """The report, its scorecard (the index's input, where the paper has one) and the index."""
-    return list(dict.fromkeys([f"reports/html/{PAPER}.html", *get_index_inputs(), "reports/html/index.html"]))
+    """The paper's report targets and the index."""
+    return [*get_paper_report_targets(), "reports/html/index.html"]
 
 
 def get_tools_path(name):
