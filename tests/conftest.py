@@ -34,13 +34,17 @@ def load_script(relpath: str, name: str) -> ModuleType:
 
 COMER94 = REPO / "configs" / "comer94.yaml"
 
+# A test render checks what a report shows, not the precision of its intervals: few bootstrap
+# resamples (reports/R/claims.R), as in the R render tests.
+FEW_RESAMPLES_ENV = {**os.environ, "NETREPRO_BOOTSTRAP_REPS": "20"}
+
 
 def snakemake_comer94_sim(workdir: Path, *options: str, profile: str = "quick") -> subprocess.CompletedProcess:
     """Snakemake on comer94's spec in virtual time, as a user without root runs it."""
     return subprocess.run(
         [sys.executable, "-m", "snakemake", *options, "--snakefile", str(REPO / "Snakefile"), "--cores", "2",
          "--directory", str(workdir), "--configfile", str(COMER94), "--config", f"profile={profile}", "backend=sim"],
-        capture_output=True, text=True, timeout=900,
+        capture_output=True, text=True, timeout=900, env=FEW_RESAMPLES_ENV,
     )
 
 

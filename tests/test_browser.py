@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import FEW_RESAMPLES_ENV
+
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 SCREENSHOTS = REPORTS / "html" / "synthetic"
@@ -88,13 +90,8 @@ def chromium() -> str:
     pytest.fail("chromium is not installed (Debian package `chromium`, envs/debian-packages.txt)")
 
 
-# What a reader sees does not hang on the intervals' precision: few bootstrap resamples
-# (reports/R/claims.R), as in the R render tests.
-RENDER_ENV = {**os.environ, "NETREPRO_BOOTSTRAP_REPS": "20"}
-
-
 def run(argv: list[str], timeout: int = 1200) -> str:
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=RENDER_ENV)
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=FEW_RESAMPLES_ENV)
     assert done.returncode == 0, f"{' '.join(argv)} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 

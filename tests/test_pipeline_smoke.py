@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import needs_root_and_mininet
+from tests.conftest import FEW_RESAMPLES_ENV, needs_root_and_mininet
 
 pytestmark = needs_root_and_mininet()
 
@@ -18,7 +18,7 @@ def snakemake(workdir: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--cores", "2",
          "--directory", str(workdir), "--configfile", str(SPEC), *extra, "--config", "profile=smoke"],
-        capture_output=True, text=True, timeout=1200,
+        capture_output=True, text=True, timeout=1200, env=FEW_RESAMPLES_ENV,
     )
 
 
