@@ -83,7 +83,7 @@ def test_the_results_report_and_index_targets_split_the_default_one(tmp_path):
     assert report.get("render_report") == 1 and "render_index" not in report
     assert index.get("render_index") == 1
     assert whole["render_report"] == 1 and whole["render_index"] == 1
-    assert {rule: n for rule, n in whole.items() if rule not in ("all",)} == {
+    assert {rule: n for rule, n in whole.items() if rule != "all"} == {
         **{rule: n for rule, n in report.items() if rule != "paper_report"},
         "render_index": 1,
     }
