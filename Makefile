@@ -52,29 +52,43 @@ study: setup
 	@test -n "$(NAME)" || { echo "usage: make study NAME=my-study [TOOL=pingx|ttcp] [LINK=atm-oc3-155]"; exit 2; }
 	$(PYTHON) -m netrepro.new "$(NAME)" --tool "$(or $(TOOL),pingx)" --link "$(or $(LINK),atm-oc3-155)"
 
-# The C tests first (their binaries build on both cores), then the R tests beside pytest:
-# pytest spends much of its time waiting on emulated links in real time and on its subprocesses,
-# and the machine has 2 cores. The R tests run at the lowest priority (nice 19), on the time
-# pytest leaves, so that the emulated tests' timing does not suffer. Their session of their own
-# is a scheduling group of its own where Linux has autogroups, and nice acts only inside a
-# group: the group gets nice 19 as well. Their output is held back and shown after pytest's, so
-# the two do not mix; both run to the end and the last line names any suite that failed. pytest
-# stays in the foreground (Ctrl-C reaches it); when the recipe ends, however it ends, the R
-# tests are stopped with every process they started (their own process group) and the logs
-# are removed. Each suite's failures are named again at the very end, where CI's tail shows them.
+# The C tests first (their binaries build on both cores), then pytest in two parts with the R
+# tests beside them. pytest's emulated-network tests (marker netlab, tests/conftest.py) run
+# first, one at a time: they spend much of their time waiting on links in real time, and their
+# timing suffers from any process of equal priority beside them (the linkemu timed-frame test
+# and the 125 Mb/s link checks fail). The R tests run beside them at the lowest priority, on
+# the time they leave: a session of its own is a scheduling group of its own where Linux has
+# autogroups, and nice acts only inside a group, so the group gets nice 19 as well. pytest's
+# other tests then run on every core (pytest-xdist; tests that share a fixture wider than one
+# test carry an xdist_group, so one worker builds it). The R tests' output is held back and
+# shown after pytest's, so the two do not mix; all run to the end and the last line names any
+# suite that failed. When the recipe ends, however it ends, the R tests are stopped with every
+# process they started (their own process group) and the logs and pytest's temporary folders
+# are removed. Each suite's failures are named again at the very end, where CI's tail shows
+# them.
+PYTEST = $(PYTHON) -m pytest -q -p no:cacheprovider
 test: build test-c
 	@logs=$$(mktemp -d --tmpdir netrepro-tests.XXXXXX); \
 	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 Rscript reports/tests/testthat.R' \
 		>"$$logs/r.log" 2>&1 & r_tests=$$!; \
 	trap '[ -z "$$r_tests" ] || kill -TERM -$$r_tests 2>/dev/null; rm -rf "$$logs"' EXIT; \
 	trap 'exit 130' INT; trap 'exit 143' TERM; \
-	{ $(PYTHON) -m pytest -q tests; echo $$? >"$$logs/pytest.status"; } 2>&1 | tee "$$logs/pytest.log"; \
-	python_status=$$(cat "$$logs/pytest.status" 2>/dev/null || echo 1); \
+	echo "== pytest -m netlab: the emulated-network tests, one at a time"; \
+	{ $(PYTEST) -m netlab --basetemp="$$logs/netlab-tmp" tests; echo $$? >"$$logs/netlab.status"; } \
+		2>&1 | tee "$$logs/netlab.log"; \
+	echo "== pytest -m 'not netlab' -n $(CORES): the other tests, on every core"; \
+	{ $(PYTEST) -m "not netlab" -n $(CORES) --dist loadgroup --basetemp="$$logs/other-tmp" tests; \
+		echo $$? >"$$logs/other.status"; } 2>&1 | tee "$$logs/other.log"; \
+	netlab_status=$$(cat "$$logs/netlab.status" 2>/dev/null || echo 1); \
+	other_status=$$(cat "$$logs/other.status" 2>/dev/null || echo 1); \
 	wait $$r_tests; r_status=$$?; r_tests=""; \
 	echo "== R tests (Rscript reports/tests/testthat.R), run beside pytest"; cat "$$logs/r.log"; \
-	[ $$python_status -eq 0 ] || { echo "== pytest's failures again (its output is above the R tests')"; \
-		grep -E '^(FAILED|ERROR) ' "$$logs/pytest.log"; }; \
-	failed=""; [ $$r_status -eq 0 ] || failed="$$failed R"; [ $$python_status -eq 0 ] || failed="$$failed pytest"; \
+	for part in netlab other; do \
+		grep -qE '^(FAILED|ERROR) ' "$$logs/$$part.log" || continue; \
+		echo "== pytest's failures again ($$part)"; grep -E '^(FAILED|ERROR) ' "$$logs/$$part.log"; \
+	done; \
+	failed=""; [ $$r_status -eq 0 ] || failed="$$failed R"; \
+	[ $$netlab_status -eq 0 ] || failed="$$failed pytest-netlab"; [ $$other_status -eq 0 ] || failed="$$failed pytest"; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi; \
 	echo "make test: the C, R and pytest suites passed"
 

@@ -13,13 +13,31 @@ from netrepro.sim import BINARY
 REPO = Path(__file__).resolve().parent.parent
 
 
-def needs_root_and_mininet() -> pytest.MarkDecorator:
+NETLAB = "netlab"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", f"{NETLAB}: emulates a network (root and Mininet); make test runs these alone, first")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker(NETLAB) is None:
+        return
     reasons = []
     if os.geteuid() != 0:
         reasons.append("needs root")
     if shutil.which("mnexec") is None:
         reasons.append("needs Mininet (make setup)")
-    return pytest.mark.skipif(bool(reasons), reason=", ".join(reasons) or "ok")
+    if reasons:
+        pytest.skip(", ".join(reasons))
+
+
+def needs_root_and_mininet() -> pytest.MarkDecorator:
+    """Marks a test that emulates a network: skipped without root or Mininet; make test runs
+    these in a pytest of their own (-m netlab), one at a time and with no other test beside them,
+    since their links run in real time on the machine's cores."""
+    return getattr(pytest.mark, NETLAB)
 
 
 def load_script(relpath: str, name: str) -> ModuleType:

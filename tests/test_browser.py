@@ -26,6 +26,8 @@ import pytest
 
 from tests.conftest import FEW_RESAMPLES_ENV
 
+pytestmark = pytest.mark.xdist_group("rendered")  # one worker renders the reports (make test: -n)
+
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 SCREENSHOTS = REPORTS / "html" / "synthetic"

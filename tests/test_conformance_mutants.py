@@ -18,7 +18,8 @@ SCRIPTS = TOOLS / "tahoe" / "conformance"
 MUTANTS = yaml.safe_load((SCRIPTS / "mutants.yaml").read_text())
 RUNNER = "build/tests/tahoe-test_conformance"
 
-pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler (cc)")
+pytestmark = [pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler (cc)"),
+              pytest.mark.xdist_group("unbroken_copy")]  # one worker builds the copy (make test: -n)
 
 
 def build(dest: Path) -> Path:

@@ -141,6 +141,7 @@ def reaggregate(paper: Path, experiment: str) -> dict:
     return json.loads((folder / "digest.json").read_text())
 
 
+@pytest.mark.xdist_group("comer94_quick_tree")  # one worker runs the tree (make test: -n)
 def test_two_runs_of_comer94_quick_in_virtual_time_give_the_same_digests(comer94_quick_tree, tmp_path, capsys):
     """A second tree run as a user would, against the one the pipeline test reads."""
     done = snakemake_comer94_sim(tmp_path, "all_results")

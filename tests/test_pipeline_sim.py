@@ -4,6 +4,8 @@ import csv
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import snakemake_comer94_sim
 
 
@@ -15,6 +17,7 @@ def tree(root: Path) -> dict[str, tuple[str, int]]:
             for path in sorted(root.rglob("*")) if ".snakemake" not in path.relative_to(root).parts}
 
 
+@pytest.mark.xdist_group("comer94_quick_tree")  # one worker runs the tree (make test: -n)
 def test_comer94_in_virtual_time_from_spec_to_report(comer94_quick_tree):
     workdir = comer94_quick_tree
     with (workdir / "results/comer94/table1/results.csv").open() as handle:

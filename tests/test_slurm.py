@@ -24,6 +24,9 @@ TARGET = f"results/comer94/{EXPERIMENT}/results.csv"
 RUNS = f"results/comer94/{EXPERIMENT}/runs/smoke/sim/trial-1"
 
 
+pytestmark = pytest.mark.xdist_group("cluster")  # one worker starts the cluster (make test: -n)
+
+
 def run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False, **kwargs)
 
