@@ -53,19 +53,19 @@ study: setup
 	$(PYTHON) -m netrepro.new "$(NAME)" --tool "$(or $(TOOL),pingx)" --link "$(or $(LINK),atm-oc3-155)"
 
 # The C tests first (their binaries build on both cores), then pytest in two parts with the R
-# tests beside them. pytest's emulated-network tests (marker netlab, tests/conftest.py) run
-# first, one at a time: they spend much of their time waiting on links in real time, and their
-# timing suffers from any process of equal priority beside them (the linkemu timed-frame test
-# and the 125 Mb/s link checks fail). The R tests run beside them at the lowest priority, on
-# the time they leave: a session of its own is a scheduling group of its own where Linux has
-# autogroups, and nice acts only inside a group, so the group gets nice 19 as well. pytest's
-# other tests then run on every core (pytest-xdist; tests that share a fixture wider than one
-# test carry an xdist_group, so one worker builds it). The R tests' output is held back and
-# shown after pytest's, so the two do not mix; all run to the end and the last line names any
-# suite that failed. When the recipe ends, however it ends, the R tests are stopped with every
-# process they started (their own process group) and the logs and pytest's temporary folders
-# are removed. Each suite's failures are named again at the very end, where CI's tail shows
-# them.
+# tests beside them. pytest's emulated-network tests (marker netlab, tests/conftest.py) run first,
+# one at a time: their links run in real time, and their timing suffers from work beside them (the
+# linkemu timed-frame test failed beside the R tests at equal priority; a 125 Mb/s link check fell
+# 7 % short beside the other tests, which keep both cores busy, even at nice 19). The R tests, one
+# process, run beside them at the lowest priority, on the time they leave: a session of its own is
+# a scheduling group of its own where Linux has autogroups, and nice acts only inside a group, so
+# the group gets nice 19 as well. pytest's other tests then run on every core (pytest-xdist; tests
+# that share a fixture wider than one test carry an xdist_group, so one worker builds it). The R
+# tests' output is held back and shown after pytest's, so the two do not mix; all run to the end
+# and the last line names any suite that failed. When the recipe ends, however it ends, the R
+# tests are stopped with every process they started (their own process group) and the logs and
+# pytest's temporary folders are removed. Each suite's failures are named again at the very end,
+# where CI's tail shows them.
 PYTEST = $(PYTHON) -m pytest -q -p no:cacheprovider
 test: build test-c
 	@logs=$$(mktemp -d --tmpdir netrepro-tests.XXXXXX); \
