@@ -35,8 +35,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 def needs_root_and_mininet() -> pytest.MarkDecorator:
     """Marks a test that emulates a network: skipped without root or Mininet; make test runs
-    these in a pytest of their own (-m netlab), one at a time and with no other test beside them,
-    since their links run in real time on the machine's cores."""
+    these in a pytest of their own (-m netlab), one at a time and with no other pytest test beside
+    them, since their links run in real time on the machine's cores (Makefile, target test)."""
     return getattr(pytest.mark, NETLAB)
 
 
