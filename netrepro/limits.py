@@ -176,11 +176,14 @@ HOST_KEYS.update({
     "udp_no_cksum": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model udp_no_cksum"),
     "le_rx_copy": Limit(0, 1, "netsim and the Tahoe stack", "--host-model", "", "host model le_rx_copy"),
     "le_tx_tmds": Limit(0, 128, "netsim and the Tahoe stack", "--host-model", "", "host model le_tx_tmds"),
+    "late_wakeup_pct": Limit(0, 100, "netsim and the Tahoe stack", "--host-model", "",
+                             "host model late_wakeup_pct"),
 })
 HOST_KEYS.update({
     key: Limit(0, MAX_COST, "netsim and the Tahoe stack", "--host-model", unit, f"host model {key}")
     for key, unit in (("wakeup_ns", "ns"), ("ctx_switch_ns", "ns"), ("clock_tick_ns", "ns"),
-                      ("intr_jitter_max_ns", "ns"), ("le_tx_ns", "ns"), ("le_rx_ns", "ns"),
+                      ("intr_jitter_max_ns", "ns"), ("late_wakeup_max_ns", "ns"),
+                      ("le_tx_ns", "ns"), ("le_rx_ns", "ns"),
                       ("atm_tx_ns", "ns"), ("atm_rx_ns", "ns"), ("atm_per_buffer_ns", "ns"),
                       ("atm_rx_per_byte_ps", "ps"), ("streams_hop_ns", "ns"),
                       ("vac_flush_per_byte_ps", "ps"))

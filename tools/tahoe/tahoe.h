@@ -69,6 +69,11 @@ struct tahoe_hostcost {
     int64_t clock_tick_ns;
     /* A hardware interrupt waits a uniform draw in 0..intr_jitter_max_ns (spl sections). */
     int64_t intr_jitter_max_ns;
+    /* Another process on the host: late_wakeup_pct of the wakeups find it inside a system call,
+     * which SunOS 4's kernel does not preempt, and the woken process waits what is left of it, a
+     * uniform draw in 0..late_wakeup_max_ns. 0: the host runs no other process. */
+    int64_t late_wakeup_pct;
+    int64_t late_wakeup_max_ns;
     /* The driver's work per frame, by the interface the stack attaches (tahoe_config.iface). */
     int64_t le_tx_ns, le_rx_ns;   /* the LANCE Ethernet driver */
     /* 1: every frame received is copied out of the LANCE's buffer into mbufs (SunOS's le with no
@@ -121,6 +126,8 @@ struct tahoe_hostcost {
 struct tahoe_cpustat {
     uint64_t wakeups;       /* a process that slept on a socket or a timer was woken */
     uint64_t ctx_switches;  /* ... and switched to */
+    uint64_t late_wakeups;  /* ... and found another process in a system call */
+    int64_t late_wakeup_ns; /* what those waited for it */
     uint64_t clock_ticks;   /* clock interrupts whose work was charged (clock_tick_ns) */
     int64_t intr_ns;        /* CPU time charged at interrupt level */
     int64_t bus_ns;         /* time the I/O bus spent on DMA */

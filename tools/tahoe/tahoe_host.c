@@ -424,6 +424,12 @@ int64_t tahoe_wakeup(struct tahoe_stack *st)
     int64_t woken = tahoe_charge(st, c->wakeup_ns);
     st->in_intr = 0;
     st->cpustat.wakeups++;
+    if (c->late_wakeup_pct > 0 && nr_rng_unit(&st->jitter) * 100.0 < (double)c->late_wakeup_pct) {
+        int64_t late = draw_uniform(st, c->late_wakeup_max_ns);
+        st->cpustat.late_wakeups++;
+        st->cpustat.late_wakeup_ns += late;
+        woken += late;
+    }
     return woken;
 }
 
@@ -604,6 +610,7 @@ static const struct hostkey {
     HOSTKEY(soreceive_loop, 0, 1),
     HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
     HOSTKEY(clock_tick_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
+    HOSTKEY(late_wakeup_pct, 0, 100), HOSTKEY(late_wakeup_max_ns, 0, HOST_MAX_COST),
     HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),
     HOSTKEY(le_rx_copy, 0, 1), HOSTKEY(le_tx_tmds, 0, TAHOE_LE_RING_MAX),
     HOSTKEY(atm_tx_ns, 0, HOST_MAX_COST), HOSTKEY(atm_rx_ns, 0, HOST_MAX_COST),

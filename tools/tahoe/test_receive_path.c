@@ -1,7 +1,8 @@
 /* The host mechanisms of issue #35 on the tahoe stack: interrupt level before the process, the
- * receive path's wakeup and context switch, the clock interrupt's work, seeded interrupt
- * jitter, per-interface driver costs, the I/O bus, the socket buffer's count of a
- * datagram's source address, and soreceive's loop, which holds the window update. */
+ * receive path's wakeup and context switch, another process's system call in front of it, the
+ * clock interrupt's work, seeded interrupt jitter, per-interface driver costs, the I/O bus, the
+ * socket buffer's count of a datagram's source address, and soreceive's loop, which holds the
+ * window update. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -140,6 +141,42 @@ static void test_the_interrupt_jitter_is_drawn_from_the_seed(void)
     nr_rng_seed(&r, 42, 5);
     NRT_EQ_INT(wait[0], (int64_t)(nr_rng_unit(&r) * (double)(1000 * US + 1)));
     NRT_CHECK(wait[1] != wait[0]);
+}
+
+/* Another process inside a system call holds the CPU when the reader is woken: the read waits
+ * for a uniform draw up to late_wakeup_max_ns, after the draw that decided it was late, both
+ * from the host's jitter stream; each such wakeup is counted with its wait. */
+static void test_a_wakeup_that_finds_another_process_in_a_system_call_waits(void)
+{
+    static struct world w;
+    struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .le_rx_ns = 10 * US,
+                               .intr_preempts = 1, .wakeup_ns = 20 * US, .ctx_switch_ns = 50 * US,
+                               .late_wakeup_pct = 100, .late_wakeup_max_ns = 3000 * US};
+    world_start(&w, &c, 7);
+    send_datagram(&w, 100);
+    nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
+    NRT_EQ_INT(nrio_run(w.io), 0);
+    struct nr_rng r;
+    nr_rng_seed(&r, 7, 5);
+    NRT_CHECK(nr_rng_unit(&r) * 100.0 < 100.0);
+    int64_t late = (int64_t)(nr_rng_unit(&r) * (double)(3000 * US + 1));
+    NRT_CHECK(late > 0);
+    NRT_EQ_INT(w.read_at - first_arrival(&w), (100 + 10 + 20 + 50) * US + late);
+    const struct tahoe_cpustat *cs = tahoe_cpustat(w.net.h[0]);
+    /* The datagram's wakeup and the stop timer's, both late at 100 %. */
+    NRT_EQ_INT((long)cs->late_wakeups, 2);
+    NRT_CHECK(cs->late_wakeup_ns >= late && cs->late_wakeup_ns <= late + 3000 * US);
+    tn_nrio_free(&w.net, w.io);
+
+    /* At 0 % no wakeup is late and no draw is taken. */
+    c.late_wakeup_pct = 0;
+    world_start(&w, &c, 7);
+    send_datagram(&w, 100);
+    nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
+    NRT_EQ_INT(nrio_run(w.io), 0);
+    NRT_EQ_INT(w.read_at - first_arrival(&w), (100 + 10 + 20 + 50) * US);
+    NRT_EQ_INT((long)tahoe_cpustat(w.net.h[0])->late_wakeups, 0);
+    tn_nrio_free(&w.net, w.io);
 }
 
 /* hardclock's work comes at each clock interrupt, on the grid the boot fixes, at interrupt
@@ -559,6 +596,7 @@ int main(void)
     NRT_RUN(test_a_sleeping_reader_pays_wakeup_and_switch);
     NRT_RUN(test_without_the_keys_the_read_follows_the_input);
     NRT_RUN(test_the_interrupt_jitter_is_drawn_from_the_seed);
+    NRT_RUN(test_a_wakeup_that_finds_another_process_in_a_system_call_waits);
     NRT_RUN(test_the_clock_interrupt_takes_its_time_from_the_process);
     NRT_RUN(test_interrupt_level_runs_before_the_process);
     NRT_RUN(test_driver_costs_follow_the_interface_and_the_bus_spaces_frames);
