@@ -8,7 +8,7 @@ best point. It never reads a claim, a report or a figure outside the training se
 values by held-out figures is what the fitting rule forbids (docs/host-mechanisms.md, Secs 0 and 3).
 
     .venv/bin/python benchmarks/fit/fit_host.py configs/hosts/sparcstation-ipc.yaml \\
-        --grid atm_tx_ns+atm_rx_ns=100000,200000,300000 --grid sched_delay_mean_ns=0,100000
+        --grid atm_tx_ns+atm_rx_ns=100000,200000,300000 --grid late_wakeup_pct=0,20
 
 A grid entry names one parameter, or several joined by + that take the same value. The grid may
 vary only parameters the host file declares fitted; those it leaves out keep the file's values.
