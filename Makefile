@@ -99,7 +99,7 @@ test-r:
 	Rscript reports/tests/testthat.R
 
 test-python: setup
-	$(PYTHON) -m pytest -q tests
+	$(PYTEST) tests
 
 lint: setup
 	@for spec in $(DEFAULT_SPECS) $(SIM_SPECS); do $(SNAKEMAKE) --lint --configfile $$spec || exit 1; done
