@@ -29,12 +29,14 @@ AXIS_TOOLS = {axis: name for name, module in TOOLS.items() for axis in module.SW
 
 def _variants(document: Document) -> dict[str, Variant]:
     """Each experiment's variant_of, checked against the spec: the base exists, runs the same
-    tool and is no variant itself, and the assumption is one of the spec's."""
+    tool and is no variant itself, the variant describes itself, and the assumption is one of
+    the spec's."""
     data = document.data
     if "variant_of" in data.get("defaults", {}):
         raise document.error(("defaults", "variant_of"), "variant_of belongs to one experiment, not to defaults")
     own = {exp_id: settings or {} for exp_id, settings in data["experiments"].items()}
-    tool_of = {exp_id: settings.get("tool", data.get("defaults", {}).get("tool")) for exp_id, settings in own.items()}
+    default_tool = data.get("defaults", {}).get("tool")
+    tool_of = {exp_id: settings.get("tool", default_tool) for exp_id, settings in own.items()}
     variants = {}
     for exp_id, settings in own.items():
         if "variant_of" not in settings:
@@ -48,9 +50,12 @@ def _variants(document: Document) -> dict[str, Variant]:
         if "variant_of" in own[base]:
             raise document.error((*key, "experiment"), f"'{base}' is itself a variant; name its base, "
                                  f"'{own[base]['variant_of']['experiment']}'")
-        if tool_of[base] != tool_of[exp_id]:
+        if "tool" in settings and tool_of[base] != tool_of[exp_id]:
             raise document.error((*key, "experiment"), f"'{base}' runs {tool_of[base]} and this experiment "
                                  f"{tool_of[exp_id]}: a variant runs its base's tool")
+        if "description" not in settings:
+            raise document.error(("experiments", exp_id), "a variant takes its base's settings but not its "
+                                 f"description: say what differs from '{base}' in its own")
         assumptions = data.get("assumptions", {})
         if declared["assumption"] not in assumptions:
             raise document.error((*key, "assumption"), f"no assumption named '{declared['assumption']}' "
@@ -95,10 +100,10 @@ def _host_model(document: Document, where: Where, settings: Mapping[str, Any]) -
     return host_file(settings["host"], document, where + ("host",))
 
 
-def _experiment(document: Document, exp_id: str, own: dict[str, Any], settings: dict[str, Any],
+def _experiment(document: Document, where: Where, settings: dict[str, Any],
                 profile: dict[str, Any], profile_name: str, backend_override: str | None) -> Experiment:
     data = document.data
-    where = Where(exp_id, own)
+    exp_id = where.exp_id
     require(document, tuple(where), settings, ("link", "tool", "stack"))
     require(document, ("profiles",), profile, ("trials",))
     name = settings["tool"]
@@ -164,12 +169,16 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
     if profile_name not in data["profiles"]:
         profile_name = "quick"
     defaults = data.get("defaults", {})
+    own = {exp_id: settings or {} for exp_id, settings in data["experiments"].items()}
     experiments = {}
-    for exp_id, own in data["experiments"].items():
-        settings = _merge(defaults, own or {})
+    for exp_id, settings in own.items():
+        # A variant takes every setting of its base that it does not set itself.
+        base = variants[exp_id].experiment if exp_id in variants else None
+        inherited = _merge(defaults, own[base]) if base else defaults
+        settings = _merge(inherited, settings)
         profile = _merge(data["profiles"][profile_name], settings.get("profiles", {}).get(profile_name, {}))
-        experiment = _experiment(document, exp_id, own or {}, settings, profile, profile_name,
-                                 overrides.get("backend"))
+        where = Where(exp_id, own[exp_id], (base, own[base]) if base else None)
+        experiment = _experiment(document, where, settings, profile, profile_name, overrides.get("backend"))
         if exp_id in variants:
             experiment = replace(experiment, draws_as=variants[exp_id].experiment)
         experiments[exp_id] = experiment

@@ -14,25 +14,41 @@ from netrepro.yamlsrc import Document, load_document, validate
 
 class Where:
     """Key paths of one experiment's settings: under the experiment where it sets the key
-    itself, else under defaults, so that an error points at the line holding the value."""
+    itself, else under its base where it is a variant and the base sets it, else under
+    defaults, so that an error points at the line holding the value."""
 
-    def __init__(self, exp_id: str, own: Mapping[str, Any]) -> None:
+    def __init__(self, exp_id: str, own: Mapping[str, Any],
+                 base: tuple[str, Mapping[str, Any]] | None = None) -> None:
         self.exp_id = exp_id
-        self.own = own
+        self.layers = ((exp_id, own),) + ((base,) if base else ())
 
     def __iter__(self) -> Any:
         return iter(("experiments", self.exp_id))
 
     def __add__(self, keys: tuple) -> tuple:
-        node: Any = self.own
-        for key in keys:
-            if isinstance(node, dict) and key in node:
-                node = node[key]
-            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
-                node = node[key]
-            else:
-                return ("defaults", *keys)
-        return ("experiments", self.exp_id, *keys)
+        for exp_id, settings in self.layers:
+            if _holds(settings, keys):
+                return ("experiments", exp_id, *keys)
+        return ("defaults", *keys)
+
+    def profile_key(self, profile_name: str, key: str) -> tuple:
+        """A profile's key: under the experiment's (or its base's) own profile where that sets
+        it, else the spec's."""
+        for exp_id, settings in self.layers:
+            if _holds(settings, ("profiles", profile_name, key)):
+                return ("experiments", exp_id, "profiles", profile_name, key)
+        return ("profiles", profile_name, key)
+
+
+def _holds(node: Any, keys: tuple) -> bool:
+    for key in keys:
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+            node = node[key]
+        else:
+            return False
+    return True
 
 
 def _named_path(kind: str, name: str, referrer: Document, key_path: tuple) -> Path:
@@ -90,10 +106,8 @@ class Source:
         return self.where + keys
 
     def profile_key(self, key: str) -> tuple:
-        """A profile's key: under the experiment's own profile where it sets it, else the spec's."""
-        if key in self.where.own.get("profiles", {}).get(self.profile_name, {}):
-            return ("experiments", self.where.exp_id, "profiles", self.profile_name, key)
-        return ("profiles", self.profile_name, key)
+        """A profile's key: where the experiment, its base or the spec's profile sets it."""
+        return self.where.profile_key(self.profile_name, key)
 
     def parse(self, key_path: tuple, parser: Callable[[Any], Any], text: Any) -> Any:
         """text parsed, or the spec's error at key_path."""

@@ -36,7 +36,7 @@ EXPECTED = {
     "zero-socket-buffer.yaml": (12, "experiments.a.socket_buffers.send", "0B is out of range: a socket buffer must "
                                 "be 1B to 1073741824B (pingx, echod and ttcp --sndbuf, --rcvbuf)"),
     "negative-socket-buffer.yaml": (12, "experiments.a.socket_buffers.receive", "'-16K' is not valid here"),
-    "variant-of-unknown-assumption.yaml": (17, "experiments.b.variant_of.assumption",
+    "variant-of-unknown-assumption.yaml": (18, "experiments.b.variant_of.assumption",
                                            "no assumption named 'write-size' under assumptions; known: write_size"),
     "huge-seed.yaml": (12, "experiments.a.seed", "99999999999999999999 is out of range: a seed (pingx gets seed x "
                        "1000 + trial) must be 0 to 9223372036854774 (pingx --seed)"),

@@ -1,4 +1,5 @@
 """variant_of: an experiment declared as another one with one assumption moved."""
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ defaults:
 experiments:
   a: {}
   b:
+    description: a with 8K writes
     ttcp: {write_size: 8K}
 VARIANT
   ftp:
@@ -82,7 +84,7 @@ def test_a_variant_draws_the_same_random_numbers_as_its_base(tmp_path):
      "no other experiment named 'c' in this spec; known: a, ftp"),
     (GOOD.replace("experiment: a", "experiment: b"), "experiments.b.variant_of.experiment",
      "no other experiment named 'b'"),
-    (GOOD.replace("experiment: a", "experiment: ftp"), "experiments.b.variant_of.experiment",
+    ("    tool: ttcp\n" + GOOD.replace("experiment: a", "experiment: ftp"), "experiments.b.variant_of.experiment",
      "'ftp' runs mftp and this experiment ttcp: a variant runs its base's tool"),
     (GOOD.replace("assumption: write_size", "assumption: pause"), "experiments.b.variant_of.assumption",
      "no assumption named 'pause' under assumptions; known: write_size"),
@@ -98,7 +100,7 @@ def test_a_wrong_variant_names_file_line_and_key(tmp_path, variant, key, message
 
 
 def test_a_variant_of_a_variant_names_the_base(tmp_path):
-    chained = GOOD + "\n  c:\n    variant_of: {experiment: b, assumption: write_size, moved: again}"
+    chained = GOOD + "\n  c:\n    description: again\n    variant_of: {experiment: b, assumption: write_size, moved: again}"
     path = spec_with(tmp_path, chained)
     with pytest.raises(SpecError) as caught:
         load_spec(path)
@@ -121,6 +123,65 @@ def test_a_variant_without_moved_is_refused_by_the_schema(tmp_path):
         load_spec(path)
     assert caught.value.key == "experiments.b.variant_of"
     assert "moved" in caught.value.message
+
+
+INHERITING = """\
+paper: comer94
+title: t
+profiles:
+  quick: {trials: 1, transfers: 1, transfer: 1M}
+defaults:
+  tool: ttcp
+  link: atm-taxi-100
+  stack: tahoe
+  host: sparcstation-ipc
+experiments:
+  moved:
+    description: base with 8K writes
+    ttcp: {write_size: 8K}
+    variant_of: {experiment: base, assumption: write_size, moved: write_size 8K}
+  base:
+    description: the base
+    mirrors: [Table 1]
+    host: sparcstation-ipc-uncalibrated
+    ttcp: {send_buffers: [16K, 24K], receive_buffers: [BUFFER], write_size: 4K}
+    profiles:
+      quick: {transfers: 3}
+assumptions:
+  write_size: The paper does not give the write size.
+"""
+
+
+def test_a_variant_takes_every_setting_of_its_base_it_does_not_set(tmp_path):
+    path = tmp_path / "spec.yaml"
+    path.write_text(INHERITING.replace("BUFFER", "20K"))
+    spec = load_spec(path)
+    base, moved = spec.experiments["base"], spec.experiments["moved"]
+    assert (moved.settings.send_buffers, moved.settings.receive_buffers) == ((16384, 24576), (20480,))
+    assert (moved.settings.write_size, base.settings.write_size) == (8192, 4096)
+    assert moved.settings.transfers == 3
+    assert (moved.host, moved.mirrors, moved.description) == ("sparcstation-ipc-uncalibrated", ("Table 1",),
+                                                              "base with 8K writes")
+    assert moved.settings == replace(base.settings, write_size=8192)
+
+
+def test_a_wrong_inherited_value_is_the_bases_error_at_its_line(tmp_path):
+    # The variant comes first in the file, so its settings are read before the base's own.
+    path = tmp_path / "spec.yaml"
+    path.write_text(INHERITING.replace("BUFFER", "20Q"))
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert caught.value.key == "experiments.base.ttcp.receive_buffers[0]"
+    assert caught.value.line == line_of(path, "20Q")
+
+
+def test_a_variant_without_its_own_description_is_refused(tmp_path):
+    path = tmp_path / "spec.yaml"
+    path.write_text(INHERITING.replace("BUFFER", "20K").replace("    description: base with 8K writes\n", ""))
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert (caught.value.key, caught.value.line) == ("experiments.moved", line_of(path, "moved:"))
+    assert "say what differs from 'base'" in caught.value.message
 
 
 @pytest.mark.parametrize("name", ["comer94", "liu95db", "liu95cool-tahoe"])
