@@ -84,10 +84,14 @@ study_matrix_panels <- function(transfers) {
     )
 }
 
-# The spec's settings of one experiment (its own over the defaults), one row
-# per leaf setting, values as text.
+# The spec's settings of one experiment as netrepro.spec resolves them (its own over
+# its base's where it is a variant, over the defaults), one row per leaf setting,
+# values as text.
 experiment_settings <- function(spec, experiment) {
-  merged <- utils::modifyList(spec$defaults %||% list(), spec$experiments[[experiment]] %||% list())
+  own <- spec$experiments[[experiment]] %||% list()
+  base <- own$variant_of$experiment
+  inherited <- if (is.null(base)) list() else spec$experiments[[base]] %||% list()
+  merged <- merge_settings(merge_settings(spec$defaults %||% list(), inherited), own)
   merged$description <- NULL
   flat <- unlist(merged)
   if (length(flat) == 0) {
@@ -98,6 +102,13 @@ experiment_settings <- function(spec, experiment) {
     setting = names(grouped),
     value = unname(purrr::map_chr(grouped, function(values) paste(values, collapse = ", ")))
   )
+}
+
+# top's settings over base's, key by key in nested settings, but `cooling` and
+# `sweep` replaced whole, as netrepro.spec merges them.
+merge_settings <- function(base, top) {
+  base[intersect(c("cooling", "sweep"), names(top))] <- NULL
+  utils::modifyList(base, top)
 }
 
 # One experiment's section for a results = "asis" chunk: its heading, the

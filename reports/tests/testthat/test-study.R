@@ -38,6 +38,36 @@ test_that("an experiment's settings are its own over the spec's defaults", {
   expect_false("description" %in% settings$setting)
 })
 
+test_that("a variant's settings are its own over its base's, cooling and sweep whole", {
+  spec <- list(
+    defaults = list(link = "ethernet-10", ttcp = list(write_size = "4K")),
+    experiments = list(
+      base = list(
+        description = "b", host = "h", ttcp = list(send_buffers = list("16K")),
+        sweep = list(connections = list(1, 2), added_rtt = list("0ms"))
+      ),
+      moved = list(
+        description = "m", ttcp = list(write_size = "8K"), sweep = list(connections = list(4)),
+        variant_of = list(experiment = "base", assumption = "a", moved = "x")
+      )
+    )
+  )
+  settings <- experiment_settings(spec, "moved")
+  value <- function(setting) settings$value[settings$setting == setting]
+  expect_equal(value("host"), "h")
+  expect_equal(value("ttcp.send_buffers"), "16K")
+  expect_equal(value("ttcp.write_size"), "8K")
+  expect_equal(value("sweep.connections"), "4")
+  expect_false(any(startsWith(settings$setting, "sweep.added_rtt")))
+  expect_equal(
+    merge_settings(
+      list(cooling = list(gap = 1, loop = 2), x = list(y = 1, z = 2)),
+      list(cooling = list(gap = 3), x = list(y = 5))
+    ),
+    list(x = list(y = 5, z = 2), cooling = list(gap = 3))
+  )
+})
+
 test_that("a study's experiments follow the spec's order and leave out what it no longer has", {
   results <- withr::local_tempdir()
   for (experiment in c("b", "a", "c")) {
