@@ -76,3 +76,28 @@ def comer94_quick_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = snakemake_comer94_sim(workdir)
     assert done.returncode == 0, done.stderr[-3000:]
     return workdir
+
+
+def sh(*args: str) -> None:
+    subprocess.run(list(args), check=True, capture_output=True)
+
+
+@pytest.fixture
+def namespaces():
+    """h1 -- mid -- h2 in three namespaces with 10.231.x addresses, removed even on failure."""
+    tag = f"nrle{os.getpid()}"
+    names = {role: f"{tag}{role}" for role in ("h1", "mid", "h2")}
+    try:
+        for ns in names.values():
+            sh("ip", "netns", "add", ns)
+        sh("ip", "link", "add", f"{tag}a", "type", "veth", "peer", "name", f"{tag}b")
+        sh("ip", "link", "add", f"{tag}c", "type", "veth", "peer", "name", f"{tag}d")
+        for dev, ns in ((f"{tag}a", "h1"), (f"{tag}b", "mid"), (f"{tag}c", "mid"), (f"{tag}d", "h2")):
+            sh("ip", "link", "set", dev, "netns", names[ns])
+            sh("ip", "-n", names[ns], "link", "set", dev, "up")
+        sh("ip", "-n", names["h1"], "addr", "add", "10.231.0.1/24", "dev", f"{tag}a")
+        sh("ip", "-n", names["h2"], "addr", "add", "10.231.0.2/24", "dev", f"{tag}d")
+        yield names, f"{tag}b", f"{tag}c"
+    finally:
+        for ns in names.values():
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)

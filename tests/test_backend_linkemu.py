@@ -13,6 +13,7 @@ from netrepro.backends import FRAME_TIME_OCTETS, BackendError, emulation_backend
 from netrepro.backends.linkemu import BINARY, LinkemuBackend, command, refuse_unsupported
 from netrepro.linkfile import link_params
 from netrepro.linkspec import link_from_dict
+from tests.conftest import sh
 
 
 def link(**extra):
@@ -106,31 +107,6 @@ class NetnsNode:
 
     def popen(self, args, **kwargs):
         return subprocess.Popen(["ip", "netns", "exec", self.name, *args], **kwargs)
-
-
-def sh(*args: str) -> None:
-    subprocess.run(list(args), check=True, capture_output=True)
-
-
-@pytest.fixture
-def namespaces():
-    """h1 -- mid -- h2 in three namespaces with 10.231.x addresses, removed even on failure."""
-    tag = f"nrle{os.getpid()}"
-    names = {role: f"{tag}{role}" for role in ("h1", "mid", "h2")}
-    try:
-        for ns in names.values():
-            sh("ip", "netns", "add", ns)
-        sh("ip", "link", "add", f"{tag}a", "type", "veth", "peer", "name", f"{tag}b")
-        sh("ip", "link", "add", f"{tag}c", "type", "veth", "peer", "name", f"{tag}d")
-        for dev, ns in ((f"{tag}a", "h1"), (f"{tag}b", "mid"), (f"{tag}c", "mid"), (f"{tag}d", "h2")):
-            sh("ip", "link", "set", dev, "netns", names[ns])
-            sh("ip", "-n", names[ns], "link", "set", dev, "up")
-        sh("ip", "-n", names["h1"], "addr", "add", "10.231.0.1/24", "dev", f"{tag}a")
-        sh("ip", "-n", names["h2"], "addr", "add", "10.231.0.2/24", "dev", f"{tag}d")
-        yield names, f"{tag}b", f"{tag}c"
-    finally:
-        for ns in names.values():
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
 needs_netns = pytest.mark.skipif(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from netrepro.spec import AXIS_TOOLS
-from netrepro import columns, measure, recovery, sweep
+from netrepro import columns, recovery, sweep
 from netrepro.tools import ipcbench, mftp, ttcp
 from netrepro.aggregate import table
 from netrepro.spec import load_spec

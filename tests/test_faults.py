@@ -19,8 +19,6 @@ import time
 import uuid
 from pathlib import Path
 
-import pytest
-
 from netrepro.cleanup import marked_processes
 from tests.conftest import needs_root_and_mininet
 

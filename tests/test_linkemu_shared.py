@@ -17,7 +17,7 @@ from netrepro.linkspec import with_direction
 from netrepro.sim import link_args as netsim_link_args
 from netrepro.spec import load_spec
 from tests.conftest import needs_root_and_mininet
-from tests.test_backend_linkemu import NetnsNode, namespaces, needs_netns  # noqa: F401 (a fixture)
+from tests.test_backend_linkemu import NetnsNode, needs_netns
 from tests.test_ipc_net import TINY
 
 
@@ -64,7 +64,7 @@ def test_a_runs_counts_are_the_difference_of_two_records_under_netsims_names() -
 
 
 @needs_netns
-def test_snapshots_count_a_span_while_linkemu_forwards(namespaces, tmp_path: Path) -> None:  # noqa: F811
+def test_snapshots_count_a_span_while_linkemu_forwards(namespaces, tmp_path: Path) -> None:
     """Pings take turns on the shared medium; the snapshots around them count their frames, and
     linkemu forwards on to its final record."""
     names, if_a, if_b = namespaces

@@ -118,7 +118,7 @@ def test_a_results_folder_that_is_a_link_is_refused_before_snakemake_deletes_any
          str(marker(experiment, Path("results/liu95db/lan-512b/runs/smoke/sim/trial-1")))],
         capture_output=True, text=True, timeout=300)
     assert done.returncode != 0
-    assert f"netrepro: results is a symbolic link" in done.stderr, done.stderr
+    assert "netrepro: results is a symbolic link" in done.stderr, done.stderr
     assert sorted((p.relative_to(other), p.read_bytes()) for p in other.rglob("*") if p.is_file()) == before
     assert not (work / "logs").exists()
 

@@ -39,7 +39,7 @@ from benchmarks.readme import write_readme  # noqa: E402
 from netrepro.backends import get_backend  # noqa: E402
 from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.linkspec import LinkParams, with_direction  # noqa: E402
-from netrepro.topology import H1_IP, H2_IP, LinkNetwork  # noqa: E402
+from netrepro.topology import H2_IP, LinkNetwork  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 # Linux puts a 12-octet timestamp option in every TCP segment: 20 IP + 20 TCP + 12.
