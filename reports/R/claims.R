@@ -58,7 +58,23 @@ read_claims <- function(path, metrics = claim_metrics) {
     )
   }
   col_types <- do.call(readr::cols, as.list(claim_column_types[header]))
-  claims <- readr::read_csv(path, col_types = col_types, progress = FALSE)
+  # A field with an unquoted comma shifts the rest of its row: refuse it (below) rather than
+  # warn and judge the claim on a shifted value.
+  claims <- withCallingHandlers(
+    readr::read_csv(path, col_types = col_types, progress = FALSE),
+    vroom_parse_issue = function(w) invokeRestart("muffleWarning")
+  )
+  parsing <- readr::problems(claims)
+  if (nrow(parsing) > 0) {
+    stop(
+      path, ": ", paste0("line ", parsing$row, ", column ", parsing$col, ": expected ",
+        parsing$expected, ", found ", parsing$actual,
+        collapse = "; "
+      ),
+      " (quote a field that holds a comma)",
+      call. = FALSE
+    )
+  }
   unknown_metric <- setdiff(claims$metric, names(metrics))
   unknown_check <- setdiff(claims$check, c("at_most", "at_least", "about"))
   if (length(unknown_metric) > 0 || length(unknown_check) > 0) {

@@ -96,6 +96,18 @@ test_that("read_claims names a column it does not know and one a claim needs", {
   expect_error(read_claims(path), "missing column\\(s\\) check")
 })
 
+test_that("read_claims refuses a row an unquoted comma has shifted", {
+  path <- withr::local_tempfile(fileext = ".csv")
+  readr::write_csv(one_claim(), path)
+  lines <- readLines(path)
+  columns <- strsplit(lines[1], ",", fixed = TRUE)[[1]]
+  fields <- strsplit(lines[2], ",", fixed = TRUE)[[1]]
+  # A comma inside the first text field, unquoted: every later field moves one column right.
+  fields[1] <- paste0(fields[1], ",  as the paper reads it")
+  writeLines(c(lines[1], paste(fields, collapse = ",")), path)
+  expect_error(read_claims(path), paste0("line 2, column ", length(columns) + 1, ".*quote a field"))
+})
+
 test_that("every claims file reads with the one column table, numbers as numbers", {
   metrics <- c(claim_metrics, liu95db_echo_metrics, cell_metrics, mftp_metrics, milliner_metrics)
   paths <- Sys.glob(file.path(reports_dir, "reference", "*-claims.csv"))
