@@ -66,7 +66,7 @@ study: setup
 # tests are stopped with every process they started (their own process group) and the logs and
 # pytest's temporary folders are removed. Each suite's failures are named again at the very end,
 # where CI's tail shows them.
-PYTEST = $(PYTHON) -m pytest -q -p no:cacheprovider
+PYTEST = $(PYTHON) -m pytest -q -rs -p no:cacheprovider
 test: build test-c
 	@logs=$$(mktemp -d --tmpdir netrepro-tests.XXXXXX); \
 	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 Rscript reports/tests/testthat.R' \
