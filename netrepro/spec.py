@@ -171,11 +171,11 @@ def load_spec(path: Path | str, overrides: Mapping[str, Any] | None = None) -> S
     defaults = data.get("defaults", {})
     own = {exp_id: settings or {} for exp_id, settings in data["experiments"].items()}
     experiments = {}
-    for exp_id, settings in own.items():
+    for exp_id in own:
         # A variant takes every setting of its base that it does not set itself.
         base = variants[exp_id].experiment if exp_id in variants else None
         inherited = _merge(defaults, own[base]) if base else defaults
-        settings = _merge(inherited, settings)
+        settings = _merge(inherited, own[exp_id])
         profile = _merge(data["profiles"][profile_name], settings.get("profiles", {}).get(profile_name, {}))
         where = Where(exp_id, own[exp_id], (base, own[base]) if base else None)
         experiment = _experiment(document, where, settings, profile, profile_name, overrides.get("backend"))
