@@ -12,7 +12,8 @@ from netrepro.yamlsrc import SpecError
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
-SPEC = """\
+# What every spec of these tests starts with: a one-transfer quick profile, ttcp on the IPC.
+HEADER = """\
 paper: comer94
 title: t
 profiles:
@@ -22,6 +23,8 @@ defaults:
   link: atm-taxi-100
   stack: tahoe
   host: sparcstation-ipc
+"""
+SPEC = HEADER + """\
   ttcp: {send_buffers: [16K], receive_buffers: [16K]}
 experiments:
   a: {}
@@ -125,16 +128,7 @@ def test_a_variant_without_moved_is_refused_by_the_schema(tmp_path):
     assert "moved" in caught.value.message
 
 
-INHERITING = """\
-paper: comer94
-title: t
-profiles:
-  quick: {trials: 1, transfers: 1, transfer: 1M}
-defaults:
-  tool: ttcp
-  link: atm-taxi-100
-  stack: tahoe
-  host: sparcstation-ipc
+INHERITING = HEADER + """\
 experiments:
   moved:
     description: base with 8K writes
