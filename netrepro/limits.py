@@ -239,12 +239,16 @@ def check_link(document: Document) -> None:
 
 
 def check_host(document: Document) -> None:
-    """A host model's own values against the Tahoe stack's ranges (tahoe_hostcost_read), and
-    its values with those of the models it extends against each other."""
-    for key, limit in HOST_KEYS.items():
-        if key in document.data:
-            limit.check(document, (key,), document.data[key])
+    """A host model's values and those of every model it extends against the Tahoe stack's
+    ranges (tahoe_hostcost_read), and the values it takes from them all against each other."""
+    for each in hostmodel.chain(document.path):
+        for key, limit in HOST_KEYS.items():
+            if key in each.data:
+                limit.check(each, (key,), each.data[key])
     data = hostmodel.values(document.path)
+    missing = [key for key in hostmodel.REQUIRED_COSTS if key not in data]
+    if missing:
+        raise document.error(("extends",), f"no {', '.join(missing)}: give it here or extend a model that does")
     hz = data.get("clock_hz")
     if hz is not None and NS % hz:
         raise document.error(("clock_hz",), f"{hz} does not divide 1000000000: a clock tick must be a whole "

@@ -76,10 +76,12 @@ def link_file(name: str, referrer: Document, key_path: tuple) -> linkfile.Link:
 
 
 def host_file(name: str, referrer: Document, key_path: tuple) -> Path:
-    """The host model named name, checked with every model it extends."""
-    path = load_named("hosts", name, "host.schema.json", referrer, key_path).path
-    hostmodel.chain(path)
-    return path
+    """The host model named name, checked with every model it extends; a part is referrer's
+    error, as no run can take one."""
+    if hostmodel.is_part(_named_path("hosts", name, referrer, key_path)):
+        raise referrer.error(key_path, f"'{name}' is a part of host models (part: true), not a host: "
+                                       "name a model that extends it")
+    return load_named("hosts", name, "host.schema.json", referrer, key_path).path
 
 
 def require(document: Document, key_path: tuple, settings: Mapping[str, Any], keys: tuple[str, ...]) -> None:

@@ -25,6 +25,9 @@ EXPECTED = {
     "name-with-newline.yaml": (12, "", "the key 'a\\n' holds a control character"),
     "huge-trials.yaml": (4, "profiles.quick.trials", "100000000000 is greater than the maximum of 1000"),
     "unknown-key.yaml": (12, "experiments.a.moes", "unknown key 'moes'"),
+    # A part of host models (configs/hosts/other-process.yaml) is no host a run can take.
+    "host-is-a-part.yaml": (12, "experiments.a.host", "'other-process' is a part of host models (part: true), "
+                            "not a host"),
     # Values the tools refuse (netrepro.limits, checked against the tools by tests/test_limits.py).
     "too-many-echoes.yaml": (4, "profiles.quick.echoes", "1000001 is greater than the maximum of 1000000"),
     "short-timeout.yaml": (12, "experiments.a.timeout",

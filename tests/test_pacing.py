@@ -33,6 +33,8 @@ def test_pacing_is_part_of_the_settings_hash():
 
 def test_the_eras_hosts_tick_at_100_hz_and_the_modern_one_does_not_say():
     for path in HOSTS.glob("*.yaml"):
+        if hostmodel.is_part(path):
+            continue
         model = hostmodel.values(path)
         if path.stem == "modern":
             assert "clock_hz" not in model

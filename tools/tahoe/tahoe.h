@@ -205,7 +205,8 @@ enum { TAHOE_IF_ETHER = 0, TAHOE_IF_ATM = 1 };
 /* Fills cfg with Tahoe defaults: MTU 1500, 4.3BSD's TCP buffers, SunOS's sb_max, zero costs. */
 void tahoe_config_defaults(struct tahoe_config *cfg);
 /* Reads a host model file (configs/hosts, schema configs/schema/host.schema.json): its keys,
- * after those of the model it `extends` (a file beside it, named without .yaml). Returns 0, or
+ * over those of the models it `extends` (files beside it, named without .yaml; a list's later
+ * ones over its earlier ones). A part (`part: true`) is refused: only models extend it. Returns 0, or
  * a negative errno with what was wrong (file, line, key) in err. */
 int tahoe_hostcost_read(const char *path, struct tahoe_hostcost *out, char *err, size_t errlen);
 /* tahoe_hostcost_read without the message. */

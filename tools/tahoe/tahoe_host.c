@@ -630,8 +630,9 @@ static const struct hostkey {
 };
 #define NHOSTKEYS (sizeof hostkeys / sizeof hostkeys[0])
 
-/* The keys that are not costs: the model's name, the model it extends, how it was fitted. */
-static const char *const meta_keys[] = {"name", "extends", "fitted"};
+/* The keys that are not costs: the model's name, the models it extends, how it was fitted,
+ * and whether it is a part that only models extend. */
+static const char *const meta_keys[] = {"name", "extends", "fitted", "part"};
 #define NMETAKEYS (sizeof meta_keys / sizeof meta_keys[0])
 
 const char *tahoe_hostcost_key(size_t i)
@@ -643,8 +644,12 @@ const char *tahoe_hostcost_key(size_t i)
 
 /* A model may extend one that extends another; a loop of them is an error, not a hang. */
 #define EXTENDS_DEPTH_MAX 8
+/* The most models one `extends: [a, b]` names (the schema's maxItems), and the most files one
+ * model's reading may open in all, so bases that share bases cannot multiply the reads. */
+#define EXTENDS_BASES_MAX 4
+#define EXTENDS_FILES_MAX 32
 
-/* The three costs every model gives, itself or through the model it extends. */
+/* The three costs every model gives, itself or through the models it extends. */
 static const char *const required_keys[] = {"per_packet_ns", "per_byte_ps", "per_call_ns"};
 
 static const struct hostkey *hostkey_find(const char *name)
@@ -703,13 +708,49 @@ static char *read_host_model(const char *path, int *rc)
     return text;
 }
 
-/* Reads path's keys into c; set[i] records which of hostkeys the chain gave. */
-static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost *c,
-                              int set[NHOSTKEYS], char *err, size_t errlen)
+/* Splits an `extends` value, a name or a flow list `[a, b]`, into names; the count, or -1. */
+static int extends_names(char *val, char names[][201])
+{
+    size_t len = strlen(val);
+    int list = val[0] == '[';
+    if (list) {
+        if (len < 2 || val[len - 1] != ']')
+            return -1;
+        val[len - 1] = '\0';
+        val++;
+    }
+    int n = 0;
+    for (char *item = val, *comma; item; item = comma) {
+        comma = strchr(item, ',');
+        if (comma)
+            *comma++ = '\0';
+        while (*item == ' ' || *item == '\t')
+            item++;
+        size_t ilen = strlen(item);
+        while (ilen && (item[ilen - 1] == ' ' || item[ilen - 1] == '\t'))
+            item[--ilen] = '\0';
+        if (!ilen || ilen > 200 || strchr(item, '/') || n == EXTENDS_BASES_MAX)
+            return -1;
+        memcpy(names[n++], item, ilen + 1);
+    }
+    return n;
+}
+
+/* Reads path's keys into c, which starts zeroed; set[i] records which of hostkeys the model or
+ * the models it extends gave. Each listed base's keys go over those of the bases before it, the
+ * model's own over all. *part says whether the file is a part. */
+static int hostcost_read_file(const char *path, int depth, int *files,
+                              struct tahoe_hostcost *c, int set[NHOSTKEYS], int *part, char *err,
+                              size_t errlen)
 {
     if (depth > EXTENDS_DEPTH_MAX) {
         snprintf(err, errlen, "%s: more than %d models extend one another (a loop?)", path,
                  EXTENDS_DEPTH_MAX);
+        return -ELOOP;
+    }
+    if (++*files > EXTENDS_FILES_MAX) {
+        snprintf(err, errlen, "%s: a model's extends reach more than %d files", path,
+                 EXTENDS_FILES_MAX);
         return -ELOOP;
     }
     int rc = 0;
@@ -722,8 +763,9 @@ static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost
     struct tahoe_hostcost own;
     memset(&own, 0, sizeof own);
     int own_set[NHOSTKEYS] = {0};
-    char base[512] = "";
-    int lineno = 0, in_block = 0;
+    char bases[EXTENDS_BASES_MAX][201];
+    int nbases = 0, lineno = 0, in_block = 0;
+    *part = 0;
     for (char *line = text, *next; line; line = next) {
         next = strchr(line, '\n');
         if (next)
@@ -747,7 +789,7 @@ static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost
             break;
         }
         *colon = '\0';
-        const char *key = line, *val = colon + 1;
+        char *key = line, *val = colon + 1;
         while (*val == ' ' || *val == '\t')
             val++;
         if (strcmp(key, "name") == 0)
@@ -756,14 +798,25 @@ static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost
             in_block = 1;
             continue;
         }
-        if (strcmp(key, "extends") == 0) {
-            if (!*val || strchr(val, '/') || strlen(val) > 200) {
-                snprintf(err, errlen, "%s:%d: extends: give the name of a model in the same "
-                         "folder, without .yaml", path, lineno);
+        if (strcmp(key, "part") == 0) {
+            if (strcmp(val, "true") != 0) {
+                snprintf(err, errlen, "%s:%d: part: only `part: true` (a file only models "
+                         "extend)", path, lineno);
                 rc = -EINVAL;
                 break;
             }
-            snprintf(base, sizeof base, "%s", val);
+            *part = 1;
+            continue;
+        }
+        if (strcmp(key, "extends") == 0) {
+            nbases = extends_names(val, bases);
+            if (nbases < 1) {
+                snprintf(err, errlen, "%s:%d: extends: give the name of a model in the same "
+                         "folder, without .yaml, or a list of at most %d", path, lineno,
+                         EXTENDS_BASES_MAX);
+                rc = -EINVAL;
+                break;
+            }
             continue;
         }
         const struct hostkey *k = hostkey_find(key);
@@ -786,14 +839,24 @@ static int hostcost_read_file(const char *path, int depth, struct tahoe_hostcost
     free(text);
     if (rc < 0)
         return rc;
-    if (base[0]) {
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    for (int b = 0; b < nbases; b++) {
         char bpath[1024];
-        const char *slash = strrchr(path, '/');
-        int dirlen = slash ? (int)(slash - path + 1) : 0;
-        snprintf(bpath, sizeof bpath, "%.*s%s.yaml", dirlen, path, base);
-        rc = hostcost_read_file(bpath, depth + 1, c, set, err, errlen);
+        snprintf(bpath, sizeof bpath, "%.*s%s.yaml", dirlen, path, bases[b]);
+        struct tahoe_hostcost base;
+        memset(&base, 0, sizeof base);
+        int base_set[NHOSTKEYS] = {0}, base_part;
+        rc = hostcost_read_file(bpath, depth + 1, files, &base, base_set, &base_part, err,
+                                errlen);
         if (rc < 0)
             return rc;
+        for (size_t i = 0; i < NHOSTKEYS; i++)
+            if (base_set[i]) {
+                memcpy((char *)c + hostkeys[i].off, (char *)&base + hostkeys[i].off,
+                       sizeof(int64_t));
+                set[i] = 1;
+            }
     }
     for (size_t i = 0; i < NHOSTKEYS; i++)
         if (own_set[i]) {
@@ -807,10 +870,15 @@ int tahoe_hostcost_read(const char *path, struct tahoe_hostcost *out, char *err,
 {
     struct tahoe_hostcost c;
     memset(&c, 0, sizeof c);
-    int set[NHOSTKEYS] = {0};
-    int rc = hostcost_read_file(path, 0, &c, set, err, errlen);
+    int set[NHOSTKEYS] = {0}, part, files = 0;
+    int rc = hostcost_read_file(path, 0, &files, &c, set, &part, err, errlen);
     if (rc < 0)
         return rc;
+    if (part) {
+        snprintf(err, errlen, "%s: a part (part: true), not a host: name a model that extends "
+                 "it", path);
+        return -EINVAL;
+    }
     for (size_t i = 0; i < sizeof required_keys / sizeof required_keys[0]; i++)
         if (!set[hostkey_find(required_keys[i]) - hostkeys]) {
             snprintf(err, errlen, "%s: %s is missing (give it, or extend a model that does)",

@@ -1,5 +1,6 @@
-/* The host model reader: the keys it takes are the schema's, variants extend a base model, and
- * bad files are refused with their file, line and key. */
+/* The host model reader: the keys it takes are the schema's, variants extend base models and
+ * parts, and bad files are refused with their file, line and key. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +83,8 @@ static void test_schema_and_reader_take_the_same_keys(void)
 }
 
 static char dir[] = "/tmp/test_hostcostXXXXXX";
-static char written[16][64];
+#define WRITTEN_MAX 64
+static char written[WRITTEN_MAX][64];
 static int nwritten;
 
 static void write_model(const char *name, const char *text)
@@ -91,7 +93,9 @@ static void write_model(const char *name, const char *text)
     snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
     FILE *f = fopen(path, "w");
     NRT_CHECK(f != NULL);
-    if (f && nwritten < 16)
+    /* Every file written is removed at the end, so the list must hold them all. */
+    NRT_CHECK(nwritten < WRITTEN_MAX);
+    if (f && nwritten < WRITTEN_MAX)
         snprintf(written[nwritten++], 64, "%s", name);
     if (!f)
         return;
@@ -120,6 +124,44 @@ static void test_a_variant_takes_its_base_and_replaces_what_it_names(void)
     NRT_EQ_INT(c.per_byte_ps, 2);
     NRT_EQ_INT(c.wakeup_ns, 7);
     NRT_EQ_INT(c.ctx_switch_ns, 0);
+}
+
+static void test_a_list_of_bases_lays_each_over_the_ones_before(void)
+{
+    write_model("host", "name: host\nper_packet_ns: 100\nper_byte_ps: 2\nper_call_ns: 3\n"
+                        "wakeup_ns: 5\n");
+    write_model("part", "name: part\npart: true\nwakeup_ns: 9\nctx_switch_ns: 4\n");
+    write_model("both", "name: both\nextends: [host, part]\nctx_switch_ns: 6\n");
+    struct tahoe_hostcost c;
+    char err[512] = "";
+    NRT_EQ_INT(read_model("both", &c, err, sizeof err), 0);
+    NRT_EQ_INT(c.wakeup_ns, 9);
+    NRT_EQ_INT(c.ctx_switch_ns, 6);
+    NRT_EQ_INT(c.per_packet_ns, 100);
+    NRT_EQ_INT(read_model("part", &c, err, sizeof err), -EINVAL);
+    NRT_CHECK(strstr(err, "part.yaml: a part (part: true), not a host") != NULL);
+    write_model("partonly", "name: partonly\nextends: [part]\n");
+    NRT_EQ_INT(read_model("partonly", &c, err, sizeof err), -EINVAL);
+    NRT_CHECK(strstr(err, "per_packet_ns is missing") != NULL);
+    /* Bases that share bases: the reads stop at a bound instead of growing fourfold a level. */
+    write_model("m0", "name: m0\nextends: host\n");
+    for (int level = 1; level <= 3; level++) {
+        char name[16], text[128];
+        for (char each = 'a'; each <= 'd'; each++) {
+            snprintf(name, sizeof name, "%c%d", each, level);
+            snprintf(text, sizeof text, "name: %s\nextends: m%d\n", name, level - 1);
+            write_model(name, text);
+        }
+        snprintf(name, sizeof name, "m%d", level);
+        snprintf(text, sizeof text, "name: %s\nextends: [a%d, b%d, c%d, d%d]\n", name, level, level,
+                 level, level);
+        write_model(name, text);
+    }
+    NRT_EQ_INT(read_model("m3", &c, err, sizeof err), -ELOOP);
+    NRT_CHECK(strstr(err, "reach more than 32 files") != NULL);
+    write_model("badlist", "name: badlist\nextends: [host, ]\n");
+    NRT_EQ_INT(read_model("badlist", &c, err, sizeof err), -EINVAL);
+    NRT_CHECK(strstr(err, "badlist.yaml:2: extends") != NULL);
 }
 
 static void test_bad_files_are_refused_with_where(void)
@@ -157,20 +199,34 @@ static void test_the_variants_differ_from_their_base_in_one_value(void)
     NRT_CHECK(memcmp(&a, &b, sizeof a) == 0);
 }
 
+/* Every file in configs/hosts/ reads, but a part, which the reader refuses as no host. */
 static void test_every_host_model_file_reads(void)
 {
-    const char *names[] = {"modern", "sparcstation-20", "sparcstation-ipc",
-                           "sparcstation-ipc-uncalibrated", "sparcstation-ipx",
-                           "sparcstation-ipx-solaris23", "sun-4c-16mb", "sun-4c-20mb"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    DIR *d = opendir(HOSTS);
+    NRT_CHECK(d != NULL);
+    if (!d)
+        return;
+    int hosts = 0, parts = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
+            continue;
         char path[1200], err[512] = "";
-        snprintf(path, sizeof path, HOSTS "%s.yaml", names[i]);
+        snprintf(path, sizeof path, HOSTS "%s", e->d_name);
         struct tahoe_hostcost c;
         int rc = tahoe_hostcost_read(path, &c, err, sizeof err);
+        if (rc != 0 && strstr(err, "a part (part: true), not a host")) {
+            parts++;
+            continue;
+        }
         if (rc != 0)
             fprintf(stderr, "%s\n", err);
         NRT_EQ_INT(rc, 0);
+        hosts++;
     }
+    closedir(d);
+    NRT_CHECK(hosts >= 10);
+    NRT_CHECK(parts >= 1);
 }
 
 int main(void)
@@ -181,12 +237,13 @@ int main(void)
     }
     NRT_RUN(test_schema_and_reader_take_the_same_keys);
     NRT_RUN(test_a_variant_takes_its_base_and_replaces_what_it_names);
+    NRT_RUN(test_a_list_of_bases_lays_each_over_the_ones_before);
     NRT_RUN(test_bad_files_are_refused_with_where);
     NRT_RUN(test_the_variants_differ_from_their_base_in_one_value);
     NRT_RUN(test_every_host_model_file_reads);
     for (int i = 0; i < nwritten; i++) {
         char path[1200];
-        snprintf(path, sizeof path, "%s/%s.yaml", dir, written[i]);
+        snprintf(path, sizeof path, "%s/%.63s.yaml", dir, written[i]);
         unlink(path);
     }
     rmdir(dir);
