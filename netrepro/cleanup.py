@@ -210,10 +210,15 @@ def sweep(own: str, mark: str = MARK) -> dict[str, Any]:
     left = kill_and_wait(pids)
     if left:
         raise RuntimeError(f"processes {left} of an earlier netrepro run did not end on SIGKILL")
+    return {"processes": pids, "veths": delete_stale_veths(), "memory_cgroups": remove_stale(own, mark)}
+
+
+def delete_stale_veths() -> list[str]:
+    """Deletes the topology's veth pairs left in this namespace; returns their names."""
     veths = stale_veths()
     for name in veths:
         subprocess.run(["ip", "link", "delete", name], capture_output=True, check=False)
-    return {"processes": pids, "veths": veths, "memory_cgroups": remove_stale(own, mark)}
+    return veths
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from mininet.topo import Topo
 
 from netrepro import limits
 from netrepro.backends import LinkBackend
-from netrepro.cleanup import ProcessGroups, emulation_session
+from netrepro.cleanup import ProcessGroups, delete_stale_veths, emulation_session
 from netrepro.procmark import die_with_parent
 from netrepro.backends.htb import run_checked
 from netrepro.cpuidle import ShallowIdle
@@ -127,7 +127,7 @@ class LinkNetwork:
         finally:
             try:
                 if self._net is not None:
-                    self._net.stop()
+                    stop_network(self._net)
             finally:
                 self._idle.release()
                 self._session.__exit__(None, None, None)
@@ -161,6 +161,20 @@ class LinkNetwork:
     @property
     def mid(self) -> Host:
         return self._host("mid")
+
+
+def stop_network(net: Mininet) -> None:
+    """Stops net. Mininet's net.stop() deletes each link through a node's shell and waits for
+    the shell's answer, so a shell that died under the run (killed from outside, by `mn -c` or
+    the OOM killer) would hold the run, and the emulation lock, forever. With one dead, each
+    node is terminated instead (the shells still alive end, and their namespaces with them) and
+    the topology's veths left in this namespace are deleted."""
+    if all(node.shell is None or node.shell.poll() is None for node in net.hosts):
+        net.stop()
+        return
+    for node in net.hosts:
+        node.terminate()
+    delete_stale_veths()
 
 
 def disable_offloads(host: Any, iface: str) -> dict[str, str]:
