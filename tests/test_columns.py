@@ -111,7 +111,7 @@ def mftp_trial():
                 "window_start": 24576, "block_size": 8192, "bytes": 1 << 21, "throughput_bps": 3e7,
                 "elapsed_ns": 5 * 10**8, "rtt_ns": 2 * 10**8, "formula_connections": 3.7,
                 "reorder_stalls": 0, "held_ahead_max": 16384, **DISK},
-               {"record": "transfer", "tool": "mftpd", **DISK}]
+               {"record": "transfer", "tool": "mftpd", "block_size": 8192, "write_holds": 0, **DISK}]
     sim = {"b_tcps_sndrexmitpack": 3, "b_tcps_rexmttimeo": 1}
     session = recovery.summary([recovery.Episode((2121, 1024), 0, 4 * 10**8, 24576, 1000, 10**8)])
     point = {"sweep": {"cell_loss_ratio": 3.8e-6, "added_rtt_ms": 200.0, "connections": 4}}

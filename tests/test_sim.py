@@ -129,6 +129,30 @@ def test_mftp_command_gets_src_from_host_b_into_the_root(tmp_path):
 
 
 @needs_netsim
+def test_blocking_writes_let_a_connection_waiting_on_a_loss_hold_the_others(tmp_path):
+    """mftpd --blocking-writes: one block at a time, so over a lossy path n connections move the
+    file more slowly than when each takes data whenever it has room; one connection alike."""
+    link = link_params("ethernet-bridged")
+
+    def get(connections: int, blocking: bool) -> tuple[dict, dict]:
+        args = mftp_command(link, SS20, 7, 1 << 20, tmp_path, ["-n", str(connections), "--window", "64K",
+                                                               "--timeout", "60s"],
+                            stack_args=["--sb-max", "64K"], mftpd_args=["--blocking-writes"] if blocking else [])
+        records = run_netsim(args).transfers
+        client = next(r for r in records if r.get("tool") == "mftp")
+        server = next(r for r in records if r.get("tool") == "mftpd")
+        assert (tmp_path / "got.bin").read_bytes() == (tmp_path / "src.bin").read_bytes()
+        return client, server
+
+    free_client, free_server = get(4, False)
+    held_client, held_server = get(4, True)
+    assert free_server["write_holds"] == 0 and held_server["write_holds"] > 0
+    assert (free_server["blocking_writes"], held_server["blocking_writes"]) == (0, 1)
+    assert held_client["throughput_bps"] < 0.8 * free_client["throughput_bps"]
+    assert get(1, True)[0]["throughput_bps"] == get(1, False)[0]["throughput_bps"]
+
+
+@needs_netsim
 def test_mftp_run_moves_the_file_intact_and_repeats_identically(tmp_path):
     args = mftp_command(with_direction(wan(), cell_loss_ratio=1e-4), SS20, 5, 512 * 1024, tmp_path,
                         ["-n", "2", "--window", "24K", "--timeout", "60s"])

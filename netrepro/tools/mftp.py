@@ -55,6 +55,8 @@ class Settings:
     block_mode: bool
     # The receiver's bound on out-of-order octets, in blocks (0: none).
     reorder_blocks: int
+    # The sender writes one block at a time, as blocking writes do (mftpd --blocking-writes).
+    blocking_writes: bool
     window_scale: bool
     sb_max: int | None
     pause_s: float
@@ -105,6 +107,10 @@ def parse_settings(source: Source) -> Settings:
     if reorder_blocks and not block_mode:
         raise document.error(source.key(*key, "reorder_blocks"), "stream mode has no blocks to "
                              "reorder: reorder_blocks needs mode block")
+    blocking_writes = bool(plan.get("blocking_writes", False))
+    if blocking_writes and not block_mode:
+        raise document.error(source.key(*key, "blocking_writes"), "stream mode writes one connection: "
+                             "blocking_writes needs mode block")
     pause = source.parse(source.key(*key, "pause"), limits.ns, plan.get("pause", "1s"))
     limits.PAUSE_NS.check(document, source.key(*key, "pause"), pause)
     timeout = source.parse(source.key(*key, "timeout"), limits.ns, plan.get("timeout", "120s"))
@@ -120,6 +126,7 @@ def parse_settings(source: Source) -> Settings:
         block=block,
         block_mode=block_mode,
         reorder_blocks=reorder_blocks,
+        blocking_writes=blocking_writes,
         window_scale=scale,
         sb_max=sb_max,
         pause_s=pause / limits.NS,
@@ -181,6 +188,14 @@ def mftp_args(plan: Settings, repeats: int) -> list[str]:
     return [*argv, "-n", str(plan.connections)]
 
 
+def mftpd_args(plan: Settings) -> list[str]:
+    """mftpd's own options beyond its root: it sends the file of a GET, in blocks of its own
+    --block (mftp's --block is for the blocks it sends, a PUT's)."""
+    if not plan.block_mode:
+        return []
+    return ["--block", f"{plan.block}B", *(["--blocking-writes"] if plan.blocking_writes else [])]
+
+
 def host_space(plan: Settings) -> int | None:
     """Both hosts' default TCP buffers, in stream mode the window: plain FTP has no MCON to tell
     mftpd the window, and SunOS's ftpd took the kernel's default (tcp_sendspace and
@@ -220,11 +235,13 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, records: list
     rows = []
     for i, record in enumerate(clients):
         rtt = record.get("rtt_ns")
+        # mftpd sent the file: its record says in what blocks and how its writes waited.
+        sender = servers[i] if i < len(servers) else {}
         rows.append({
             "run_id": run_id, "trial": trial, "repeat": record["index"] + 1,
             "connections": record["connections"], "connections_chosen_by": record["connections_chosen_by"],
             "window": experiment.settings.window, "window_in_force": record.get("window_start"),
-            "window_scale": experiment.settings.window_scale, "block_size": record["block_size"],
+            "window_scale": experiment.settings.window_scale, "block_size": sender.get("block_size"),
             "bytes": record["bytes"], "throughput_mbit": record["throughput_bps"] / 1e6,
             "elapsed_s": record["elapsed_ns"] / 1e9, "rtt_measured_ms": rtt / 1e6 if rtt else None,
             "formula_connections": record.get("formula_connections"),
@@ -232,8 +249,9 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, records: list
             "retransmitted_packets": counters.get("b_tcps_sndrexmitpack"),
             "retransmit_timeouts": counters.get("b_tcps_rexmttimeo"),
             "reorder_stalls": record["reorder_stalls"], "held_ahead_max": record["held_ahead_max"],
+            "write_holds": sender.get("write_holds"),
             # Each host's disk during this transfer: mftp's record (host a) and mftpd's (b).
-            **sim.disk_columns(record, servers[i] if i < len(servers) else None),
+            **sim.disk_columns(record, sender or None),
             **(session or {}),
         })
     return rows
@@ -241,18 +259,19 @@ def transfer_rows(experiment: Experiment, trial: int, run_id: str, records: list
 
 def mftp_command(link: LinkParams, host_model: Path | None, seed: int, file_bytes: int, root: Path,
                  mftp_args: list[str], boot_b: int | None = None, binary: Path = sim.BINARY,
-                 stack_args: list[str] | None = None, dest: Path | None = None) -> list[str]:
+                 stack_args: list[str] | None = None, dest: Path | None = None,
+                 mftpd_args: list[str] | None = None) -> list[str]:
     """The netsim argument list for an MFTP GET of root/src.bin from mftpd on host b by mftp on
     host a into dest (default root/got.bin; /dev/null as ishikura), both hosts with host_model.
     netsim first writes file_bytes octets drawn from the seed into src.bin. mftp_args are
-    mftp's own options (-n, --window, ...), stack_args netsim's for both stacks
-    (--window-scale, --sb-max)."""
+    mftp's own options (-n, --window, ...), mftpd_args mftpd's beyond --root, stack_args
+    netsim's for both stacks (--window-scale, --sb-max)."""
     if isinstance(file_bytes, bool) or not isinstance(file_bytes, int) or file_bytes < 1:
         raise sim.SimError(f"file_bytes must be a positive whole number, not {file_bytes!r}")
     return [str(binary), "--app", "mftp", *sim.link_args(link), *sim.both_hosts(host_model), *sim.boot_b_args(boot_b),
             *(stack_args or []), "--seed", str(seed), "--no-wall", "--file-size", f"{file_bytes}B", "--",
             *mftp_args, "--get", "src.bin", "--dest", str(dest or root / "got.bin"), sim.ADDR_B, "--",
-            "--root", str(root)]
+            "--root", str(root), *(mftpd_args or [])]
 
 
 def write_source(root: Path, size: int, seed: int) -> Path:
@@ -281,14 +300,16 @@ def transfer_records(output: str, tool: str) -> list[dict[str, Any]]:
 
 
 def run_session(net: Any, tool_args: dict[str, list[str]], stack: str, root: Path, mftp_args: list[str],
-                dest: Path, seed: int, limit_s: float) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """One session: mftpd on h2 serving root, then mftp on h1 with mftp_args (its own options:
-    -n, --window, --repeat, --timeout, ...) GETting src.bin into dest. Host a's tick phase is
-    drawn from seed, as netsim's --boot-b. Returns mftp's and mftpd's transfer records; a
-    session still running after limit_s is killed and fails."""
+                dest: Path, seed: int, limit_s: float,
+                mftpd_args: list[str] | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One session: mftpd on h2 serving root (with mftpd_args), then mftp on h1 with mftp_args
+    (its own options: -n, --window, --repeat, --timeout, ...) GETting src.bin into dest. Host
+    a's tick phase is drawn from seed, as netsim's --boot-b. Returns mftp's and mftpd's
+    transfer records; a session still running after limit_s is killed and fails."""
     timeout = mftp_args[mftp_args.index("--timeout") + 1] if "--timeout" in mftp_args else "120s"
     server = net.h2.popen([str(tool_binary("mftpd")), *tool_args["h2"], *phase.host_b_args(stack, seed),
-                           "-p", str(MFTP_PORT), "--root", str(root), "--sessions", "1", "--timeout", timeout],
+                           "-p", str(MFTP_PORT), "--root", str(root), *(mftpd_args or []), "--sessions", "1",
+                           "--timeout", timeout],
                           stdout=-1, stderr=-1, text=True)
     try:
         wait_announced(server, "mftpd: serving", "mftpd")
@@ -342,7 +363,8 @@ def run_sim(experiment: Experiment, trial: int, run_id: str, seed: int,
     boot_b = phase.boot_b_ns(seed)
     command = mftp_command(experiment.link, experiment.host_model, seed, settings.transfer_bytes, root,
                            mftp_args(settings, settings.transfers), boot_b=boot_b,
-                           stack_args=stack_args(settings), dest=dest_of(settings, root))
+                           stack_args=stack_args(settings), dest=dest_of(settings, root),
+                           mftpd_args=mftpd_args(settings))
     try:
         result = sim.run_netsim(command, limit_s(experiment))
     except sim.SimError as exc:
@@ -375,7 +397,7 @@ def run_emulated(experiment: Experiment, trial: int, run_id: str, seed: int, roo
         tool_args = hosts_ready(net, experiment.stack, experiment.host_model, experiment.link, host_space(settings))
         sysctls = read_sysctls(net.h1)
         client, server = run_session(net, tool_args, experiment.stack, root, mftp_args(settings, settings.transfers),
-                                     dest_of(settings, root), seed, limit_s(experiment))
+                                     dest_of(settings, root), seed, limit_s(experiment), mftpd_args(settings))
     rows = transfer_rows(experiment, trial, run_id, [*client, *server], {})
     return rows, {
         **net.provenance(link_check, seed_of_link),

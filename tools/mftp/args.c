@@ -44,6 +44,9 @@ void mftp_usage(FILE *f)
         "                      missing, as a program handing the file on in order holds\n"
         "                      them; a connection whose data lie beyond waits unread and\n"
         "                      its window closes (default 0: no bound)\n"
+        "  --blocking-writes   --put, block mode: write each block whole before any other\n"
+        "                      connection gets data, as a blocking write() does (default\n"
+        "                      off: every connection with room takes data)\n"
         "  --plain             plain FTP: one data connection in stream mode, no MCON\n"
         "  --setup MODE        parallel or serial: open the N data connections all at once\n"
         "                      and time the transfer from its first data octet, or one\n"
@@ -165,7 +168,9 @@ int mftp_parse_args(int argc, char **argv, struct mftp_args *a, char *err, size_
         case MFTP_OPT_WINDOW:
         case MFTP_OPT_BLOCK:
         case MFTP_OPT_REORDER:
-            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, &a->reorder_max, err, errlen))
+        case MFTP_OPT_BLOCKING:
+            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, &a->reorder_max,
+                              &a->blocking_writes, err, errlen))
                 return -1;
             break;
         case OPT_SETUP:

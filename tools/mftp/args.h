@@ -26,6 +26,7 @@ struct mftp_args {
     long window;             /* per-connection window; 0: the stack's default */
     long block;
     long long reorder_max;   /* --get: the receiver's out-of-order bound; 0: none */
+    int blocking_writes;     /* --put: the sender writes one block at a time */
     int plain;               /* one connection in stream mode, no MCON */
     int setup;               /* enum mftp_setup */
     int rtt_method;

@@ -241,6 +241,8 @@ static void emit_transfer(struct client *c)
     nr_json_int(&j, "block_size", a->plain ? 0 : a->block);
     nr_json_int(&j, "reorder_max", x->reorder_max);
     nr_json_int(&j, "reorder_stalls", x->stalls);
+    nr_json_int(&j, "blocking_writes", a->blocking_writes);
+    nr_json_int(&j, "write_holds", x->holds);
     nr_json_int(&j, "held_ahead_max", x->held_ahead_max);
     nr_json_int(&j, "bytes", x->bytes);
     nr_json_int(&j, "duplicate_bytes", x->dup_bytes);
@@ -322,6 +324,7 @@ static void start_xfer(struct client *c)
         failf(c, "starting the transfer failed: %s", c->x.error);
     c->x.reclamp = data_opts(c).window_clamp; /* 0 where the buffers are the window */
     c->x.reorder_max = a->reorder_max;
+    c->x.blocking_writes = a->blocking_writes;
 }
 
 static int open_one(struct client *c);

@@ -24,12 +24,13 @@ static void test_defaults(void)
     NRT_EQ_INT(a.window, 0);
     NRT_EQ_INT(a.rtt_method, MFTP_RTT_AUTO);
     NRT_EQ_INT(a.setup, MFTP_SETUP_PARALLEL);
+    NRT_EQ_INT(a.blocking_writes, 0);
     NRT_EQ_INT(a.port, 2121);
     NRT_EQ_INT(a.repeat, 1);
     NRT_EQ_STR(a.stack, "kernel");
     const char *b[] = {"mftp", "--put", "f", "-n", "16", "--window", "24K", "--target-rate",
                        "30Mbit", "--rtt-method", "tcp", "--block", "64K", "--setup", "serial",
-                       "10.0.0.1", NULL};
+                       "--blocking-writes", "10.0.0.1", NULL};
     NRT_EQ_INT(parse(&a, err, b), 0);
     NRT_EQ_INT(a.connections, 16);
     NRT_EQ_INT(a.window, 24576);
@@ -37,6 +38,7 @@ static void test_defaults(void)
     NRT_EQ_INT(a.rtt_method, MFTP_RTT_TCP);
     NRT_EQ_INT(a.block, 65536);
     NRT_EQ_INT(a.setup, MFTP_SETUP_SERIAL);
+    NRT_EQ_INT(a.blocking_writes, 1);
     NRT_EQ_STR(a.remote_name, "/dev/null");
 }
 

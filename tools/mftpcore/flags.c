@@ -6,9 +6,13 @@
 #include "nrargs.h"
 
 int mftp_xfer_opt(int code, const char *val, long *window, long *block, long long *reorder_max,
-                  char *err, size_t errlen)
+                  int *blocking_writes, char *err, size_t errlen)
 {
     long long v;
+    if (code == MFTP_OPT_BLOCKING) {
+        *blocking_writes = 1;
+        return 0;
+    }
     if (code == MFTP_OPT_REORDER)
         return nr_arg_size("--reorder-max", val, 0, MFTP_MAX_REORDER, "a size", "e.g. 256K",
                            reorder_max, err, errlen);

@@ -1,5 +1,5 @@
 /* The flags mftp and mftpd share, with the same limits at both ends: the per-connection window,
- * the block size and the receiver's bound on out-of-order octets. */
+ * the block size, the receiver's bound on out-of-order octets and the sender's blocking writes. */
 #ifndef MFTP_FLAGS_H
 #define MFTP_FLAGS_H
 
@@ -9,17 +9,18 @@
 #include "nrio.h"
 
 /* getopt_long codes, below common/nrargs.h's and above the tools' own. */
-enum { MFTP_OPT_WINDOW = 2900, MFTP_OPT_BLOCK, MFTP_OPT_REORDER };
+enum { MFTP_OPT_WINDOW = 2900, MFTP_OPT_BLOCK, MFTP_OPT_REORDER, MFTP_OPT_BLOCKING };
 #define MFTP_XFER_LONGOPTS                                  \
     {"window", required_argument, 0, MFTP_OPT_WINDOW},      \
     {"block", required_argument, 0, MFTP_OPT_BLOCK},        \
-    {"reorder-max", required_argument, 0, MFTP_OPT_REORDER}
+    {"reorder-max", required_argument, 0, MFTP_OPT_REORDER}, \
+    {"blocking-writes", no_argument, 0, MFTP_OPT_BLOCKING}
 
 /* Takes --window (0, the stack's default, to MFTP_MAX_WINDOW octets), --block (1 to
- * MFTP_MAX_BLOCK octets) or --reorder-max (0 to MFTP_MAX_REORDER octets) by its code. Returns
- * 0, or -1 with "FLAG TEXT: give ..." in err. */
+ * MFTP_MAX_BLOCK octets), --reorder-max (0 to MFTP_MAX_REORDER octets) or --blocking-writes by
+ * its code. Returns 0, or -1 with "FLAG TEXT: give ..." in err. */
 int mftp_xfer_opt(int code, const char *val, long *window, long *block, long long *reorder_max,
-                  char *err, size_t errlen);
+                  int *blocking_writes, char *err, size_t errlen);
 
 /* The options that give a data connection a per-connection window of `window` octets (0: none).
  * On the Tahoe stack, as on SunOS 4.1, the window is the socket buffers: SO_SNDBUF and SO_RCVBUF

@@ -126,11 +126,24 @@ static void on_writable(void *arg, int sock, int events)
     (void)events;
     if (!c)
         return;
+    int idx = (int)(c - x->c);
+    if (x->blocking_writes && x->writing >= 0 && x->writing != idx) {
+        int rc = nrio_watch(x->io, sock, 0, NULL, NULL);
+        if (rc < 0) {
+            xfail(x, "holding data connection %d failed: %s", idx, strerror(-rc));
+            return;
+        }
+        c->held = 1;
+        x->holds++;
+        return;
+    }
     for (int burst = 0; burst < BURST; burst++) {
         if (c->off == c->len) {
             int rc = next_block(x, c);
             if (rc < 0)
                 return;
+            if (rc == 1 && x->blocking_writes)
+                x->writing = idx;
             if (rc == 0) {
                 int s = nrio_shutdown_write(x->io, sock);
                 if (s == 0)
@@ -154,6 +167,21 @@ static void on_writable(void *arg, int sock, int events)
         }
         x->t_last = nrio_now_ns(x->io);
         c->off += (size_t)n;
+        if (x->blocking_writes && c->off == c->len) {
+            /* The write returns: the program looks for a connection with room again. */
+            x->writing = -1;
+            for (int i = 0; i < x->n; i++) {
+                if (!x->c[i].held)
+                    continue;
+                x->c[i].held = 0;
+                int rc = nrio_watch(x->io, x->c[i].sock, NRIO_OUT, on_writable, x);
+                if (rc < 0) {
+                    xfail(x, "watching data connection %d again failed: %s", i, strerror(-rc));
+                    return;
+                }
+            }
+            return;
+        }
     }
 }
 
@@ -360,6 +388,7 @@ int mftp_xfer_start(struct mftp_xfer *x, nrio *io, int sending, int framed, cons
     x->done = done;
     x->arg = arg;
     x->active = 1;
+    x->writing = -1;
     mftp_ranges_init(&x->have);
     if (n < 1 || n > MFTP_MAX_CONNS || (!framed && n != 1) || block < 1 ||
         block > MFTP_MAX_BLOCK || (sending && size < 0)) {

@@ -1,7 +1,8 @@
 /* One file transfer over 1..16 data connections, in either direction, as nrio callbacks.
  *
  * Sending, each connection that is writable and has nothing left to send takes the next block
- * of the file (dynamic assignment); when the file is handed out it shuts down its write side
+ * of the file (dynamic assignment; with blocking_writes one block at a time, as blocking writes
+ * give); when the file is handed out it shuts down its write side
  * and waits for the peer to close, so "done" means the peer has everything. Receiving, blocks
  * are written at their offsets whatever connection carried them, and the transfer is complete
  * when every connection has ended at a block boundary and the file has no gap.
@@ -31,6 +32,7 @@ struct mftp_xconn {
     long blocks;
     int shut, eof;
     int stalled; /* receiving: left unread for reorder_max */
+    int held;    /* sending, blocking_writes: not watched while another's block is written */
 };
 
 struct mftp_xfer {
@@ -62,6 +64,14 @@ struct mftp_xfer {
     long long reorder_max;
     long stalls;     /* times a connection was left unread for that bound */
     long long held_ahead_max; /* receiving: the most octets held ahead of the first missing */
+    /* Sending, block mode: write each block as one blocking write() does, as a program that
+     * picks a connection with room (select) and then writes it the whole block: until the
+     * block is in, no other connection gets data, even one with room, so a connection that
+     * waits on a retransmission holds them all. 0: each connection takes data whenever it has
+     * room. Set it right after mftp_xfer_start. */
+    int blocking_writes;
+    int writing;     /* sending, blocking_writes: the connection inside a block, or -1 */
+    long holds;      /* sending: times a connection with room waited for another's block */
     char error[256];
     mftp_xfer_done_fn done;
     void *arg;

@@ -30,6 +30,10 @@ void mftpd_usage(FILE *f)
         "                    STOR, block mode: the most octets held ahead of the first one\n"
         "                    missing; a connection whose data lie beyond waits unread\n"
         "                    (default 0: no bound)\n"
+        "  --blocking-writes\n"
+        "                    RETR, block mode: write each block whole before any other\n"
+        "                    connection gets data, as a blocking write() does\n"
+        "                    (default off: every connection with room takes data)\n"
         "  --sessions N      exit after N logged-in sessions (default 0: serve forever)\n"
         "  --timeout TIME    close a session that is silent this long (default 60s)\n"
         "  --idle-exit TIME  exit with an error when no session starts for this long\n"
@@ -81,7 +85,9 @@ int mftpd_parse_args(int argc, char **argv, struct mftpd_args *a, char *err, siz
         case MFTP_OPT_WINDOW:
         case MFTP_OPT_BLOCK:
         case MFTP_OPT_REORDER:
-            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, &a->reorder_max, err, errlen))
+        case MFTP_OPT_BLOCKING:
+            if (mftp_xfer_opt(c, optarg, &a->window, &a->block, &a->reorder_max,
+                              &a->blocking_writes, err, errlen))
                 return -1;
             break;
         case OPT_SESSIONS:

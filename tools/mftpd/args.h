@@ -16,6 +16,7 @@ struct mftpd_args {
     long window;          /* per-connection window for data connections; 0: stack default */
     long block;           /* block size when sending in block mode */
     long long reorder_max; /* STOR: the receiver's out-of-order bound; 0: none */
+    int blocking_writes;   /* RETR: the sender writes one block at a time (--blocking-writes) */
     int sessions;         /* exit after this many logged-in sessions; 0: serve forever */
     int64_t timeout_ns;   /* a session silent this long is closed with an error record */
     int64_t idle_exit_ns; /* exit when no session starts for this long; 0: never */

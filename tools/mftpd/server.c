@@ -238,6 +238,8 @@ static void emit_transfer(struct session *s, int ok)
     nr_json_int(&j, "block_size", s->nconns ? x->block : 0);
     nr_json_int(&j, "reorder_max", x->reorder_max);
     nr_json_int(&j, "reorder_stalls", x->stalls);
+    nr_json_int(&j, "blocking_writes", s->d->a->blocking_writes);
+    nr_json_int(&j, "write_holds", x->holds);
     nr_json_int(&j, "held_ahead_max", x->held_ahead_max);
     nr_json_int(&j, "window_requested", s->window);
     nr_json_int(&j, "window_start", s->window_start);
@@ -319,6 +321,7 @@ static void try_start(struct session *s)
     }
     s->x.reclamp = data_opts(s).window_clamp; /* 0 where the buffers are the window */
     s->x.reorder_max = s->d->a->reorder_max;
+    s->x.blocking_writes = s->d->a->blocking_writes;
     struct nrio_sockopts o;
     int rc = nrio_getopts(s->d->io, s->data[0], &o);
     if (rc < 0)

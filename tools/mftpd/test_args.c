@@ -10,8 +10,9 @@ static void test_server_args(void)
     struct mftpd_args a;
     char err[256];
     const char *ok[] = {"mftpd", "-p", "2100", "--window", "24K", "--sessions", "3",
-                        "--idle-exit", "30s", NULL};
-    NRT_EQ_INT(mftpd_parse_args(9, (char **)ok, &a, err, sizeof err), 0);
+                        "--idle-exit", "30s", "--blocking-writes", NULL};
+    NRT_EQ_INT(mftpd_parse_args(10, (char **)ok, &a, err, sizeof err), 0);
+    NRT_EQ_INT(a.blocking_writes, 1);
     NRT_EQ_INT(a.port, 2100);
     NRT_EQ_INT(a.window, 24576);
     NRT_EQ_INT(a.sessions, 3);
