@@ -57,6 +57,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.readme import write_readme  # noqa: E402
 from netrepro import phase, stacks  # noqa: E402
 from netrepro.backends import EMULATORS, emulation_backend  # noqa: E402
+from netrepro.cleanup import Stopped, signals_raise  # noqa: E402
 from netrepro.experiment import Experiment, settings_hash  # noqa: E402
 from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.linkspec import LinkParams, with_direction  # noqa: E402
@@ -73,6 +74,8 @@ RESULTS = REPO / "benchmarks" / "results"
 WORK = REPO / "benchmarks" / "work" / "crossval"
 TOLERANCE_PCT = 5.0
 EMULATED = tuple(EMULATORS)
+# How long a stopped workflow run may take to end its jobs (netrepro.jobs) before it is killed.
+STOP_WAIT_S = 30.0
 ATM_ECHOES = ["atm-8k", "atm-boundaries", "atm-nodelay"]
 SHARED_ETHERNET_ECHOES = ["ethernet-8k", "ethernet-nodelay"]
 # milliner's transfers between paging 4c hosts on the shared Ethernet, one curve family each way.
@@ -182,7 +185,25 @@ def run_missing(keys: list[str]) -> None:
             # profile's were gathered last.
             command = [sys.executable, "-m", "snakemake", *targets, "--cores", "2", "--configfile", spec,
                        "--config", "profile=quick", *overrides, "--forcerun", "aggregate_results"]
-            subprocess.run(command, cwd=REPO, check=True)
+            run_workflow(command)
+
+
+def run_workflow(command: list[str]) -> None:
+    """Runs the workflow command; a stop signal to the benchmark goes on to it, which ends its
+    jobs and keeps what they finished, and is waited for, so no trial runs on without it."""
+    process = subprocess.Popen(command, cwd=REPO)
+    try:
+        code = process.wait()
+    except Stopped as stop:
+        process.send_signal(stop.signum)
+        try:
+            process.wait(timeout=STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        raise
+    if code != 0:
+        raise subprocess.CalledProcessError(code, command)
 
 
 
@@ -814,10 +835,13 @@ def main() -> int:
                              "are carried from the last benchmarks/results/crossval.json")
     args = parser.parse_args()
     keys = list(dict.fromkeys(args.cases or CASE_KEYS))
-    if args.run:
-        run_missing(keys)
-    stamp = measured_stamp()
-    measured = {key: {**compare_case(key, args.run), "measured": stamp} for key in keys}
+    # A stop signal raises Stopped, so the workflow runs and emulated networks below stop as on
+    # an error, leaving nothing behind.
+    with signals_raise():
+        if args.run:
+            run_missing(keys)
+        stamp = measured_stamp()
+        measured = {key: {**compare_case(key, args.run), "measured": stamp} for key in keys}
     for key, entry in measured.items():
         if not entry.get("items") and not entry.get("pairs") and not entry.get("compared"):
             print(f"crossval: {key} found nothing both backends measured; --run runs it", file=sys.stderr)
@@ -836,4 +860,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except Stopped as stop:
+        print(f"crossval: {stop}; the runs that finished are kept, --run measures the rest", file=sys.stderr)
+        sys.exit(128 + stop.signum)
