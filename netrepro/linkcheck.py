@@ -31,6 +31,11 @@ END_SLACK_S = 0.1
 # sends it once); such a test is run again, at most IPERF_ATTEMPTS times in all.
 SETUP_ERRORS = ("unable to read from stream socket",)
 IPERF_ATTEMPTS = 5
+# A goodput outside the tolerance is measured once more and judged on that second sample: one
+# second of a fast link can run a few per cent high or low by its interval's edges alone (seen:
+# 133.9 Mb/s for 125.7 on the 140 Mb/s ATM link, once in many runs), while a link that is off
+# is off twice.
+GOODPUT_SAMPLES = 2
 # Wall-clock limits of the check's tools; one past its limit is killed and the run fails.
 PING_LIMIT_S = 60.0
 PROBE_LIMIT_S = 10.0
@@ -52,6 +57,7 @@ class LinkCheck:
     expected_reverse_goodput_mbit: float
     rate_tolerance_pct: float
     goodput_formula: str
+    goodput_samples: int
     passed: bool
 
     def as_dict(self) -> dict[str, Any]:
@@ -166,10 +172,21 @@ def iperf3_goodput_mbit(client: Any, server: Any, server_ip: str, reverse: bool,
     raise LinkCheckError(f"iperf3 {' '.join(command[1:])} failed: {report['error']}")
 
 
+def goodput_within(measure: Any, expected: float, pct: float) -> tuple[float, int]:
+    """measure()'s goodput, taken again while outside expected +- pct % (GOODPUT_SAMPLES in
+    all), and how many samples it took."""
+    for sample in range(1, GOODPUT_SAMPLES + 1):
+        value = measure()
+        if abs(value - expected) <= expected * pct / 100:
+            break
+    return value, sample
+
+
 def check_link(net: Any, link: LinkParams, h2_ip: str) -> LinkCheck:
     """Measures the running network and compares it with link; raises LinkCheckError if off."""
     expected_rtt = link.min_rtt_s(PING_BYTES + 28) * 1e3
     measured_rtt = measure_rtt_ms(net.h1, h2_ip)
+    pct = link.check.rate_tolerance_pct
     if link.is_lossy() or link.medium == "shared":
         # TCP's goodput on a lossy path measures its congestion control, not the link: offer
         # UDP above the line rate and expect the line's goodput less what dies after the line.
@@ -179,18 +196,21 @@ def check_link(net: Any, link: LinkParams, h2_ip: str) -> LinkCheck:
         expected_fwd = link.udp_goodput_bps(payload, "forward") / 1e6
         expected_rev = link.udp_goodput_bps(payload, "reverse") / 1e6
         offer = UDP_OVERLOAD * max(link.forward.rate_bps, link.reverse.rate_bps)
-        measured_fwd = iperf3_goodput_mbit(net.h1, net.h2, h2_ip, False, (offer, payload))
-        measured_rev = iperf3_goodput_mbit(net.h1, net.h2, h2_ip, True, (offer, payload))
+        measured_fwd, fwd_samples = goodput_within(
+            lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, False, (offer, payload)), expected_fwd, pct)
+        measured_rev, rev_samples = goodput_within(
+            lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, True, (offer, payload)), expected_rev, pct)
         formula = f"UDP: rate x {payload} / wire octets of a {link.mtu}-octet packet x (1 - cell/bit loss)"
     else:
         mss = link.mtu - LINUX_TCP_HEADERS
         expected_fwd = link.tcp_goodput_bps(mss, LINUX_TCP_HEADERS, "forward") / 1e6
         expected_rev = link.tcp_goodput_bps(mss, LINUX_TCP_HEADERS, "reverse") / 1e6
-        measured_fwd = iperf3_goodput_mbit(net.h1, net.h2, h2_ip, reverse=False)
-        measured_rev = iperf3_goodput_mbit(net.h1, net.h2, h2_ip, reverse=True)
+        measured_fwd, fwd_samples = goodput_within(
+            lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, reverse=False), expected_fwd, pct)
+        measured_rev, rev_samples = goodput_within(
+            lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, reverse=True), expected_rev, pct)
         formula = f"TCP: rate x {mss} / wire octets of a {link.mtu}-octet packet ({link.framing} framing)"
     rtt_tol = link.check.rtt_tolerance_s * 1e3
-    pct = link.check.rate_tolerance_pct
     rate_ok = all(abs(m - e) <= e * pct / 100 for m, e in ((measured_fwd, expected_fwd), (measured_rev, expected_rev)))
     result = LinkCheck(
         expected_rtt_ms=expected_rtt,
@@ -202,6 +222,7 @@ def check_link(net: Any, link: LinkParams, h2_ip: str) -> LinkCheck:
         measured_reverse_goodput_mbit=measured_rev,
         rate_tolerance_pct=pct,
         goodput_formula=formula,
+        goodput_samples=fwd_samples + rev_samples,
         passed=rate_ok and abs(measured_rtt - expected_rtt) <= rtt_tol,
     )
     if not result.passed:

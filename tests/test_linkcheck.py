@@ -101,3 +101,12 @@ def test_a_lost_setup_datagram_is_retried_and_the_rest_is_not(monkeypatch):
     monkeypatch.setattr(linkcheck, "IPERF_ATTEMPTS", 2)
     with pytest.raises(LinkCheckError, match="stream socket"):
         linkcheck.iperf3_goodput_mbit(FakeHost([json.dumps(SETUP_LOST)] * 2), FakeHost([]), "10.0.0.2", True)
+
+
+def test_a_goodput_off_once_is_measured_again_and_one_off_twice_stays_off():
+    samples = iter([133.9, 127.0])
+    assert linkcheck.goodput_within(lambda: next(samples), 125.7, 5.0) == (127.0, 2)
+    samples = iter([126.0])
+    assert linkcheck.goodput_within(lambda: next(samples), 125.7, 5.0) == (126.0, 1)
+    samples = iter([140.0, 139.0, 110.0])
+    assert linkcheck.goodput_within(lambda: next(samples), 125.7, 5.0) == (139.0, 2)
