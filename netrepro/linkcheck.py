@@ -172,12 +172,16 @@ def iperf3_goodput_mbit(client: Any, server: Any, server_ip: str, reverse: bool,
     raise LinkCheckError(f"iperf3 {' '.join(command[1:])} failed: {report['error']}")
 
 
+def within(measured: float, expected: float, pct: float) -> bool:
+    return abs(measured - expected) <= expected * pct / 100
+
+
 def goodput_within(measure: Any, expected: float, pct: float) -> tuple[float, int]:
     """measure()'s goodput, taken again while outside expected +- pct % (GOODPUT_SAMPLES in
     all), and how many samples it took."""
     for sample in range(1, GOODPUT_SAMPLES + 1):
         value = measure()
-        if abs(value - expected) <= expected * pct / 100:
+        if within(value, expected, pct):
             break
     return value, sample
 
@@ -195,23 +199,20 @@ def check_link(net: Any, link: LinkParams, h2_ip: str) -> LinkCheck:
         payload = link.mtu - 28
         expected_fwd = link.udp_goodput_bps(payload, "forward") / 1e6
         expected_rev = link.udp_goodput_bps(payload, "reverse") / 1e6
-        offer = UDP_OVERLOAD * max(link.forward.rate_bps, link.reverse.rate_bps)
-        measured_fwd, fwd_samples = goodput_within(
-            lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, False, (offer, payload)), expected_fwd, pct)
-        measured_rev, rev_samples = goodput_within(
-            lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, True, (offer, payload)), expected_rev, pct)
+        udp_offer = (UDP_OVERLOAD * max(link.forward.rate_bps, link.reverse.rate_bps), payload)
         formula = f"UDP: rate x {payload} / wire octets of a {link.mtu}-octet packet x (1 - cell/bit loss)"
     else:
         mss = link.mtu - LINUX_TCP_HEADERS
         expected_fwd = link.tcp_goodput_bps(mss, LINUX_TCP_HEADERS, "forward") / 1e6
         expected_rev = link.tcp_goodput_bps(mss, LINUX_TCP_HEADERS, "reverse") / 1e6
-        measured_fwd, fwd_samples = goodput_within(
-            lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, reverse=False), expected_fwd, pct)
-        measured_rev, rev_samples = goodput_within(
-            lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, reverse=True), expected_rev, pct)
+        udp_offer = None
         formula = f"TCP: rate x {mss} / wire octets of a {link.mtu}-octet packet ({link.framing} framing)"
+    measured_fwd, fwd_samples = goodput_within(
+        lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, False, udp_offer), expected_fwd, pct)
+    measured_rev, rev_samples = goodput_within(
+        lambda: iperf3_goodput_mbit(net.h1, net.h2, h2_ip, True, udp_offer), expected_rev, pct)
     rtt_tol = link.check.rtt_tolerance_s * 1e3
-    rate_ok = all(abs(m - e) <= e * pct / 100 for m, e in ((measured_fwd, expected_fwd), (measured_rev, expected_rev)))
+    rate_ok = within(measured_fwd, expected_fwd, pct) and within(measured_rev, expected_rev, pct)
     result = LinkCheck(
         expected_rtt_ms=expected_rtt,
         measured_rtt_ms=measured_rtt,
