@@ -82,6 +82,10 @@ C_TWINS = [
     ("netsim/args.h", "NS_ADDR_B", sim.ADDR_B),
     ("pingx/plan.h", "PX_TIMEOUT_NS_PER_OCTET", round(pingx.PINGX_TIMEOUT_PER_OCTET_S * 10**9)),
     ("ttcp/args.c", "DEFAULT_WRITE_SIZE", ttcp.DEFAULT_WRITE_SIZE),
+    ("tahoe/tahoe_host.c", "EXTENDS_DEPTH_MAX", hostmodel.EXTENDS_DEPTH_MAX),
+    ("tahoe/tahoe_host.c", "EXTENDS_FILES_MAX", hostmodel.EXTENDS_FILES_MAX),
+    ("tahoe/tahoe_host.c", "EXTENDS_BASES_MAX",
+     load_schema("host.schema.json")["properties"]["extends"]["oneOf"][1]["maxItems"]),
 ]
 
 
