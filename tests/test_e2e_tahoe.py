@@ -2,6 +2,8 @@
 the receiver says when it listens, both stacks boot at the pair's tick phases, the transfer
 arrives whole without waiting out a lost SYN, and where the model has two things happen at one
 instant the emulation orders them as the sim does."""
+import statistics
+
 import pytest
 
 from netrepro import stacks
@@ -56,4 +58,8 @@ def test_the_emulation_takes_a_frame_arriving_as_the_cpu_frees_first_as_the_sim_
     emulated_rates = [r["sender_bps"] for r in records
                       if r.get("record") == "transfer" and r["role"] == "transmitter"]
     assert len(emulated_rates) == len(sim_rates) == experiment.settings.transfers
-    assert emulated_rates == pytest.approx(sim_rates, rel=0.02)
+    # The wrong order slows every transfer by several percent; a busy test machine delays one
+    # transfer now and then. The median ratio tells the two apart, each transfer its bound.
+    ratios = [emulated / simulated for emulated, simulated in zip(emulated_rates, sim_rates)]
+    assert statistics.median(ratios) == pytest.approx(1, rel=0.02)
+    assert ratios == pytest.approx([1] * len(ratios), rel=0.05)
