@@ -5,6 +5,7 @@ file only other models extend (a mechanism several hosts share), never a host it
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,21 +74,33 @@ def _merged(tree: tuple[Document, list]) -> dict[str, Any]:
     return merged
 
 
-def chain(path: Path) -> list[Document]:
-    """The model at path and every model it extends (_flatten's order), each validated."""
-    return _flatten(_tree(path))
+@dataclass(frozen=True)
+class Model:
+    """A model read once: its documents in chain's order and the values it takes."""
+    chain: list[Document]
+    values: dict[str, Any]
 
 
-def values(path: Path) -> dict[str, Any]:
-    """The model's keys, those of the models it extends filled in under its own. `name` and
-    `fitted` are the model's own: a variant that extends a fitted model was not fitted by that."""
+def read(path: Path) -> Model:
+    """The model at path and every model it extends, each validated. `name` and `fitted` in its
+    values are the model's own: a variant that extends a fitted model was not fitted by that."""
     tree = _tree(path)
     merged = _merged(tree)
     own = tree[0].data
     merged["name"] = own["name"]
     if "fitted" in own:
         merged["fitted"] = own["fitted"]
-    return merged
+    return Model(_flatten(tree), merged)
+
+
+def chain(path: Path) -> list[Document]:
+    """The model at path and every model it extends (_flatten's order), each validated."""
+    return read(path).chain
+
+
+def values(path: Path) -> dict[str, Any]:
+    """The model's keys, those of the models it extends filled in under its own."""
+    return read(path).values
 
 
 def is_part(path: Path) -> bool:

@@ -241,11 +241,12 @@ def check_link(document: Document) -> None:
 def check_host(document: Document) -> None:
     """A host model's values and those of every model it extends against the Tahoe stack's
     ranges (tahoe_hostcost_read), and the values it takes from them all against each other."""
-    for each in hostmodel.chain(document.path):
+    model = hostmodel.read(document.path)
+    for each in model.chain:
         for key, limit in HOST_KEYS.items():
             if key in each.data:
                 limit.check(each, (key,), each.data[key])
-    data = hostmodel.values(document.path)
+    data = model.values
     missing = [key for key in hostmodel.REQUIRED_COSTS if key not in data]
     if missing:
         raise document.error(("extends",), f"no {', '.join(missing)}: give it here or extend a model that does")
