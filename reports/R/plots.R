@@ -137,13 +137,21 @@ plot_loss <- function(sizes, trials, title, references = NULL, subtitle = NULL) 
     facet_setups(sizes) +
     ggplot2::labs(
       title = title, subtitle = subtitle,
-      caption = paste(
-        "Line: loss pooled over all datagrams of that size; dots: each trial;",
-        "dashed: published values."
+      caption = loss_caption(
+        "Line: loss pooled over all datagrams of that size; dots: each trial.", references
       )
     ) +
     theme_report()
   add_references(plot, references)
+}
+
+# A loss figure's caption names the dashed lines only where published values are drawn: a
+# study of one's own has none.
+loss_caption <- function(caption, references) {
+  if (is.null(references) || nrow(references) == 0) {
+    return(caption)
+  }
+  paste(caption, "Dashed: published values.")
 }
 
 add_references <- function(plot, references) {
@@ -242,9 +250,8 @@ plot_nasa_loss <- function(sizes, trials, title, references = NULL) {
     facet_setups(sizes) +
     ggplot2::labs(
       title = title,
-      caption = paste(
-        "Bar: loss pooled over all datagrams of that file; dots: each trial;",
-        "dashed: published values."
+      caption = loss_caption(
+        "Bar: loss pooled over all datagrams of that file; dots: each trial.", references
       )
     ) +
     theme_report() +

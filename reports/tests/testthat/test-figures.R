@@ -110,6 +110,9 @@ test_that("a size figure draws the experiment's modes of its kind, or the placeh
   loss <- size_figure(sizes, trials, "lan", "t", "loss", "r", "p", references = references)
   expect_no_error(ggplot2::ggplot_build(loss))
   expect_true(any(purrr::map_lgl(loss$layers, function(l) inherits(l$geom, "GeomHline"))))
+  expect_match(loss$labels$caption, "Dashed: published values.", fixed = TRUE)
+  study <- size_figure(sizes, trials, "lan", "t", "loss", "r", "p")
+  expect_false(grepl("published", study$labels$caption, fixed = TRUE))
   expect_error(size_figure(sizes, trials, "lan", "t", "speed", "r", "p"), "unknown kind 'speed'")
 })
 
