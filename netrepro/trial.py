@@ -50,6 +50,21 @@ def tool_digests(binaries: list[Path], **versions: str) -> dict[str, Any]:
     return {**binary_digests(binaries), **versions, "python": sys.version.split()[0]}
 
 
+def point_name(experiment: Experiment) -> str:
+    """The sweep point an experiment is at, named as measure names its folder (point-K, K from
+    1 in the sweep's order); "" for an experiment not at a point."""
+    if experiment.sweep is None or experiment.point is None:
+        return ""
+    return f"point-{experiment.sweep.points().index(experiment.point) + 1}"
+
+
+def run_name(spec: Spec, experiment: Experiment, trial: int, part: str | None = None) -> str:
+    """A run's id in its rows and provenance: paper/experiment/trial-N, then its sweep point
+    and its part (e.g. send-16384) where it has them."""
+    names = [spec.paper, experiment.id, f"trial-{trial}", point_name(experiment), part or ""]
+    return "/".join(name for name in names if name)
+
+
 def run_seed(experiment: Experiment, trial: int, what: str) -> int:
     """The seed of one run of a trial (a pingx mode, an mftp session, an ipcbench curve and size)."""
     return derive_seed(experiment.seed, experiment.draws_id, trial, what)

@@ -13,6 +13,7 @@ from netrepro import aggregate
 from netrepro.spec import load_spec
 from netrepro.experiment import at_point
 from netrepro.tools import mftp
+from netrepro.trial import run_name
 from netrepro.yamlsrc import SpecError
 from tests.test_spec import line_of
 
@@ -114,8 +115,13 @@ def test_a_ttcp_experiment_sweeps_its_link_in_the_workflow(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "results/comer94/table1/runs/quick/sim/trial-1/point-2/send-16384/settings-" in done.stdout
     assert "rule measure_run:" in done.stdout
-    table1 = load_spec(path).experiments["table1"]
+    spec = load_spec(path)
+    table1 = spec.experiments["table1"]
     assert at_point(table1, 2).link.forward.delay_s == 0.01
+    # Each point's runs are told apart in rows and provenance, as their folders are.
+    assert run_name(spec, at_point(table1, 2), 1, "send-16384") == "comer94/table1/trial-1/point-2/send-16384"
+    assert run_name(load_spec(COMER), load_spec(COMER).experiments["table1"], 1, "send-16384") == \
+        "comer94/table1/trial-1/send-16384"
 
 
 def test_the_ishikura_paper_profile_plans_a_job_per_trial_of_each_sweep(tmp_path):

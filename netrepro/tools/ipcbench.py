@@ -38,7 +38,7 @@ from netrepro.provenance import now_iso, read_sysctls
 from netrepro.seeds import link_seed
 from netrepro.specread import Source
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
-from netrepro.trial import base_provenance, emulation_binaries, run_seed, tool_digests, write_run
+from netrepro.trial import base_provenance, emulation_binaries, run_name, run_seed, tool_digests, write_run
 from netrepro.units import parse_size
 from netrepro.yamlsrc import Document
 
@@ -370,7 +370,7 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
         prepared: Mapping[str, Any] | None) -> None:
     """Every curve and size of one trial, in virtual time or emulated; writes records.jsonl,
     then provenance.json."""
-    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
+    run_id = run_name(spec, experiment, trial)
     started = now_iso()
     if experiment.backend == "sim":
         rows, result = run_sim(experiment, trial, run_id)

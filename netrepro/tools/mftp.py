@@ -27,7 +27,8 @@ from netrepro.safepath import open_for_write
 from netrepro.seeds import link_seed
 from netrepro.specread import Source
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
-from netrepro.trial import base_provenance, emulation_binaries, run_seed, tool_digests, write_run
+from netrepro.trial import (base_provenance, emulation_binaries, point_name, run_name, run_seed, tool_digests,
+                            write_run)
 from netrepro.units import parse_rate, parse_size
 
 NAME = "mftp"
@@ -336,8 +337,8 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
     """One mftp session, in virtual time or emulated; writes records.jsonl (a row per transfer)
     and then provenance.json."""
     settings: Settings = experiment.settings
-    point = f"/point-{out.name.split('-')[-1]}" if out.name.startswith("point-") else ""
-    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}{point}"
+    point = f"/{point_name(experiment)}" if point_name(experiment) else ""
+    run_id = run_name(spec, experiment, trial)
     started = now_iso()
     seed = run_seed(experiment, trial, f"mftp{point}")
     root = out / "files"

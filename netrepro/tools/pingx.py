@@ -25,7 +25,8 @@ from netrepro.provenance import now_iso, read_sysctls, tool_version
 from netrepro.seeds import link_seed
 from netrepro.specread import Source, load_named
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
-from netrepro.trial import base_provenance, emulation_binaries, link_summary, run_seed, tool_digests, write_run
+from netrepro.trial import (base_provenance, emulation_binaries, link_summary, run_name, run_seed, tool_digests,
+                            write_run)
 from netrepro.units import parse_size, parse_time
 from netrepro.yamlsrc import Document
 
@@ -462,7 +463,7 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path,
             prepared: Mapping[str, Any] | None) -> None:
     """A pingx trial in virtual time: one netsim run per mode, each with its own echod; a tuned
     cooling loop is the prepared one, or found first."""
-    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
+    run_id = run_name(spec, experiment, trial)
     started = now_iso()
     rows: list[dict[str, Any]] = []
     modes: dict[str, Any] = {}
@@ -533,7 +534,7 @@ def stop_echod(process: Any) -> dict[str, Any]:
 def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
     """A pingx trial on Mininet: echod on h2, pingx on h1 in each mode, over the emulated link."""
     settings: Settings = experiment.settings
-    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}"
+    run_id = run_name(spec, experiment, trial)
     started = now_iso()
     seed_of_link = link_seed(experiment.seed, experiment.draws_id, trial)
     backend = emulation_backend(experiment.backend, experiment.stack, seed_of_link)

@@ -35,7 +35,7 @@ from netrepro.safepath import refuse_links
 from netrepro.seeds import derive_seed, link_seed
 from netrepro.specread import Source, require
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
-from netrepro.trial import base_provenance, emulation_binaries, tool_digests, write_run
+from netrepro.trial import base_provenance, emulation_binaries, run_name, tool_digests, write_run
 from netrepro.units import parse_size, parse_time
 
 NAME = "ttcp"
@@ -574,7 +574,7 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
     if part not in settings.send_buffers:
         raise RunError(f"send buffer {part} is not one of the experiment's: "
                        f"{', '.join(map(str, settings.send_buffers))}")
-    run_id = f"{spec.paper}/{experiment.id}/trial-{trial}/send-{part}"
+    run_id = run_name(spec, experiment, trial, f"send-{part}")
     started = now_iso()
     runner = run_part_sim if experiment.backend == "sim" else run_part_emulated
     result = runner(experiment, trial, part, run_id, out)

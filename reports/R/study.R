@@ -43,9 +43,31 @@ varying_settings <- function(data) {
   numeric[!grepl("(^|_)(count|segments|acks|s[0-9]|r[0-9]|drops|packets|octets)$", numeric)]
 }
 
-# Mean throughput per value of one setting, per setup.
-throughput_by_setting <- function(data, setting) {
-  data |>
+# The sweep's columns (the results contract's) whose values differ between an
+# experiment's rows: the sweep points its figures must keep apart.
+swept_columns <- function(data, schema = results_schema()) {
+  columns <- intersect(schema$sweep$columns$name, names(data))
+  purrr::keep(columns, function(column) dplyr::n_distinct(data[[column]], na.rm = TRUE) > 1)
+}
+
+# Each row's setup with the values of `columns` appended ("... / added_rtt_ms 10,
+# loss_pct 1"), so that rows measured under other settings are grouped apart.
+with_settings_label <- function(data, columns) {
+  if (length(columns) == 0) {
+    return(data)
+  }
+  values <- purrr::map(columns, function(column) {
+    shown <- vapply(as.numeric(data[[column]]), format, character(1), digits = 6, trim = TRUE)
+    paste(column, shown)
+  })
+  data$setup <- paste(data$setup, do.call(paste, c(values, sep = ", ")), sep = " / ")
+  data
+}
+
+# Mean throughput per value of one setting, per setup and per combination of
+# the other settings that vary (`others`), which are never pooled.
+throughput_by_setting <- function(data, setting, others = character()) {
+  with_settings_label(data, others) |>
     dplyr::mutate(
       value = as.numeric(.data[[setting]]),
       throughput_mbit = as.numeric(throughput_mbit)
@@ -60,6 +82,17 @@ throughput_by_setting <- function(data, setting) {
     )
 }
 
+# One figure per setting that varies: throughput against it, a line for each
+# combination of the others.
+throughput_figures <- function(data, settings, experiment) {
+  purrr::map(settings, function(setting) {
+    plot_throughput_by_setting(
+      throughput_by_setting(data, setting, setdiff(settings, setting)), setting,
+      paste0(experiment, ": throughput against ", setting)
+    )
+  })
+}
+
 plot_throughput_by_setting <- function(points, setting, title) {
   ggplot2::ggplot(points, ggplot2::aes(value, mean_mbit, colour = setup)) +
     ggplot2::geom_linerange(ggplot2::aes(ymin = min_mbit, ymax = max_mbit), alpha = 0.5) +
@@ -69,6 +102,8 @@ plot_throughput_by_setting <- function(points, setting, title) {
       title = title, x = setting, y = "Throughput (Mb/s)", colour = NULL,
       caption = "Line: mean over transfers; bar: lowest to highest."
     ) +
+    # A line's label names its setup and the other settings' values: one a row, so none is cut.
+    ggplot2::guides(colour = ggplot2::guide_legend(ncol = 1)) +
     theme_report()
 }
 
@@ -111,6 +146,51 @@ merge_settings <- function(base, top) {
   utils::modifyList(base, top)
 }
 
+# The figures an experiment's results call for (ggplot objects; none when its
+# results.csv is of no kind drawn here). Echoes: RTT and UDP loss against size, a
+# panel per sweep point. A buffer matrix: a heat map, or, swept, throughput
+# against each setting that varies. Other transfers: throughput against each
+# setting that varies.
+study_figures <- function(results_dir, paper, experiment) {
+  path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
+  kind <- results_kind(csv_header(path))
+  if (kind == "echoes") {
+    data <- read_results(results_dir, paper, experiment)$data
+    data <- with_settings_label(data, swept_columns(data))
+    sizes <- summarise_sizes(data)
+    trials <- summarise_trials(data)
+    figures <- list(plot_rtt(sizes, trials, paste0(experiment, ": round-trip time by message size")))
+    udp <- dplyr::filter(sizes, grepl("^udp", mode))
+    if (nrow(udp) == 0) {
+      return(figures)
+    }
+    return(c(figures, list(plot_loss(
+      udp, dplyr::filter(trials, grepl("^udp", mode)),
+      paste0(experiment, ": UDP datagram loss by message size")
+    ))))
+  }
+  if (kind == "buffers") {
+    transfers <- read_transfers(results_dir, paper, experiment)
+    swept <- swept_columns(transfers)
+    if (length(swept) == 0) {
+      return(list(plot_matrix_heatmap(
+        study_matrix_panels(transfers),
+        paste0(experiment, ": mean throughput per buffer pair"),
+        published_abnormal = "none: no paper"
+      )))
+    }
+    buffers <- purrr::keep(c("send_buffer", "recv_buffer"), function(column) {
+      dplyr::n_distinct(transfers[[column]]) > 1
+    })
+    return(throughput_figures(transfers, c(swept, buffers), experiment))
+  }
+  if (kind == "transfers") {
+    data <- add_setup(read_contract_csv(path, c("throughput_mbit", "link", "stack", "backend")))
+    return(throughput_figures(data, varying_settings(data), experiment))
+  }
+  list()
+}
+
 # One experiment's section for a results = "asis" chunk: its heading, the
 # figures its results call for, and (with the spec) its settings.
 study_experiment_section <- function(results_dir, paper, experiment, spec = NULL) {
@@ -120,38 +200,14 @@ study_experiment_section <- function(results_dir, paper, experiment, spec = NULL
     cat("<p>", escape_html(description), "</p>\n\n", sep = "")
   }
   path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
-  kind <- results_kind(csv_header(path))
-  if (kind == "echoes") {
-    data <- read_results(results_dir, paper, experiment)$data
-    sizes <- summarise_sizes(data)
-    trials <- summarise_trials(data)
-    print(plot_rtt(sizes, trials, paste0(experiment, ": round-trip time by message size")))
-    udp <- dplyr::filter(sizes, grepl("^udp", mode))
-    if (nrow(udp) > 0) {
-      print(plot_loss(
-        udp, dplyr::filter(trials, grepl("^udp", mode)),
-        paste0(experiment, ": UDP datagram loss by message size")
-      ))
-    }
-  } else if (kind == "buffers") {
-    print(plot_matrix_heatmap(
-      study_matrix_panels(read_transfers(results_dir, paper, experiment)),
-      paste0(experiment, ": mean throughput per buffer pair"),
-      published_abnormal = "none: no paper"
-    ))
-  } else if (kind == "transfers") {
-    data <- add_setup(read_contract_csv(path, c("throughput_mbit", "link", "stack", "backend")))
-    for (setting in varying_settings(data)) {
-      print(plot_throughput_by_setting(
-        throughput_by_setting(data, setting), setting,
-        paste0(experiment, ": throughput against ", setting)
-      ))
-    }
-  } else {
+  figures <- study_figures(results_dir, paper, experiment)
+  if (length(figures) == 0) {
     cat(callout(paste0(
-      "No figure for ", escape_html(path), ": its columns are of no kind this report draws."
+      "No figure for ", escape_html(path), ": no setting varies across its transfers, or its ",
+      "columns are of no kind this report draws."
     )))
   }
+  purrr::walk(figures, print)
   if (!is.null(spec)) {
     cat("\n\n<p>Settings (the spec's defaults with this experiment's own):</p>\n")
     cat(kable_html(experiment_settings(spec, experiment)))

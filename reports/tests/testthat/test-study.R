@@ -26,6 +26,49 @@ test_that("throughput is summarised per setting value and setup", {
   expect_equal(points$transfers, c(2L, 1L))
 })
 
+test_that("throughput against one setting keeps the other settings' points apart", {
+  data <- tibble::tibble(
+    setup = "s", added_rtt_ms = c(0, 0, 40, 40), loss_pct = c(0, 1, 0, 1),
+    throughput_mbit = c(9, 5, 3, 1)
+  )
+  points <- throughput_by_setting(data, "added_rtt_ms", "loss_pct")
+  expect_setequal(points$setup, c("s / loss_pct 0", "s / loss_pct 1"))
+  expect_equal(points$mean_mbit[points$setup == "s / loss_pct 1"], c(5, 1))
+})
+
+test_that("a sweep's points are the contract's sweep columns that vary", {
+  data <- tibble::tibble(
+    setup = "s", added_rtt_ms = c(0, 10), loss_pct = c(1, 1), cell_loss_ratio = c(3.8e-6, 3.8e-6),
+    send_buffer = c(16384, 24576), throughput_mbit = c(1, 2)
+  )
+  expect_equal(swept_columns(data), "added_rtt_ms")
+  expect_equal(with_settings_label(data, character())$setup, c("s", "s"))
+  labelled <- with_settings_label(data, c("added_rtt_ms", "cell_loss_ratio"))
+  expect_equal(labelled$setup, c(
+    "s / added_rtt_ms 0, cell_loss_ratio 3.8e-06", "s / added_rtt_ms 10, cell_loss_ratio 3.8e-06"
+  ))
+})
+
+test_that("a swept buffer matrix is drawn against its settings, an unswept one as a heat map", {
+  dir <- withr::local_tempdir()
+  path <- file.path(dir, "study", "e")
+  dir.create(path, recursive = TRUE)
+  rows <- tibble::tibble(
+    experiment = "e", link = "l", stack = "tahoe", backend = "sim", send_buffer = 24576,
+    recv_buffer = 24576, `repeat` = 1, bytes = 1e6, throughput_mbit = c(9, 5, 3, 1),
+    added_rtt_ms = c(0, 0, 40, 40), loss_pct = c(0, 1, 0, 1), run_id = "r"
+  )
+  readr::write_csv(rows, file.path(path, "results.csv"))
+  swept <- study_figures(dir, "study", "e")
+  expect_equal(
+    purrr::map_chr(swept, function(p) p$labels$title),
+    c("e: throughput against added_rtt_ms", "e: throughput against loss_pct")
+  )
+  expect_equal(nrow(swept[[1]]$data), 4)
+  readr::write_csv(dplyr::select(rows[1, ], -added_rtt_ms, -loss_pct), file.path(path, "results.csv"))
+  expect_equal(study_figures(dir, "study", "e")[[1]]$labels$title, "e: mean throughput per buffer pair")
+})
+
 test_that("an experiment's settings are its own over the spec's defaults", {
   spec <- list(
     defaults = list(link = "ethernet-10", stack = "tahoe", ttcp = list(write_size = "4K")),
