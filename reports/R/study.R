@@ -27,40 +27,28 @@ results_kind <- function(columns) {
   "unknown"
 }
 
-# Numeric settings that vary across an experiment's transfers (e.g. a swept
-# delay or number of connections): the x axes its figures call for. Counters,
-# identifiers and the measurement itself are not settings.
-varying_settings <- function(data) {
-  measured <- c(
-    "throughput_mbit", "receiver_throughput_mbit", "trial", "repeat", "bytes", "run_id",
-    "elapsed_s", "seed"
-  )
-  candidates <- setdiff(names(data), measured)
-  numeric <- purrr::keep(candidates, function(column) {
-    values <- suppressWarnings(as.numeric(data[[column]]))
-    all(!is.na(values[!is.na(data[[column]])])) && dplyr::n_distinct(values, na.rm = TRUE) > 1
-  })
-  numeric[!grepl("(^|_)(count|segments|acks|s[0-9]|r[0-9]|drops|packets|octets)$", numeric)]
-}
-
 # The sweep's columns (the results contract's) whose values differ between an
-# experiment's rows: the sweep points its figures must keep apart.
+# experiment's rows: the settings its figures draw against and keep apart. Only
+# a sweep varies a setting within an experiment; every other column is measured.
 swept_columns <- function(data, schema = results_schema()) {
   columns <- intersect(schema$sweep$columns$name, names(data))
   purrr::keep(columns, function(column) dplyr::n_distinct(data[[column]], na.rm = TRUE) > 1)
 }
 
 # Each row's setup with the values of `columns` appended ("... / added_rtt_ms 10,
-# loss_pct 1"), so that rows measured under other settings are grouped apart.
+# loss_pct 1"), so that rows measured under other settings are grouped apart; a
+# factor whose levels follow the values as numbers (10 after 5, not before).
 with_settings_label <- function(data, columns) {
   if (length(columns) == 0) {
     return(data)
   }
-  values <- purrr::map(columns, function(column) {
-    shown <- vapply(as.numeric(data[[column]]), format, character(1), digits = 6, trim = TRUE)
-    paste(column, shown)
+  numbers <- purrr::map(columns, function(column) as.numeric(data[[column]]))
+  shown <- purrr::map2(columns, numbers, function(column, values) {
+    paste(column, vapply(values, format, character(1), digits = 6, trim = TRUE))
   })
-  data$setup <- paste(data$setup, do.call(paste, c(values, sep = ", ")), sep = " / ")
+  label <- paste(data$setup, do.call(paste, c(shown, sep = ", ")), sep = " / ")
+  in_order <- do.call(order, c(list(as.character(data$setup)), numbers))
+  data$setup <- factor(label, levels = unique(label[in_order]))
   data
 }
 
@@ -150,7 +138,7 @@ merge_settings <- function(base, top) {
 # results.csv is of no kind drawn here). Echoes: RTT and UDP loss against size, a
 # panel per sweep point. A buffer matrix: a heat map, or, swept, throughput
 # against each setting that varies. Other transfers: throughput against each
-# setting that varies.
+# swept setting.
 study_figures <- function(results_dir, paper, experiment) {
   path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
   kind <- results_kind(csv_header(path))
@@ -186,7 +174,7 @@ study_figures <- function(results_dir, paper, experiment) {
   }
   if (kind == "transfers") {
     data <- add_setup(read_contract_csv(path, c("throughput_mbit", "link", "stack", "backend")))
-    return(throughput_figures(data, varying_settings(data), experiment))
+    return(throughput_figures(data, swept_columns(data), experiment))
   }
   list()
 }

@@ -7,13 +7,12 @@ test_that("results are told apart by their columns", {
   expect_equal(results_kind(c("a", "b")), "unknown")
 })
 
-test_that("only settings that vary and are not measurements become axes", {
+test_that("only swept settings that vary become axes, never what was measured", {
   data <- tibble::tibble(
-    connections = c("1", "2", "4"), delay_ms = c("200", "200", "200"),
-    link = c("x", "x", "x"), throughput_mbit = c("1", "2", "3"), trial = c("1", "2", "3"),
-    data_segments = c("10", "20", "30")
+    connections = c(1, 2, 4), delay_ms = c(200, 200, 200), link = c("x", "x", "x"),
+    throughput_mbit = c(1, 2, 3), rtt_measured_ms = c(200, 201, 203), b_disk_busy_s = c(1, 2, 3)
   )
-  expect_equal(varying_settings(data), "connections")
+  expect_equal(swept_columns(data), "connections")
 })
 
 test_that("throughput is summarised per setting value and setup", {
@@ -32,7 +31,7 @@ test_that("throughput against one setting keeps the other settings' points apart
     throughput_mbit = c(9, 5, 3, 1)
   )
   points <- throughput_by_setting(data, "added_rtt_ms", "loss_pct")
-  expect_setequal(points$setup, c("s / loss_pct 0", "s / loss_pct 1"))
+  expect_setequal(as.character(points$setup), c("s / loss_pct 0", "s / loss_pct 1"))
   expect_equal(points$mean_mbit[points$setup == "s / loss_pct 1"], c(5, 1))
 })
 
@@ -44,9 +43,11 @@ test_that("a sweep's points are the contract's sweep columns that vary", {
   expect_equal(swept_columns(data), "added_rtt_ms")
   expect_equal(with_settings_label(data, character())$setup, c("s", "s"))
   labelled <- with_settings_label(data, c("added_rtt_ms", "cell_loss_ratio"))
-  expect_equal(labelled$setup, c(
+  expect_equal(as.character(labelled$setup), c(
     "s / added_rtt_ms 0, cell_loss_ratio 3.8e-06", "s / added_rtt_ms 10, cell_loss_ratio 3.8e-06"
   ))
+  numeric_order <- with_settings_label(tibble::tibble(setup = "s", added_rtt_ms = c(200, 50, 5)), "added_rtt_ms")
+  expect_equal(levels(numeric_order$setup), paste("s / added_rtt_ms", c(5, 50, 200)))
 })
 
 test_that("a swept buffer matrix is drawn against its settings, an unswept one as a heat map", {
