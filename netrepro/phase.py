@@ -14,8 +14,8 @@ import hashlib
 
 # The 200 ms and 500 ms ticks come back to the same phase every second.
 TICK_CYCLE_NS = 1_000_000_000
-# Host b's absolute phase. Its server starts first, and in liu95db one echod serves every mode
-# of a trial, so host a's phase is the one each run's seed sets.
+# Host b's absolute phase. Its server starts first (in liu95db an echod for each mode of a
+# trial), so host a's phase is the one each run's seed sets.
 HOST_B_PHASE_NS = 0
 
 

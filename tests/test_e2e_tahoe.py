@@ -1,7 +1,10 @@
-"""Emulated ttcp pairs on the Tahoe stack through Mininet and linkemu, as the workflow runs them:
-the receiver says when it listens, both stacks boot at the pair's tick phases, the transfer
-arrives whole without waiting out a lost SYN, and where the model has two things happen at one
-instant the emulation orders them as the sim does."""
+"""Emulated ttcp pairs and pingx modes on the Tahoe stack through Mininet and linkemu, as the
+workflow runs them: the receiver says when it listens, both stacks boot at the pair's tick phases,
+the transfer arrives whole without waiting out a lost SYN, where the model has two things happen
+at one instant the emulation orders them as the sim does, and each pingx mode connects to an echod
+of its own."""
+import dataclasses
+import json
 import statistics
 
 import pytest
@@ -11,6 +14,7 @@ from netrepro.backends import emulation_backend
 from netrepro.spec import load_spec
 from netrepro.sim import run_netsim
 from netrepro.topology import LinkNetwork
+from netrepro.tools import pingx
 from netrepro.tools.ttcp import pair_seed
 from netrepro.tools.ttcp import run_pair
 from netrepro.topology import H1, H2
@@ -63,3 +67,42 @@ def test_the_emulation_takes_a_frame_arriving_as_the_cpu_frees_first_as_the_sim_
     ratios = [emulated / simulated for emulated, simulated in zip(emulated_rates, sim_rates)]
     assert statistics.median(ratios) == pytest.approx(1, rel=0.02)
     assert ratios == pytest.approx([1] * len(ratios), rel=0.05)
+
+
+TWO_TCP_MODES = """\
+paper: two-tcp-modes
+title: Two TCP modes in a row
+defaults:
+  link: ethernet-10
+  stack: tahoe
+  host: sparcstation-ipc
+  backend: linkemu
+  seed: 1
+profiles:
+  quick:
+    trials: 1
+    echoes: 1
+    interval: 100ms
+experiments:
+  echoes:
+    description: Two TCP modes, one after the other, off a Tahoe echod.
+    tool: pingx
+    modes: [tcp, tcp-nodelay]
+    messages: [1K]
+"""
+
+
+def test_a_second_tcp_mode_connects_and_echoes_as_the_sim_does(tmp_path):
+    """Each mode's pingx is a process of its own whose stack starts its ports where the last
+    one's did; an echod kept from the mode before still held that connection (the peer's stack
+    gone before the final ACK), so the second mode's SYN went unanswered until its timeout."""
+    path = tmp_path / "two-tcp-modes.yaml"
+    path.write_text(TWO_TCP_MODES)
+    spec = load_spec(path)
+    experiment = spec.experiments["echoes"]
+    pingx.run(spec, experiment, 1, tmp_path / "emulated", None, None)
+    emulated = {(r["mode"], r["rtt_ms"]) for r in map(json.loads, (tmp_path / "emulated" / "records.jsonl").open())}
+    pingx.run(spec, dataclasses.replace(experiment, backend="sim"), 1, tmp_path / "sim", None, None)
+    simulated = {(r["mode"], r["rtt_ms"]) for r in map(json.loads, (tmp_path / "sim" / "records.jsonl").open())}
+    assert {mode for mode, _ in emulated} == {"tcp", "tcp-nodelay"}
+    assert emulated == simulated

@@ -1,7 +1,7 @@
 """pingx, the extended ping (liu95db, liu95cool): echoes of each message size in each mode
 (TCP, UDP, UDP cooled) off echod, one row per echo. A trial runs every mode, in a shuffled
-order: in virtual time one netsim run per mode, each with its own echod; emulated one Mininet
-network, echod on h2 (a second one for udp-cooled) and pingx on h1."""
+order, each mode against its own echod: in virtual time one netsim run per mode; emulated one
+Mininet network, pingx on h1 and, per mode, echod on h2 (a second one for udp-cooled)."""
 from __future__ import annotations
 
 import dataclasses
@@ -504,12 +504,16 @@ def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
     return check_pingx(parse(output, "pingx"), mode, process.returncode, errors)
 
 
-def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...]) -> dict[str, Any]:
+def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...], seed: int) -> dict[str, Any]:
+    """The echods of one mode's run (`seed`, its seed), as in virtual time. One echod for every
+    mode kept a Tahoe echod's last connection of the mode before, whose peer stack had gone with
+    pingx's process before the final ACK, on the port the next pingx's fresh stack connects
+    from: that pingx's SYN went unanswered."""
     servers = {"plain": echod_argv(experiment, cooled=False)}
     if "udp-cooled" in experiment.settings.modes:
         servers["cooled"] = echod_argv(experiment, cooled=True)
     processes = {}
-    phase_b = phase.host_b_args(experiment.stack)
+    phase_b = phase.host_b_args(experiment.stack, seed)
     try:
         for name, argv in servers.items():
             processes[name] = net.h2.popen([*argv, *stack_args, *phase_b], stdout=-1, stderr=-1, text=True)
@@ -532,7 +536,8 @@ def stop_echod(process: Any) -> dict[str, Any]:
 
 
 def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
-    """A pingx trial on Mininet: echod on h2, pingx on h1 in each mode, over the emulated link."""
+    """A pingx trial on Mininet over the emulated link: pingx on h1 in each mode, against that
+    mode's echod on h2."""
     settings: Settings = experiment.settings
     run_id = run_name(spec, experiment, trial)
     started = now_iso()
@@ -549,17 +554,18 @@ def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> N
                                                                  settings.receive_buffer or stacks.RETRO_DEFAULT_BUFFER),
             frame_times=net.frame_times)
         sysctls = read_sysctls(net.h1)
-        echods = start_echods(net, experiment, tuple(tool_args["h2"]))
-        try:
-            for mode in order:
+        echod_summary: dict[str, Any] = {}
+        for mode in order:
+            echods = start_echods(net, experiment, tuple(tool_args["h2"]), run_seed(experiment, trial, mode))
+            try:
                 metas[mode], records = run_mode(net, experiment, mode, trial, tuple(tool_args["h1"]))
-                rows += message_rows(experiment, mode, trial, run_id, records)
-        except BaseException:
-            # Their summaries no longer matter; ending them must not hide why the run failed.
-            for process in echods.values():
-                kill_group(process)
-            raise
-        echod_summary = {name: stop_echod(process) for name, process in echods.items()}
+            except BaseException:
+                # Their summaries no longer matter; ending them must not hide why the run failed.
+                for process in echods.values():
+                    kill_group(process)
+                raise
+            rows += message_rows(experiment, mode, trial, run_id, records)
+            echod_summary[mode] = {name: stop_echod(process) for name, process in echods.items()}
     write_run(out, rows, {
         **base_provenance(spec, experiment, run_id, started),
         "sysctls": sysctls,
