@@ -49,7 +49,7 @@ reproduce: build
 
 # A commented starting spec for a study of one's own: make study NAME=my-study [TOOL=ttcp] [LINK=ethernet-10]
 study: setup
-	@test -n "$(NAME)" || { echo "usage: make study NAME=my-study [TOOL=pingx|ttcp] [LINK=atm-oc3-155]"; exit 2; }
+	@test -n "$(NAME)" || { echo "usage: make study NAME=my-study [TOOL=pingx|ttcp|mftp|ipcbench] [LINK=atm-oc3-155]"; exit 2; }
 	$(PYTHON) -m netrepro.new "$(NAME)" --tool "$(or $(TOOL),pingx)" --link "$(or $(LINK),atm-oc3-155)"
 
 # The C tests first (their binaries build on both cores), then pytest in two parts with the R

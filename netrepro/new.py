@@ -1,6 +1,6 @@
 """Write a commented starting spec for a study of one's own.
 
-    python -m netrepro.new my-study [--tool pingx|ttcp] [--link atm-oc3-155] [--dir configs]
+    python -m netrepro.new my-study [--tool pingx|ttcp|mftp|ipcbench] [--link atm-oc3-155] [--dir configs]
 
 Writes configs/my-study.yaml (never over an existing file), checks that it loads, and prints the
 commands that run it. Its report is the generic study report, reports/html/my-study.html.
@@ -38,6 +38,36 @@ TTCP_EXPERIMENT = """\
       write_size: 4K
 """
 
+MFTP_EXPERIMENT = """\
+  connections:
+    description: MFTP throughput against parallel TCP connections and added round-trip delay.
+    tool: mftp
+    mftp:
+      # Each connection's TCP window; the file goes in blocks to whichever connection has room.
+      window: 24K
+      block: 32K
+      mode: block
+      pause: 1s
+      timeout: 300s
+    # Every combination is a point of the sweep; its values are columns of results.csv.
+    sweep:
+      added_rtt: [0ms, 100ms, 200ms]
+      connections: [1, 2, 4, 8]
+"""
+
+IPCBENCH_EXPERIMENT = """\
+  udp-unack:
+    description: Time to send messages over UDP with k segments sent before an acknowledgement.
+    tool: ipcbench
+    ipcbench:
+      # udp (segments of `segments` octets, `unack` of them before each acknowledgement), tcp
+      # (socket buffers of `buffers` octets) or rpc.
+      mode: udp
+      segments: [1K, 8K]
+      unack: [1, 6]
+      sizes: 1M..4M step 1M
+"""
+
 TEMPLATE = """\
 # {name}: a study of one's own. Change a value, then:
 #   .venv/bin/python -m netrepro.validate configs/{name}.yaml            # check it, runs nothing
@@ -68,8 +98,14 @@ experiments:
 PROFILES = {
     "pingx": "    echoes: 10\n    interval: 1s\n",
     "ttcp": "    transfers: 2\n    transfer: 1M\n",
+    "mftp": "    transfers: 2\n    transfer: 2M\n",
+    "ipcbench": "    transfers: 2\n",
 }
-EXPERIMENTS = {"pingx": PINGX_EXPERIMENT, "ttcp": TTCP_EXPERIMENT}
+EXPERIMENTS = {"pingx": PINGX_EXPERIMENT, "ttcp": TTCP_EXPERIMENT, "mftp": MFTP_EXPERIMENT,
+               "ipcbench": IPCBENCH_EXPERIMENT}
+# What each tool's starting experiment measures (--help).
+MEASURES = {"pingx": "RTT and loss per message size (default)", "ttcp": "throughput per buffer pair",
+            "mftp": "throughput against connections and delay", "ipcbench": "message time by size over UDP"}
 
 
 def starting_spec(name: str, tool: str, link: str) -> str:
@@ -98,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write a commented starting spec for a study of one's own.")
     parser.add_argument("name", help="the study's name: lower case, digits, hyphens (e.g. my-study)")
     parser.add_argument("--tool", choices=sorted(EXPERIMENTS), default="pingx",
-                        help="pingx: RTT and loss per message size (default); ttcp: throughput per buffer pair")
+                        help="; ".join(f"{tool}: {what}" for tool, what in MEASURES.items()))
     parser.add_argument("--link", default="atm-oc3-155", help="a link kind in configs/links/ (default atm-oc3-155)")
     parser.add_argument("--dir", type=Path, default=CONFIG_DIR, help="where the spec goes (default configs/)")
     args = parser.parse_args(argv)

@@ -85,6 +85,14 @@ def test_new_writes_a_commented_spec_that_loads_and_never_overwrites(tmp_path, c
     assert "no link kind 'no-such-link'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("tool", ["pingx", "ttcp", "mftp", "ipcbench"])
+def test_new_starts_a_study_of_each_tool(tmp_path, tool):
+    spec = load_spec(write_study("my-study", tool, "ethernet-10", tmp_path))
+    (experiment,) = spec.experiments.values()
+    assert experiment.tool == tool and experiment.backend == "sim"
+    assert (experiment.sweep is not None) == (tool == "mftp")
+
+
 @pytest.mark.skipif(not BINARY.is_file(), reason="needs tools/bin/netsim (make -C tools)")
 def test_a_study_runs_in_virtual_time_and_renders_its_own_report(tmp_path):
     spec = write(tmp_path, STUDY)

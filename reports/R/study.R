@@ -13,13 +13,17 @@ study_experiments <- function(results_dir, paper, spec = NULL) {
 }
 
 # What an experiment's results.csv holds, judged by its columns: echoes
-# (pingx), a buffer matrix (ttcp), or transfers against other settings.
+# (pingx), a buffer matrix (ttcp), curves of messages by size (ipcbench), or
+# transfers against other settings (mftp).
 results_kind <- function(columns) {
   if ("rtt_ms" %in% columns) {
     return("echoes")
   }
   if (all(c("send_buffer", "recv_buffer", "throughput_mbit") %in% columns)) {
     return("buffers")
+  }
+  if (all(c("curve", "message_bytes", "throughput_mbit") %in% columns)) {
+    return("curves")
   }
   if ("throughput_mbit" %in% columns) {
     return("transfers")
@@ -81,6 +85,36 @@ throughput_figures <- function(data, settings, experiment) {
   })
 }
 
+# Mean throughput per curve (e.g. 'udp 8192B 6UnAck') and message size, per setup.
+curve_points <- function(data) {
+  data |>
+    dplyr::mutate(
+      message_bytes = as.numeric(message_bytes), throughput_mbit = as.numeric(throughput_mbit)
+    ) |>
+    dplyr::group_by(setup, curve, message_bytes) |>
+    dplyr::summarise(
+      messages = dplyr::n(),
+      mean_mbit = mean(throughput_mbit, na.rm = TRUE),
+      min_mbit = min(throughput_mbit, na.rm = TRUE),
+      max_mbit = max(throughput_mbit, na.rm = TRUE),
+      .groups = "drop"
+    )
+}
+
+plot_curves <- function(points, title) {
+  ggplot2::ggplot(points, ggplot2::aes(message_bytes / 1e6, mean_mbit, colour = curve)) +
+    ggplot2::geom_linerange(ggplot2::aes(ymin = min_mbit, ymax = max_mbit), alpha = 0.5) +
+    ggplot2::geom_line() +
+    ggplot2::geom_point() +
+    facet_setups(points) +
+    ggplot2::labs(
+      title = title, x = "Message (million bytes)", y = "Throughput (Mb/s)", colour = NULL,
+      caption = "Line: mean over messages; bar: lowest to highest."
+    ) +
+    ggplot2::guides(colour = ggplot2::guide_legend(ncol = 2)) +
+    theme_report()
+}
+
 plot_throughput_by_setting <- function(points, setting, title) {
   ggplot2::ggplot(points, ggplot2::aes(value, mean_mbit, colour = setup)) +
     ggplot2::geom_linerange(ggplot2::aes(ymin = min_mbit, ymax = max_mbit), alpha = 0.5) +
@@ -137,8 +171,8 @@ merge_settings <- function(base, top) {
 # The figures an experiment's results call for (ggplot objects; none when its
 # results.csv is of no kind drawn here). Echoes: RTT and UDP loss against size, a
 # panel per sweep point. A buffer matrix: a heat map, or, swept, throughput
-# against each setting that varies. Other transfers: throughput against each
-# swept setting.
+# against each setting that varies. Curves: throughput against message size, a
+# line per curve. Other transfers: throughput against each swept setting.
 study_figures <- function(results_dir, paper, experiment) {
   path <- file.path(experiment_dir(results_dir, paper, experiment), "results.csv")
   kind <- results_kind(csv_header(path))
@@ -171,6 +205,13 @@ study_figures <- function(results_dir, paper, experiment) {
       dplyr::n_distinct(transfers[[column]]) > 1
     })
     return(throughput_figures(transfers, c(swept, buffers), experiment))
+  }
+  if (kind == "curves") {
+    data <- add_setup(read_contract_csv(
+      path, c("curve", "message_bytes", "throughput_mbit", "link", "stack", "backend")
+    ))
+    data <- with_settings_label(data, swept_columns(data))
+    return(list(plot_curves(curve_points(data), paste0(experiment, ": throughput by message size"))))
   }
   if (kind == "transfers") {
     data <- add_setup(read_contract_csv(path, c("throughput_mbit", "link", "stack", "backend")))

@@ -4,6 +4,7 @@ test_that("results are told apart by their columns", {
   expect_equal(results_kind(c("mode", "rtt_ms", "message_bytes")), "echoes")
   expect_equal(results_kind(c("send_buffer", "recv_buffer", "throughput_mbit")), "buffers")
   expect_equal(results_kind(c("connections", "delay_ms", "throughput_mbit")), "transfers")
+  expect_equal(results_kind(c("curve", "message_bytes", "throughput_mbit")), "curves")
   expect_equal(results_kind(c("a", "b")), "unknown")
 })
 
@@ -68,6 +69,17 @@ test_that("a swept buffer matrix is drawn against its settings, an unswept one a
   expect_equal(nrow(swept[[1]]$data), 4)
   readr::write_csv(dplyr::select(rows[1, ], -added_rtt_ms, -loss_pct), file.path(path, "results.csv"))
   expect_equal(study_figures(dir, "study", "e")[[1]]$labels$title, "e: mean throughput per buffer pair")
+})
+
+test_that("curves are drawn by message size, a line per curve", {
+  data <- tibble::tibble(
+    setup = "s", curve = c("udp 1024B 1UnAck", "udp 1024B 1UnAck", "udp 1024B 1UnAck", "tcp 4096B"),
+    message_bytes = c("1000000", "1000000", "2000000", "1000000"), throughput_mbit = c("4", "6", "7", "9")
+  )
+  points <- curve_points(data)
+  expect_equal(nrow(points), 3)
+  expect_equal(points$mean_mbit[points$curve == "udp 1024B 1UnAck"], c(5, 7))
+  expect_no_error(ggplot2::ggplot_build(plot_curves(points, "t")))
 })
 
 test_that("an experiment's settings are its own over the spec's defaults", {
