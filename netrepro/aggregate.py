@@ -28,6 +28,7 @@ from netrepro.experiment import Experiment
 from netrepro.runsettings import check_runs
 from netrepro.spec import SpecError, load_spec
 from netrepro.tools import tool
+from netrepro.helptext import description
 
 
 def csv_value(value: Any) -> str:
@@ -72,7 +73,7 @@ def table(experiment: Experiment, trials: list[tuple[list[dict[str, Any]], dict[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--spec", required=True, type=Path)
     parser.add_argument("--experiment", required=True)
     parser.add_argument("--profile", default="quick")

@@ -16,6 +16,7 @@ from pathlib import Path
 from netrepro.atomic import write_text
 from netrepro.paths import SCHEMA_DIR
 from netrepro.yamlsrc import load_schema
+from netrepro.helptext import description
 
 SCHEMA_PATH = SCHEMA_DIR / "results-columns.json"
 TYPES = ("character", "integer", "double", "logical")
@@ -121,7 +122,7 @@ def with_markdown(text: str, section: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--markdown", required=True, type=Path, metavar="DOC",
                         help="a Markdown file whose marked section gets the column tables")
     args = parser.parse_args(argv)

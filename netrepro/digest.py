@@ -28,6 +28,7 @@ from netrepro.atomic import write_text
 from netrepro.backends import EMULATORS
 from netrepro.errors import RunError
 from netrepro.spec import BACKENDS
+from netrepro.helptext import description
 
 # Names the canonical form below; a change to it that changes digests gets a new name, so that
 # digests of two forms are never compared as if they should agree.
@@ -181,7 +182,7 @@ def shown(record: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("results", type=Path, help="results/<paper>, or one experiment's folder")
     against = parser.add_mutually_exclusive_group()
     against.add_argument("--against", type=Path, help="another results/<paper> (a rerun) to compare with")

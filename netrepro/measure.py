@@ -38,6 +38,7 @@ from netrepro.safepath import refuse_links
 from netrepro.spec import BACKENDS, PROFILES, SpecError, load_spec
 from netrepro.tools import prepared_once, tool
 from netrepro.trial import preflight
+from netrepro.helptext import description
 
 
 def point_of(experiment: Experiment, point: str | int) -> Experiment:
@@ -127,7 +128,7 @@ def measure_argv(python: str, spec: Path, experiment: str, profile: str, *, back
 
 
 def run_job(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--spec", required=True, type=Path, help="the paper spec (configs/<paper>.yaml)")
     parser.add_argument("--experiment", required=True, help="experiment id in the spec")
     parser.add_argument("--trial", type=int, help="trial number, from 1 (needed but with --prepare)")

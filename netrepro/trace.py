@@ -20,6 +20,7 @@ from typing import Any
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
 from netrepro.jsonlines import read
+from netrepro.helptext import description
 
 TRANSMITTER = "10.0.0.1"
 FIELDS = ("frame.time_relative", "ip.src", "tcp.seq_raw", "tcp.len", "tcp.ack_raw", "tcp.window_size_value",
@@ -91,7 +92,7 @@ def part_trace(part: Path) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--out", required=True, type=Path, help="the trace CSV to write")
     parser.add_argument("runs", nargs="+", type=Path,
                         help="run folders (the workflow's, with other backends' runs of the same settings); "

@@ -69,6 +69,7 @@ from netrepro.tools import ipcbench, mftp  # noqa: E402
 from netrepro.tools.mftp import mftp_command  # noqa: E402
 from netrepro.tools.ttcp import pair_command, pair_seed, run_pair  # noqa: E402
 from netrepro.topology import H1, H2, LinkNetwork  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 WORK = REPO / "benchmarks" / "work" / "crossval"
@@ -828,7 +829,7 @@ def compare_case(key: str, run: bool) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--run", action="store_true", help="run the missing runs first (emulation needs root)")
     parser.add_argument("--case", action="append", choices=CASE_KEYS, dest="cases",
                         help="measure only this case (repeatable; default: every case); the others "

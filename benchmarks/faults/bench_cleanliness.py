@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import write_readme  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 from tests.test_faults import EMULATED, job, left_processes, machine_state  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
@@ -89,7 +90,7 @@ def write(result: dict) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--trials", type=int, default=20, help="consecutive trials (default 20)")
     result = run(parser.parse_args().trials)
     write(result)

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import yaml
 
+from netrepro.helptext import description
+
 REPO = Path(__file__).resolve().parents[2]
 NETSIM = REPO / "tools" / "bin" / "netsim"
 HOST = REPO / "configs" / "hosts" / "sparcstation-1.yaml"
@@ -48,7 +50,7 @@ def throughput_bps(model: Path, buffer: int, seed: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--grid", required=True, help="le_rx_ns values of the SPARCstation 1, ns")
     parser.add_argument("--seed", type=int, default=1993)
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "calibrate-le.csv")

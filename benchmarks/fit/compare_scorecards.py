@@ -10,6 +10,8 @@ import csv
 from collections import Counter
 from pathlib import Path
 
+from netrepro.helptext import description
+
 PAPERS = ("comer94", "liu95db", "liu95cool", "ishikura", "milliner")
 
 
@@ -22,7 +24,7 @@ def read(folder: Path, paper: str) -> dict[str, dict[str, str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
     parser.add_argument("--claims", default="", help="claims to show whatever changed, e.g. K07,F01")

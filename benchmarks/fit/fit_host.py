@@ -40,6 +40,7 @@ from netrepro.measure import run_part  # noqa: E402
 from netrepro.sim import run_netsim  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools.ttcp import limit_s, pair_command, pair_seed  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 
 # The published figure of a claim, as a training target: the spec and experiment that measure it
 # (quick profile, trial 1), how the claim reads the records, and the error of a reading. A
@@ -128,7 +129,7 @@ def measure(cell: tuple[str, int, int, float], host: Path, transfers: int) -> fl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("host", type=Path, help="the host model file with a `fitted` block")
     parser.add_argument("--grid", action="append", required=True, help="PARAM[+PARAM]=V1,V2,...")
     parser.add_argument("--transfers", type=int, default=2, help="transfers per cell (default 2)")

@@ -40,6 +40,7 @@ from netrepro.measure import measure_argv  # noqa: E402
 from netrepro.sim import BINARY  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools import prepared_once, tool  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 
 SPEC = REPO / "configs" / "liu95cool-tahoe.yaml"
 PROFILE = "paper"
@@ -179,7 +180,7 @@ def markdown(result: dict[str, Any]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--jobs", type=int, default=2, help="measure jobs at a time (default 2, as make reproduce)")
     parser.add_argument("--against", metavar="REV", help="also compare trial 1's netsim output with netsim at git REV")
     parser.add_argument("--output", type=Path, default=RESULTS / "sim-liu95cool.json")

@@ -37,6 +37,7 @@ from benchmarks.readme import RESULTS, write_tables  # noqa: E402
 from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.sim import BINARY, run_netsim  # noqa: E402
 from netrepro.tools.ttcp import ttcp_command  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 
 LINK = "atm-taxi-100"
 HOST = REPO / "configs" / "hosts" / "sparcstation-ipc.yaml"
@@ -144,7 +145,7 @@ def tool_version() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--repeats", type=int, default=FULL_REPEATS,
                         help=f"transfers per cell (default {FULL_REPEATS}, the paper's)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel netsim processes (default 2)")
