@@ -116,6 +116,22 @@ callout <- function(text, kind = "warning") {
   paste0('<div class="callout callout-', kind, '">', text, "</div>")
 }
 
+# "Run profile: ..." for a report's data callout (ending in a space); a smoke run,
+# which only checks the pipeline, is said to be too small to judge anything.
+run_profile_html <- function(profiles) {
+  paste0(
+    "Run profile: ", escape_html(paste(profiles, collapse = ", ")), ". ",
+    if ("smoke" %in% profiles) {
+      paste0(
+        "<b>The smoke profile checks the pipeline end to end: its runs are too few and too ",
+        "short for the figures or the verdicts to mean anything; run profile=quick or paper.</b> "
+      )
+    } else {
+      ""
+    }
+  )
+}
+
 # Counts of each of verdict_levels (R/claims.R).
 verdict_counts <- function(verdicts) {
   counts <- table(factor(as.character(verdicts), levels = verdict_levels))

@@ -172,3 +172,9 @@ test_that("the index counts the claims on the era's hosts by verdict, fitted one
   expect_match(era_host_html(era_host_counts(scorecards["old"])), "No claim was judged")
   expect_match(index_html(scorecards, tempdir()), "id=\"era-hosts\"", fixed = TRUE)
 })
+
+test_that("a report's run profile is named, and a smoke run is said to be too small to judge", {
+  expect_equal(run_profile_html("paper"), "Run profile: paper. ")
+  expect_match(run_profile_html(c("quick", "smoke")), "Run profile: quick, smoke. <b>The smoke profile", fixed = TRUE)
+  expect_false(grepl("smoke", run_profile_html("quick"), fixed = TRUE))
+})
