@@ -23,12 +23,12 @@ from netrepro.atomic import write_text
 from netrepro.columns import tool_columns
 from netrepro.digest import write_digest
 from netrepro.errors import RunError
+from netrepro.helptext import description
 from netrepro.jsonlines import dumps, read
 from netrepro.experiment import Experiment
 from netrepro.runsettings import check_runs
 from netrepro.spec import SpecError, load_spec
 from netrepro.tools import tool
-from netrepro.helptext import description
 
 
 def csv_value(value: Any) -> str:

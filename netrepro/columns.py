@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from netrepro.atomic import write_text
+from netrepro.helptext import description
 from netrepro.paths import SCHEMA_DIR
 from netrepro.yamlsrc import load_schema
-from netrepro.helptext import description
 
 SCHEMA_PATH = SCHEMA_DIR / "results-columns.json"
 TYPES = ("character", "integer", "double", "logical")

@@ -27,8 +27,8 @@ from typing import Any, Iterator
 from netrepro.atomic import write_text
 from netrepro.backends import EMULATORS
 from netrepro.errors import RunError
-from netrepro.spec import BACKENDS
 from netrepro.helptext import description
+from netrepro.spec import BACKENDS
 
 # Names the canonical form below; a change to it that changes digests gets a new name, so that
 # digests of two forms are never compared as if they should agree.

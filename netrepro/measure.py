@@ -33,12 +33,12 @@ from netrepro.atomic import write_text
 from netrepro.cleanup import Stopped, remove_temp_files, signals_raise
 from netrepro.errors import RunError
 from netrepro.experiment import Experiment, Spec, at_point, settings_hash
+from netrepro.helptext import description
 from netrepro.runsettings import PREPARED_PREFIX, drop_other_prepared, write_marker
 from netrepro.safepath import refuse_links
 from netrepro.spec import BACKENDS, PROFILES, SpecError, load_spec
 from netrepro.tools import prepared_once, tool
 from netrepro.trial import preflight
-from netrepro.helptext import description
 
 
 def point_of(experiment: Experiment, point: str | int) -> Experiment:

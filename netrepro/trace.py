@@ -19,8 +19,8 @@ from typing import Any
 
 from netrepro.atomic import write_text
 from netrepro.errors import RunError
-from netrepro.jsonlines import read
 from netrepro.helptext import description
+from netrepro.jsonlines import read
 
 TRANSMITTER = "10.0.0.1"
 FIELDS = ("frame.time_relative", "ip.src", "tcp.seq_raw", "tcp.len", "tcp.ack_raw", "tcp.window_size_value",

@@ -59,6 +59,7 @@ from netrepro import phase, stacks  # noqa: E402
 from netrepro.backends import EMULATORS, emulation_backend  # noqa: E402
 from netrepro.cleanup import Stopped, signals_raise  # noqa: E402
 from netrepro.experiment import Experiment, settings_hash  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.linkspec import LinkParams, with_direction  # noqa: E402
 from netrepro.paths import TOOLS_BIN  # noqa: E402
@@ -69,7 +70,6 @@ from netrepro.tools import ipcbench, mftp  # noqa: E402
 from netrepro.tools.mftp import mftp_command  # noqa: E402
 from netrepro.tools.ttcp import pair_command, pair_seed, run_pair  # noqa: E402
 from netrepro.topology import H1, H2, LinkNetwork  # noqa: E402
-from netrepro.helptext import description  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 WORK = REPO / "benchmarks" / "work" / "crossval"

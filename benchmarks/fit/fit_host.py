@@ -36,11 +36,11 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from netrepro import hostmodel  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 from netrepro.measure import run_part  # noqa: E402
 from netrepro.sim import run_netsim  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools.ttcp import limit_s, pair_command, pair_seed  # noqa: E402
-from netrepro.helptext import description  # noqa: E402
 
 # The published figure of a claim, as a training target: the spec and experiment that measure it
 # (quick profile, trial 1), how the claim reads the records, and the error of a reading. A

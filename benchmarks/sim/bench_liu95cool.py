@@ -36,11 +36,11 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import RESULTS, write_tables  # noqa: E402
 from netrepro.experiment import Experiment  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 from netrepro.measure import measure_argv  # noqa: E402
 from netrepro.sim import BINARY  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools import prepared_once, tool  # noqa: E402
-from netrepro.helptext import description  # noqa: E402
 
 SPEC = REPO / "configs" / "liu95cool-tahoe.yaml"
 PROFILE = "paper"

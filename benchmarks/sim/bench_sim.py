@@ -34,10 +34,10 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import RESULTS, write_tables  # noqa: E402
+from netrepro.helptext import description  # noqa: E402
 from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.sim import BINARY, run_netsim  # noqa: E402
 from netrepro.tools.ttcp import ttcp_command  # noqa: E402
-from netrepro.helptext import description  # noqa: E402
 
 LINK = "atm-taxi-100"
 HOST = REPO / "configs" / "hosts" / "sparcstation-ipc.yaml"
