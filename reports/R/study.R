@@ -32,8 +32,9 @@ results_kind <- function(columns) {
 }
 
 # The sweep's columns (the results contract's) whose values differ between an
-# experiment's rows: the settings its figures draw against and keep apart. Only
-# a sweep varies a setting within an experiment; every other column is measured.
+# experiment's rows: the settings its figures draw against and keep apart. Beyond
+# what each kind is drawn by (sizes, buffer pairs, curves), only a sweep varies a
+# setting within an experiment; the other columns are measured.
 swept_columns <- function(data, schema = results_schema()) {
   columns <- intersect(schema$sweep$columns$name, names(data))
   purrr::keep(columns, function(column) dplyr::n_distinct(data[[column]], na.rm = TRUE) > 1)
