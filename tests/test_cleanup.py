@@ -134,7 +134,7 @@ def test_start_echods_ends_the_first_echod_when_the_second_fails() -> None:
     net = FakeNet([SERVING, "import sys; sys.stderr.write('echod: port in use\\n'); sys.exit(2)"])
     experiment = measure.load_spec(SPEC, {"profile": "smoke"}).experiments["lan-512b"]
     with pytest.raises(RunError, match="echod \\(cooled\\)"):
-        pingx.start_echods(net, experiment, ())
+        pingx.start_echods(net, experiment, (), seed=1)
     assert len(net.h2.started) == 2
     assert gone_soon(net.h2.started[0].pid)
 
