@@ -66,13 +66,20 @@ throughput_by_setting <- function(data, setting, others = character()) {
       throughput_mbit = as.numeric(throughput_mbit)
     ) |>
     dplyr::group_by(setup, value) |>
-    dplyr::summarise(
-      transfers = dplyr::n(),
-      mean_mbit = mean(throughput_mbit, na.rm = TRUE),
-      min_mbit = min(throughput_mbit, na.rm = TRUE),
-      max_mbit = max(throughput_mbit, na.rm = TRUE),
-      .groups = "drop"
-    )
+    summarise_throughput("transfers")
+}
+
+# Per group: how many rows (a column named `count`), and their mean, lowest and
+# highest throughput.
+summarise_throughput <- function(grouped, count) {
+  dplyr::summarise(
+    grouped,
+    !!count := dplyr::n(),
+    mean_mbit = mean(throughput_mbit, na.rm = TRUE),
+    min_mbit = min(throughput_mbit, na.rm = TRUE),
+    max_mbit = max(throughput_mbit, na.rm = TRUE),
+    .groups = "drop"
+  )
 }
 
 # One figure per setting that varies: throughput against it, a line for each
@@ -93,13 +100,7 @@ curve_points <- function(data) {
       message_bytes = as.numeric(message_bytes), throughput_mbit = as.numeric(throughput_mbit)
     ) |>
     dplyr::group_by(setup, curve, message_bytes) |>
-    dplyr::summarise(
-      messages = dplyr::n(),
-      mean_mbit = mean(throughput_mbit, na.rm = TRUE),
-      min_mbit = min(throughput_mbit, na.rm = TRUE),
-      max_mbit = max(throughput_mbit, na.rm = TRUE),
-      .groups = "drop"
-    )
+    summarise_throughput("messages")
 }
 
 plot_curves <- function(points, title) {
