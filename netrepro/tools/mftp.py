@@ -337,7 +337,8 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
     """One mftp session, in virtual time or emulated; writes records.jsonl (a row per transfer)
     and then provenance.json."""
     settings: Settings = experiment.settings
-    point = f"/{point_name(experiment)}" if point_name(experiment) else ""
+    named = point_name(experiment)
+    point = f"/{named}" if named else ""
     run_id = run_name(spec, experiment, trial)
     started = now_iso()
     seed = run_seed(experiment, trial, f"mftp{point}")
