@@ -11,6 +11,7 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from netrepro.paths import CONFIG_DIR
 from netrepro.spec import SpecError, load_spec
@@ -95,21 +96,28 @@ profiles:
 experiments:
 {experiment}"""
 
-PROFILES = {
-    "pingx": "    echoes: 10\n    interval: 1s\n",
-    "ttcp": "    transfers: 2\n    transfer: 1M\n",
-    "mftp": "    transfers: 2\n    transfer: 2M\n",
-    "ipcbench": "    transfers: 2\n",
+class Starter(NamedTuple):
+    """A tool's starting study: what it measures (for --help), its quick profile's lines and
+    its experiment."""
+
+    measures: str
+    profile: str
+    experiment: str
+
+
+STARTERS = {
+    "pingx": Starter("RTT and loss per message size (default)", "    echoes: 10\n    interval: 1s\n",
+                     PINGX_EXPERIMENT),
+    "ttcp": Starter("throughput per buffer pair", "    transfers: 2\n    transfer: 1M\n", TTCP_EXPERIMENT),
+    "mftp": Starter("throughput against connections and delay", "    transfers: 2\n    transfer: 2M\n",
+                    MFTP_EXPERIMENT),
+    "ipcbench": Starter("message time by size over UDP", "    transfers: 2\n", IPCBENCH_EXPERIMENT),
 }
-EXPERIMENTS = {"pingx": PINGX_EXPERIMENT, "ttcp": TTCP_EXPERIMENT, "mftp": MFTP_EXPERIMENT,
-               "ipcbench": IPCBENCH_EXPERIMENT}
-# What each tool's starting experiment measures (--help).
-MEASURES = {"pingx": "RTT and loss per message size (default)", "ttcp": "throughput per buffer pair",
-            "mftp": "throughput against connections and delay", "ipcbench": "message time by size over UDP"}
 
 
 def starting_spec(name: str, tool: str, link: str) -> str:
-    return TEMPLATE.format(name=name, link=link, profile=PROFILES[tool], experiment=EXPERIMENTS[tool])
+    starter = STARTERS[tool]
+    return TEMPLATE.format(name=name, link=link, profile=starter.profile, experiment=starter.experiment)
 
 
 def write_study(name: str, tool: str, link: str, directory: Path) -> Path:
@@ -133,8 +141,8 @@ def write_study(name: str, tool: str, link: str, directory: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write a commented starting spec for a study of one's own.")
     parser.add_argument("name", help="the study's name: lower case, digits, hyphens (e.g. my-study)")
-    parser.add_argument("--tool", choices=sorted(EXPERIMENTS), default="pingx",
-                        help="; ".join(f"{tool}: {what}" for tool, what in MEASURES.items()))
+    parser.add_argument("--tool", choices=sorted(STARTERS), default="pingx",
+                        help="; ".join(f"{tool}: {starter.measures}" for tool, starter in STARTERS.items()))
     parser.add_argument("--link", default="atm-oc3-155", help="a link kind in configs/links/ (default atm-oc3-155)")
     parser.add_argument("--dir", type=Path, default=CONFIG_DIR, help="where the spec goes (default configs/)")
     args = parser.parse_args(argv)
