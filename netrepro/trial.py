@@ -106,10 +106,22 @@ def base_provenance(spec: Spec, experiment: Experiment, run_id: str, started: st
     }
 
 
+def run_order(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> dict[str, Any]:
+    """The provenance's actual run order: an entry per measurement of rows (in the order they
+    were taken), its fields' values joined by ':' (NA for none); a report counts the switches
+    of the first."""
+    return {"run_order_fields": list(fields),
+            "run_order": [":".join("NA" if row[field] is None else str(row[field]) for field in fields)
+                          for row in rows]}
+
+
 def write_run(out: Path, rows: list[dict[str, Any]], provenance: dict[str, Any],
               segments: list[dict[str, Any]] | None = None) -> None:
     """A finished run: records.jsonl (a row per measurement), segments.jsonl when the stack
-    logged its segments, then provenance.json, stamped with the time it finished."""
+    logged its segments, then provenance.json, stamped with the time it finished. The
+    provenance must hold the run order (run_order)."""
+    if "run_order" not in provenance:
+        raise ValueError(f"{out}: a run's provenance must record its run order (trial.run_order)")
     write_text(out / "records.jsonl", dumps(rows))
     if segments:
         write_text(out / "segments.jsonl", dumps(segments))

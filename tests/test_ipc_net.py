@@ -142,6 +142,7 @@ def test_one_small_emulated_run_gives_its_row_paging_counts_and_cgroups(tmp_path
     assert rows[0]["a_peak_bytes"] > 256 << 10
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["backend"] == "linkemu" and set(provenance["tools"]) >= {"ipcbench", "linkemu"}
+    assert provenance["run_order"] == [f"{rows[0]['curve']}:{256 << 10}:1"]
     memory = provenance["runs"][0]["memory"]
     assert set(memory) == {"h1", "h2"} and memory["h2"]["limit_bytes"] < memory["h1"]["limit_bytes"]
     assert all(not (memcg.ROOT / m["cgroup"]).exists() for m in memory.values())

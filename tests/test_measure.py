@@ -1,3 +1,4 @@
+import json
 from dataclasses import replace
 
 import pytest
@@ -5,7 +6,7 @@ import pytest
 from netrepro import measure
 from netrepro.spec import load_spec
 from netrepro.tools import pingx
-from netrepro.trial import emulation_binaries
+from netrepro.trial import emulation_binaries, run_order, write_run
 from netrepro.paths import TOOLS_BIN
 from tests.test_spec import SPEC
 
@@ -71,3 +72,16 @@ def test_measure_argv_gives_only_the_flags_it_is_given_and_names_the_unknown_exp
     prepare = measure.measure_argv("py", SPEC, "x", "quick", backend="sim", prepare=tmp_path / "p.json")
     assert prepare[3:] == ["--spec", str(SPEC), "--experiment", "x", "--profile", "quick",
                            "--prepare", str(tmp_path / "p.json"), "--backend", "sim"]
+
+
+def test_a_run_records_its_order_and_cannot_be_written_without_it(tmp_path) -> None:
+    rows = [{"curve": "udp 1K x1", "message_bytes": 1024, "repeat": 2},
+            {"curve": "tcp 16K", "message_bytes": 2048, "repeat": 1}]
+    order = run_order(rows, ("curve", "message_bytes", "repeat"))
+    assert order == {"run_order_fields": ["curve", "message_bytes", "repeat"],
+                     "run_order": ["udp 1K x1:1024:2", "tcp 16K:2048:1"]}
+    with pytest.raises(ValueError, match="run order"):
+        write_run(tmp_path, rows, {"run_id": "p/e/trial-1"})
+    assert not (tmp_path / "provenance.json").exists()
+    write_run(tmp_path, rows, {"run_id": "p/e/trial-1", **order})
+    assert json.loads((tmp_path / "provenance.json").read_text())["run_order"] == order["run_order"]

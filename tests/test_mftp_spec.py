@@ -143,6 +143,7 @@ def test_a_point_runs_in_virtual_time_and_its_rows_carry_the_sweep(tmp_path):
     assert done.returncode == 0, done.stderr
     provenance = json.loads((run / "provenance.json").read_text())
     assert provenance["sweep"] == {"added_rtt_ms": 200.0, "connections": 2}
+    assert provenance["run_order_fields"] == ["connections", "repeat"] and provenance["run_order"] == ["2:1"]
     assert aggregate.main(["--spec", str(path), "--experiment", "fig6", "--profile", "smoke",
                            "--out", str(tmp_path), str(run)]) == 0
     rows = list(csv.DictReader((tmp_path / "results.csv").open()))

@@ -125,6 +125,9 @@ def test_a_virtual_time_part_writes_rows_and_provenance_and_is_deterministic(tmp
         assert provenance["tools"]["netsim"].startswith("sha256:")
     rows = [json.loads(line) for line in outputs[0].splitlines()]
     assert len(rows) == 10 and all(r["throughput_mbit"] > 0 for r in rows)
+    assert provenance["run_order_fields"] == ["recv_buffer", "proto", "cool_iterations", "repeat"]
+    assert provenance["run_order"] == [f"{r['recv_buffer']}:tcp:NA:{r['repeat']}" for r in rows]
+    assert [entry["recv_buffer"] for entry in provenance["run_log"]] == [r["recv_buffer"] for r in rows]
     assert {r["recv_buffer"] for r in rows} == set(table1().settings.receive_buffers)
     assert outputs[0] == outputs[1]
 

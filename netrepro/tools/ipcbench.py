@@ -38,13 +38,15 @@ from netrepro.provenance import now_iso, read_sysctls
 from netrepro.seeds import link_seed
 from netrepro.specread import Source
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
-from netrepro.trial import base_provenance, emulation_binaries, run_name, run_seed, tool_digests, write_run
+from netrepro.trial import base_provenance, emulation_binaries, run_name, run_order, run_seed, tool_digests, write_run
 from netrepro.units import parse_size
 from netrepro.yamlsrc import Document
 
 NAME = "ipcbench"
 OWN_KEYS: tuple[str, ...] = ()
 SWEEP_AXES: tuple[str, ...] = ()
+# A run's order: each message by its curve, size and repeat (curve by curve, size by size).
+ORDER_FIELDS = ("curve", "message_bytes", "repeat")
 # The stacks whose sockets are the kernel's, which libtirpc (mode rpc) drives (netrepro/stacks.py).
 KERNEL_STACKS = ("linux", "linux-retro")
 # The most sizes a range may hold: each is a run of every curve, a trial of 1000 takes days.
@@ -376,7 +378,8 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
         rows, result = run_sim(experiment, trial, run_id)
     else:
         rows, result = run_emulated(experiment, trial, run_id, out)
-    write_run(out, rows, {**base_provenance(spec, experiment, run_id, started), **result})
+    write_run(out, rows, {**base_provenance(spec, experiment, run_id, started), **result,
+                          **run_order(rows, ORDER_FIELDS)})
 
 
 def memory_plans(experiment: Experiment) -> dict[str, MemoryPlan | None]:

@@ -27,14 +27,16 @@ from netrepro.safepath import open_for_write
 from netrepro.seeds import link_seed
 from netrepro.specread import Source
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
-from netrepro.trial import (base_provenance, emulation_binaries, point_name, run_name, run_seed, tool_digests,
-                            write_run)
+from netrepro.trial import (base_provenance, emulation_binaries, point_name, run_name, run_order, run_seed,
+                            tool_digests, write_run)
 from netrepro.units import parse_rate, parse_size
 
 NAME = "mftp"
 OWN_KEYS: tuple[str, ...] = ()
 # The sweep axes that set mftp's own settings (netrepro.sweep).
 SWEEP_AXES = ("connections", "window")
+# A run's order: each transfer of the session, by its connections and number.
+ORDER_FIELDS = ("connections", "repeat")
 # Keys of `mftp:` that exist only on netsim's stacks: with any, the experiment runs in virtual time.
 SIM_ONLY = ("window_scale", "sb_max", "cwnd_trace")
 # The largest window a TCP header holds without RFC 1323 scaling.
@@ -354,7 +356,8 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
         (root / "got.bin").unlink(missing_ok=True)
     if len(rows) != settings.transfers:
         raise RunError(f"mftp reported {len(rows)} transfers, expected {settings.transfers}")
-    write_run(out, rows, {**base_provenance(spec, experiment, run_id, started), **result, "mftp_seed": seed})
+    write_run(out, rows, {**base_provenance(spec, experiment, run_id, started), **result, "mftp_seed": seed,
+                          **run_order(rows, ORDER_FIELDS)})
 
 
 def run_sim(experiment: Experiment, trial: int, run_id: str, seed: int,

@@ -25,8 +25,8 @@ from netrepro.provenance import now_iso, read_sysctls, tool_version
 from netrepro.seeds import link_seed
 from netrepro.specread import Source, load_named
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
-from netrepro.trial import (base_provenance, emulation_binaries, link_summary, run_name, run_seed, tool_digests,
-                            write_run)
+from netrepro.trial import (base_provenance, emulation_binaries, link_summary, run_name, run_order, run_seed,
+                            tool_digests, write_run)
 from netrepro.units import parse_size, parse_time
 from netrepro.yamlsrc import Document
 
@@ -34,6 +34,8 @@ NAME = "pingx"
 # Spec keys only pingx reads: an experiment of another tool that sets one is refused.
 OWN_KEYS = ("print_each", "pacing")
 SWEEP_AXES: tuple[str, ...] = ()
+# A run's order: each echo by its mode, message size and number.
+ORDER_FIELDS = ("mode", "message_bytes", "echo")
 ECHO_PORT = 7007
 # udp-cooled messages go to a second echod that paces its echo by the same gap, so the round
 # trip is cooled both ways, as when both hosts ran the paper's cooled sender.
@@ -486,7 +488,7 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path,
         "backend": "sim",
         "modes": modes,
         "tools": tool_digests([tool_binary("netsim")]),
-        "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}" for row in rows],
+        **run_order(rows, ORDER_FIELDS),
         "mode_order": order,
         # Made once for every trial (prepare), or by this trial, whose runs it then counts.
         **({"cooling_tune": tuned, "cooling_tune_prepared": prepared is not None} if tuned else {}),
@@ -581,8 +583,7 @@ def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> N
         "tool_settings": metas,
         "tool_args": tool_args,
         "echod_summary": echod_summary,
-        "run_order": [f"{row['mode']}:{row['message_bytes']}:{row['echo']}"
-                      for row in sorted(rows, key=lambda r: r["t_start_ns"] or 0)],
+        **run_order(sorted(rows, key=lambda r: r["t_start_ns"] or 0), ORDER_FIELDS),
         "mode_order": order,
         "boot_b_ns": {mode: phase.boot_b_ns(run_seed(experiment, trial, mode)) for mode in order},
     })

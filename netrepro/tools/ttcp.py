@@ -35,13 +35,17 @@ from netrepro.safepath import refuse_links
 from netrepro.seeds import derive_seed, link_seed
 from netrepro.specread import Source, require
 from netrepro.topology import H1, H2, H2_IP, LinkNetwork
-from netrepro.trial import base_provenance, emulation_binaries, run_name, tool_digests, write_run
+from netrepro.trial import base_provenance, emulation_binaries, run_name, run_order, tool_digests, write_run
 from netrepro.units import parse_size, parse_time
 
 NAME = "ttcp"
 # Spec keys only ttcp reads: an experiment of another tool that sets one is refused.
 OWN_KEYS = ("trace",)
 SWEEP_AXES: tuple[str, ...] = ()
+# A part's order (one send buffer): each transfer by its receive buffer, protocol, cooling
+# loop (liu95cool's Fig 15) and number; pairs a killed run finished count where they ran
+# (provenance `run_log`, `resumed`).
+ORDER_FIELDS = ("recv_buffer", "proto", "cool_iterations", "repeat")
 TTCP = tool_binary("ttcp")
 TTCP_PORT = 5001
 # ttcp's own default write size (tools/ttcp/args.c).
@@ -590,4 +594,5 @@ def run(spec: Spec, experiment: Experiment, trial: int, out: Path, part: int | N
         "pairs": [{key: value for key, value in pair.items() if key not in ("rows", "segments")}
                   for pair in pairs],
         "tools": tool_digests(binaries),
+        **run_order(rows, ORDER_FIELDS),
     }, segments)

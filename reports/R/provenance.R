@@ -23,20 +23,26 @@ field <- function(run, ...) {
   as_text(value)
 }
 
-# "udp:51200:3"-style entries summarised for a reader: how many, which modes in
-# which order, and how often consecutive runs switch mode (0 = blocked by mode).
-summarise_run_order <- function(run_order) {
+# A run's order (entries such as "udp:51200:3", the values of `fields` joined by ":")
+# summarised for a reader: how many, the first field's values in order of first use, and
+# how often consecutive entries switch it (0 = blocked by it). Runs recorded before the
+# fields were named are pingx's (mode, size, echo).
+summarise_run_order <- function(run_order, fields = NULL) {
   entries <- unlist(run_order)
   if (length(entries) == 0) {
     return("not recorded")
   }
-  modes <- sub(":.*$", "", entries)
-  switches <- sum(modes[-1] != modes[-length(modes)])
+  fields <- unlist(fields)
+  if (length(fields) == 0) {
+    fields <- c("mode", "message_bytes", "echo")
+  }
+  groups <- sub(":.*$", "", entries)
+  switches <- sum(groups[-1] != groups[-length(groups)])
   shown <- utils::head(entries, 3)
   paste0(
-    length(entries), " entries; modes by first use: ",
-    paste(unique(modes), collapse = ", "),
-    "; ", switches, " mode switches; first: ",
+    length(entries), " entries (", paste(fields, collapse = ":"), "); ",
+    fields[[1]], " by first use: ", paste(unique(groups), collapse = ", "),
+    "; ", switches, " ", fields[[1]], " switches; first: ",
     paste(shown, collapse = ", "),
     if (length(entries) > length(shown)) ", ..." else ""
   )
@@ -98,7 +104,7 @@ provenance_runs <- function(runs) {
       goodput_measured_mbit = number_or_na(field(run, "link_check", "measured_goodput_mbit")),
       rtt_expected_ms = number_or_na(field(run, "link_check", "expected_rtt_ms")),
       rtt_measured_ms = number_or_na(field(run, "link_check", "measured_rtt_ms")),
-      run_order = summarise_run_order(run$run_order)
+      run_order = summarise_run_order(run$run_order, run$run_order_fields)
     )
   }) |>
     dplyr::bind_rows()

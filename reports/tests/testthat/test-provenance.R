@@ -1,10 +1,13 @@
-test_that("run order is summarised with counts and mode switches", {
+test_that("run order is summarised with counts and switches of its first field", {
   text <- summarise_run_order(list("udp:1:1", "tcp:1:1", "udp:2:1", "udp:3:1"))
-  expect_match(text, "^4 entries")
-  expect_match(text, "modes by first use: udp, tcp")
+  expect_match(text, "^4 entries \\(mode:message_bytes:echo\\)")
+  expect_match(text, "mode by first use: udp, tcp")
   expect_match(text, "2 mode switches")
   expect_match(text, "first: udp:1:1, tcp:1:1, udp:2:1, \\.\\.\\.$")
   expect_equal(summarise_run_order(list()), "not recorded")
+  ttcp <- summarise_run_order(list("8192:1", "8192:2", "4096:1"), list("recv_buffer", "repeat"))
+  expect_match(ttcp, "^3 entries \\(recv_buffer:repeat\\); recv_buffer by first use: 8192, 4096")
+  expect_match(ttcp, "; 1 recv_buffer switches; first: 8192:1, 8192:2, 4096:1$")
 })
 
 test_that("runs with missing fields still give a row", {
