@@ -96,6 +96,14 @@ def test_netrepro_imports_its_modules_at_the_top():
 def test_every_tool_of_the_schema_has_its_module():
     assert tuple(TOOLS) == tuple(load_schema("spec.schema.json")["$defs"]["settings"]["properties"]["tool"]["enum"])
     for module in TOOLS.values():
-        for name in ("Settings", "parse_settings", "OWN_KEYS", "SWEEP_AXES", "sim_only", "binaries", "parts",
-                     "traced", "fixed_columns", "prepares", "run"):
+        for name in ("Settings", "parse_settings", "OWN_KEYS", "SWEEP_AXES", "ORDER_FIELDS", "sim_only", "binaries",
+                     "parts", "traced", "fixed_columns", "prepares", "run"):
             assert hasattr(module, name), f"{module.__name__} lacks {name}"
+
+
+def test_every_tool_orders_its_runs_by_columns_of_its_rows():
+    """A run's order names each measurement by values its rows carry (netrepro.trial.run_order)."""
+    columns = load_schema("results-columns.json")["tools"]
+    for name, module in TOOLS.items():
+        known = {column["name"] for column in columns[name]["columns"]}
+        assert module.ORDER_FIELDS and set(module.ORDER_FIELDS) <= known, (name, module.ORDER_FIELDS)

@@ -15,8 +15,9 @@ module here and its entries in configs/schema/ (its spec settings, its result co
   prepares defines prepare);
 - run(spec, experiment, trial, out, part, prepared): one trial (or part), in virtual time or
   emulated, writing out/records.jsonl, the rows of configs/schema/results-columns.json, and then
-  out/provenance.json (netrepro.trial.write_run); `prepared` is prepare's result, or None for a
-  trial that makes its own.
+  out/provenance.json (netrepro.trial.write_run), which holds the run's actual order of
+  measurements by the tool's ORDER_FIELDS (netrepro.trial.run_order); `prepared` is prepare's
+  result, or None for a trial that makes its own.
 """
 from __future__ import annotations
 
