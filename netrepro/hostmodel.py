@@ -5,6 +5,7 @@ file only other models extend (a mechanism several hosts share), never a host it
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,5 +116,8 @@ def text(path: Path) -> str:
 
 
 def digest(path: Path) -> str:
-    """One digest of the model and every model it extends: a changed base reruns its variants."""
-    return hashlib.sha256(text(path).encode()).hexdigest()
+    """One digest of the values the model takes, its own over those of the models it extends:
+    a changed value, here or in a base, reruns what used the model; a reworded comment does
+    not. `fitted` (the figures a fit used) is no value the stack reads."""
+    taken = {key: value for key, value in values(path).items() if key != "fitted"}
+    return hashlib.sha256(json.dumps(taken, sort_keys=True).encode()).hexdigest()

@@ -27,6 +27,17 @@ def test_a_changed_base_changes_the_variants_digest(tmp_path: Path) -> None:
     assert hostmodel.digest(tmp_path / "variant.yaml") != before
 
 
+def test_a_reworded_comment_keeps_the_digest_and_so_the_results(tmp_path: Path) -> None:
+    (tmp_path / "base.yaml").write_text("# per_call_ns: a guess\n" + BASE)
+    before = hostmodel.digest(tmp_path / "base.yaml")
+    (tmp_path / "base.yaml").write_text("# per_call_ns: from a source of the era\n" + BASE + "# more notes\n")
+    assert hostmodel.digest(tmp_path / "base.yaml") == before
+    (tmp_path / "base.yaml").write_text(BASE + "fitted:\n  parameters: [per_call_ns]\n  training_set:\n    - reference: comer94-table1\n")
+    assert hostmodel.digest(tmp_path / "base.yaml") == before
+    (tmp_path / "base.yaml").write_text(BASE.replace("ram_bytes: 8192", "ram_bytes: 16384"))
+    assert hostmodel.digest(tmp_path / "base.yaml") != before
+
+
 def test_a_missing_base_or_a_loop_is_a_located_error(tmp_path: Path) -> None:
     (tmp_path / "orphan.yaml").write_text("name: orphan\nextends: nowhere\n")
     with pytest.raises(SpecError, match=r"orphan.yaml:2: extends: no host model named 'nowhere'"):

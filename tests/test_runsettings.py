@@ -48,10 +48,13 @@ def test_each_sweep_point_has_its_own_settings():
 def test_the_hash_follows_the_host_models_contents_not_its_path(tmp_path):
     experiment = load_spec(COMER).experiments["table1"]
     assert experiment.host_model is not None
-    copy = tmp_path / experiment.host_model.name
+    (tmp_path / "hosts").mkdir()
+    copy = tmp_path / "hosts" / experiment.host_model.name
     copy.write_bytes(experiment.host_model.read_bytes())
     assert settings_hash(replace(experiment, host_model=copy)) == settings_hash(experiment)
-    copy.write_bytes(experiment.host_model.read_bytes() + b"per_packet_ns: 1\n")
+    copy.write_bytes(experiment.host_model.read_bytes() + b"# a note\n")
+    assert settings_hash(replace(experiment, host_model=copy)) == settings_hash(experiment)
+    copy.write_bytes(experiment.host_model.read_bytes().replace(b"\nper_packet_ns:", b"\nper_packet_ns: 1\n#"))
     assert settings_hash(replace(experiment, host_model=copy)) != settings_hash(experiment)
 
 
