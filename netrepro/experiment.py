@@ -79,9 +79,9 @@ def settings_hash(experiment: Experiment) -> str:
 
 
 def _settings_view(value: Any) -> Any:
-    """value with each file it names (a host model) replaced by the file's name and the digest
-    of its contents and of the models it extends: an edited host model reruns what used it, a
-    moved checkout reruns nothing."""
+    """value with each file it names replaced by the file's name and the digest of its contents
+    (of a host model: the values it takes, with those of the models it extends): a changed host
+    value reruns what used it, a moved checkout reruns nothing."""
     if isinstance(value, Path):
         if not value.is_file():
             return value.name
