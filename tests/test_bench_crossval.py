@@ -145,9 +145,11 @@ def test_mftp_compares_only_what_both_backends_measured_for_this_case(bench: Mod
     bench.WORK.mkdir(parents=True)
     case = asdict(bench.MFTP)
     bench.builds = lambda names: {name: "sha256:1" for name in names}
-    sim = {"case": case, "builds": bench.builds(["netsim"]), "backend": "sim",
+    host = bench.hostmodel.digest(bench.host_model())
+    sim = {"case": case, "host_model": host, "builds": bench.builds(["netsim"]), "backend": "sim",
            "runs": [mftp_record("seed", 2.9), mftp_record("seed", 3.1)]}
-    emulated = {"case": case, "builds": bench.builds(["mftp", "mftpd", "linkemu"]), "backend": "linkemu",
+    emulated = {"case": case, "host_model": host, "builds": bench.builds(["mftp", "mftpd", "linkemu"]),
+                "backend": "linkemu",
                 "runs": [mftp_record("repeat", 2.8)], "data_packets": 500, "cell_loss_drops": 2}
     (bench.WORK / "mftp-sim.json").write_text(json.dumps(sim))
     (bench.WORK / "mftp-emulated.json").write_text(json.dumps(emulated))
@@ -163,6 +165,11 @@ def test_mftp_compares_only_what_both_backends_measured_for_this_case(bench: Mod
     bench.builds = lambda names: {name: "sha256:2" for name in names}
     assert not bench.compare_mftp()["compared"]  # records of another build do not count
     bench.builds = lambda names: {name: "sha256:1" for name in names}
+    emulated["runs"][0]["client"]["crc32_python"] = "00c0ffee"
+    (bench.WORK / "mftp-emulated.json").write_text(json.dumps({**emulated, "host_model": "another model's values"}))
+    assert not bench.compare_mftp()["compared"]  # records of another host model do not count
+    (bench.WORK / "mftp-emulated.json").write_text(json.dumps(emulated))
+    assert bench.compare_mftp()["compared"]
     bench.MFTP = replace(bench.MFTP, repeats=3)
     assert not bench.compare_mftp()["compared"]  # records of another case do not count
 

@@ -55,7 +55,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import write_readme  # noqa: E402
-from netrepro import phase, stacks  # noqa: E402
+from netrepro import hostmodel, phase, stacks  # noqa: E402
 from netrepro.backends import EMULATORS, emulation_backend  # noqa: E402
 from netrepro.cleanup import Stopped, signals_raise  # noqa: E402
 from netrepro.experiment import Experiment, settings_hash  # noqa: E402
@@ -277,17 +277,21 @@ def run_missing_mftp() -> None:
     WORK.mkdir(parents=True, exist_ok=True)
     for name, measure in (("sim", mftp_sim_runs), ("emulated", mftp_emulated_runs)):
         if read_mftp(name) is None:
-            record = {"case": asdict(MFTP), "builds": builds(MFTP_BUILDS[name]), **measure()}
+            record = {"case": asdict(MFTP), "host_model": hostmodel.digest(host_model()),
+                      "builds": builds(MFTP_BUILDS[name]), **measure()}
             (WORK / f"mftp-{name}.json").write_text(json.dumps(record, indent=1) + "\n")
 
 
 def read_mftp(name: str) -> dict[str, Any] | None:
-    """The kept MFTP runs of one backend, if made for this case by these builds."""
+    """The kept MFTP runs of one backend, if made for this case, with the host model's values
+    now, by these builds."""
     path = WORK / f"mftp-{name}.json"
     if not path.is_file():
         return None
     data = json.loads(path.read_text())
-    return data if data.get("case") == asdict(MFTP) and data.get("builds") == builds(MFTP_BUILDS[name]) else None
+    kept = (data.get("case") == asdict(MFTP) and data.get("host_model") == hostmodel.digest(host_model())
+            and data.get("builds") == builds(MFTP_BUILDS[name]))
+    return data if kept else None
 
 
 def compare_mftp() -> dict[str, Any]:
