@@ -22,6 +22,8 @@ from netrepro.yamlsrc import Document, SpecError, load_document, load_schema, va
 
 # The choices a spec and `--config` have, as configs/schema/spec.schema.json states them.
 PROFILES = tuple(load_schema("spec.schema.json")["properties"]["profiles"]["properties"])
+# The settings a run takes from Snakemake's --config rather than from its spec.
+OVERRIDE_KEYS = ("profile", "backend")
 BACKENDS = tuple(load_schema("spec.schema.json")["$defs"]["settings"]["properties"]["backend"]["enum"])
 # The tool whose settings each tool axis of a sweep sets.
 AXIS_TOOLS = {axis: name for name, module in TOOLS.items() for axis in module.SWEEP_AXES}
@@ -146,7 +148,12 @@ def _experiment(document: Document, where: Where, settings: dict[str, Any],
 
 
 def check_overrides(overrides: Mapping[str, Any]) -> None:
-    """Refuses --config values that would silently do nothing or something unintended."""
+    """Refuses --config keys and values that would silently do nothing or something unintended:
+    a run takes only OVERRIDE_KEYS from the command line, the rest from its spec."""
+    for key in sorted(set(overrides) - set(OVERRIDE_KEYS), key=str):
+        raise SpecError("--config", str(key), None,
+                        f"not a setting --config takes (only {' and '.join(OVERRIDE_KEYS)}); set it in "
+                        "the spec, or give Snakemake's own options as flags (e.g. --cores 2)")
     profile = overrides.get("profile")
     if profile is not None and profile not in PROFILES:
         raise SpecError("--config", "profile", None, f"{profile!r} is not one of: {', '.join(PROFILES)}")

@@ -101,7 +101,8 @@ def test_cooled_udp_on_an_emulated_tahoe_host_is_refused_and_runs_in_virtual_tim
     assert "udp-cooled" in load_spec(path, {"backend": "sim"}).experiments["lan-nasa"].settings.modes
 
 
-@pytest.mark.parametrize("overrides, key", [({"profile": "fast"}, "profile"), ({"backend": "ns2"}, "backend")])
+@pytest.mark.parametrize("overrides, key", [({"profile": "fast"}, "profile"), ({"backend": "ns2"}, "backend"),
+                                            ({"cores": 2}, "cores"), ({"profile": "quick", "seed": 7}, "seed")])
 def test_bad_command_line_overrides_are_refused(overrides, key):
     with pytest.raises(SpecError) as error:
         load_spec(SPEC, overrides)

@@ -166,6 +166,15 @@ def test_an_unknown_profile_stops_the_workflow(tmp_path):
     assert "profile" in done.stderr and "quick" in done.stderr
 
 
+def test_a_config_key_the_workflow_would_ignore_stops_it(tmp_path):
+    """--config cores=2 (meant as --cores 2) or a spec key would otherwise do nothing."""
+    for given in ("cores=2", "seed=7"):
+        done = snakemake("-n", "--cores", "2", "--configfile", str(REPO / "configs" / "liu95cool.yaml"),
+                         "--config", "profile=smoke", given, "--directory", str(tmp_path))
+        key = given.split("=")[0]
+        assert done.returncode != 0 and f"--config: {key}: not a setting --config takes" in done.stderr
+
+
 def test_a_changed_spec_reruns_finished_runs_even_after_make_clean(tmp_path):
     """A trial measured on ethernet-10 is measured again once the spec says wan-1995, though
     .snakemake (Snakemake's own records) is gone; the other experiments' runs are kept."""

@@ -23,7 +23,8 @@ def get_spec_path():
 
 
 def get_overrides():
-    return {key: config[key] for key in ("profile", "backend") if key in config}
+    """The --config values, which load_spec checks (netrepro.spec.OVERRIDE_KEYS)."""
+    return dict(workflow.config_settings.config)
 
 
 def get_loaded_spec():
