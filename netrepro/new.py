@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from netrepro.helptext import description
 from netrepro.paths import CONFIG_DIR
 from netrepro.spec import SpecError, load_spec
 
@@ -139,7 +140,7 @@ def write_study(name: str, tool: str, link: str, directory: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write a commented starting spec for a study of one's own.")
+    parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("name", help="the study's name: lower case, digits, hyphens (e.g. my-study)")
     parser.add_argument("--tool", choices=sorted(STARTERS), default="pingx",
                         help="; ".join(f"{tool}: {starter.measures}" for tool, starter in STARTERS.items()))
