@@ -139,7 +139,7 @@ bench-faults: build
 # The LANCE calibration on the SPARCstation 1, the IPC's fit (one cost per PDU for both
 # directions, the one it takes), the same with the directions apart, the share of the IPC's
 # wakeups another process makes late (at the chosen point), and the Solaris IPX's fit.
-IPC_PDU_NS := 20000,40000,60000,80000,100000,120000,140000,160000,200000,250000
+IPC_PDU_NS := 20000,40000,60000,80000,100000,120000,140000,160000,200000,250000,300000,350000,400000
 IPC_TX_NS := 150000,200000,250000,300000,350000,400000,500000
 IPC_RX_NS := 0,50000,100000,150000,200000,250000,300000
 fit: build
@@ -150,7 +150,7 @@ fit: build
 		--grid atm_tx_ns=$(IPC_TX_NS) --grid atm_rx_ns=$(IPC_RX_NS) --grid atm_buffer_bytes=4096,8192 \
 		--out benchmarks/results/fit-sparcstation-ipc-txrx.csv
 	$(PYTHON) benchmarks/fit/fit_host.py configs/hosts/sparcstation-ipc.yaml --transfers 8 \
-		--grid atm_buffer_bytes=8192 --grid atm_tx_ns+atm_rx_ns=250000 --grid late_wakeup_pct=0,20,40,60,80 \
+		--grid atm_buffer_bytes=8192 --grid atm_tx_ns+atm_rx_ns=300000 --grid late_wakeup_pct=0,20,40,60,80 \
 		--grid late_wakeup_max_ns=500000,1000000,2000000,5000000 \
 		--out benchmarks/results/fit-sparcstation-ipc-late.csv
 	$(PYTHON) benchmarks/fit/fit_host.py configs/hosts/sparcstation-ipx-solaris23.yaml \
