@@ -98,12 +98,12 @@ test_that("lockstep_share_allowed mixes lockstep steps and streamed blocks to th
 })
 
 test_that("k07_mechanism_html names the missing mechanism, and both pairs' means when K07 passes", {
-  missing <- k07_mechanism_html("not reproduced", c(10.8, 9.79), c(15.8, 14.3))
+  missing <- k07_mechanism_html("not reproduced", c(1.5, 2.25), c(3, 4))
   expect_match(missing, "<b>Missing mechanism.</b>", fixed = TRUE)
   expect_false(grepl("passes on the ratio", missing, fixed = TRUE))
-  passed <- k07_mechanism_html("reproduced", c(10.8, 9.79), c(15.8, 14.3))
+  passed <- k07_mechanism_html("reproduced", c(1.5, 2.25), c(3, 4))
   expect_match(passed, "passes on the ratio it names", fixed = TRUE)
-  expect_match(passed, "16K/20K are 10.8 and 9.79 Mb/s here, 15.8 and 14.3 in the paper", fixed = TRUE)
+  expect_match(passed, "16K/20K are 1.5 and 2.25 Mb/s here, 3 and 4 in the paper", fixed = TRUE)
   expect_match(passed, "late_wakeup_pct", fixed = TRUE)
 })
 
