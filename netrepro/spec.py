@@ -150,8 +150,9 @@ def _experiment(document: Document, where: Where, settings: dict[str, Any],
 def check_overrides(overrides: Mapping[str, Any]) -> None:
     """Refuses --config keys and values that would silently do nothing or something unintended:
     a run takes only OVERRIDE_KEYS from the command line, the rest from its spec."""
-    for key in sorted(set(overrides) - set(OVERRIDE_KEYS), key=str):
-        raise SpecError("--config", str(key), None,
+    unknown = sorted(set(overrides) - set(OVERRIDE_KEYS), key=str)
+    if unknown:
+        raise SpecError("--config", str(unknown[0]), None,
                         f"not a setting --config takes (only {' and '.join(OVERRIDE_KEYS)}); set it in "
                         "the spec, or give Snakemake's own options as flags (e.g. --cores 2)")
     profile = overrides.get("profile")
