@@ -1,7 +1,7 @@
 # ishikura's figures: each takes the rows its shaping function (R/ishikura.R) gives.
 
 mbit_axis <- function() {
-  ggplot2::scale_y_continuous("throughput (Mbit/s)", limits = c(0, NA))
+  ggplot2::scale_y_continuous("throughput (Mb/s)", limits = c(0, NA))
 }
 
 # Throughput against the number of connections, a line per `series` (Figs 6 and 8).

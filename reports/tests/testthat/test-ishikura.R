@@ -80,7 +80,7 @@ test_that("claims are judged per setup that ran them, and say no data otherwise"
   claims <- tibble::tibble(
     claim_id = c("A", "B"), figure = "Sec 2", source = "", claim = "", published = "",
     experiments = c("sec2", "fig7"), metric = c("sec2_mbit", "sec2_mbit"), check = "about",
-    target = 2, tolerance = 0.2, partly_tolerance = 0.5, unit = "Mbit/s", target_basis = ""
+    target = 2, tolerance = 0.2, partly_tolerance = 0.5, unit = "Mb/s", target_basis = ""
   )
   points <- dplyr::bind_rows(
     mftp_points("sec2", mean_mbit = 2.1, setup = "atm"),
@@ -117,7 +117,7 @@ test_that("the report's synthetic fixture renders with a verdict for every claim
   claims <- tibble::tibble(
     claim_id = "N", figure = "Fig 6", source = "", claim = "", published = "",
     experiments = "fig6", metric = "n16_rtt200_mbit", check = "at_least",
-    target = 0, tolerance = 0, partly_tolerance = 0, unit = "Mbit/s", target_basis = ""
+    target = 0, tolerance = 0, partly_tolerance = 0, unit = "Mb/s", target_basis = ""
   )
   judged <- judge_ishikura(list(transfers = transfers), claims, list())
   expect_equal(judged, evaluate_mftp_claims(claims, points, list()))
@@ -206,7 +206,7 @@ test_that("a claim whose basis is an assumption is not counted as reproduced, an
   claims <- tibble::tibble(
     claim_id = "A", figure = "Sec 2", source = "", claim = "", published = "",
     experiments = "sec2", metric = "sec2_mbit", check = "about",
-    target = 2, tolerance = 0.2, partly_tolerance = 0.5, unit = "Mbit/s",
+    target = 2, tolerance = 0.2, partly_tolerance = 0.5, unit = "Mb/s",
     target_basis = c("paper", "follows from assumption: x")
   )
   points <- dplyr::mutate(mftp_points("sec2", mean_mbit = 2.1, setup = "atm"), runs = 10)
