@@ -37,10 +37,9 @@ sender_rounds <- function(trace, recv_buffer) {
 # What the rounds show against the receiver's rules: the round whose ACK first came at least
 # half a delayed-ACK tick after its last segment (a wait for the timer), the sizes of the last
 # `keep` rounds before it and of the last `keep` before the transfer's final round (which
-# carries only what was left), how many rounds waited, and
-# the sizes of those that waited with the octets left unread before them, beside the two
-# thresholds an ACK needs without the timer: R2's share of the receive buffer (whole octets,
-# as the stack's integer test) and R1's 2 MSS.
+# carries only what was left), how many rounds waited, and the sizes of those that waited with
+# the octets left unread before them, beside the two thresholds an ACK needs without the timer:
+# R2's share of the receive buffer (whole octets, as the stack's integer test) and R1's 2 MSS.
 round_summary <- function(rounds, recv_buffer, mss, r2_share_pct, tick_ms, keep = 4) {
   waited <- rounds$wait_ms >= tick_ms / 2
   first <- match(TRUE, waited)
@@ -60,11 +59,13 @@ round_summary <- function(rounds, recv_buffer, mss, r2_share_pct, tick_ms, keep 
 }
 
 # The K01 paragraph: the traced pair's rounds (round_summary()) beside the cell's mean in
-# Table 1 and the paper's, and what is missing when the cell waits for the timer here.
-k01_rounds_html <- function(summary, pair, backend, ours_mbit, published_mbit) {
+# Table 1 and the paper's, and, where rounds wait for the timer in a cell the paper leaves
+# unshaded, what is missing.
+k01_rounds_html <- function(summary, pair, backend, ours_mbit, published_mbit, shaded) {
   cell <- paste0(
     pair, " runs at ", fmt_num(ours_mbit), " Mb/s in Table 1 here and at ",
-    fmt_num(published_mbit), " in the paper (10^6 bits)"
+    fmt_num(published_mbit), " in the paper (10^6 bits), which ",
+    if (isTRUE(shaded)) "shades the cell" else "leaves the cell unshaded"
   )
   if (summary$waited == 0) {
     return(paste0(
@@ -72,20 +73,25 @@ k01_rounds_html <- function(summary, pair, backend, ours_mbit, published_mbit) {
       "the delayed-ACK timer: the rounds end at ", summary$after, " octets.</p>"
     ))
   }
+  rounds <- paste0(
+    "In its traced transfer (", backend, "), a round being the data sent between two of the ",
+    "receiver's ACKs, the rounds carried ", summary$before, " octets until ",
+    fmt_num(summary$first_wait_ms, 4), " ms, when a round first waited for the delayed-ACK ",
+    "timer; at the end they carry ", summary$after, ". ", fmt_num(summary$waited), " of ",
+    fmt_num(summary$rounds), " rounds waited for the timer, rounds of ", summary$short,
+    " octets (", summary$short_with_unread, " with what the reader had left unread before ",
+    "them): less than both R2's share of the receive buffer (", fmt_num(summary$r2_octets, 6),
+    " octets) and R1's 2 × MSS (", fmt_num(summary$r1_octets, 6), ")."
+  )
+  if (isTRUE(shaded)) {
+    return(paste0("<p>", cell, ". ", rounds, "</p>"))
+  }
   paste0(
-    "<p><b>Missing mechanism.</b> ", cell, ". In its traced transfer (", backend, "), a ",
-    "round being the data sent between two of the receiver's ACKs, the rounds carried ",
-    summary$before, " octets until ", fmt_num(summary$first_wait_ms, 4), " ms, when a round ",
-    "first waited for the delayed-ACK timer; at the end they carry ", summary$after, ". ",
-    fmt_num(summary$waited), " of ", fmt_num(summary$rounds), " rounds waited for the timer, ",
-    "rounds of ", summary$short, " octets (", summary$short_with_unread, " with what the reader ",
-    "had left unread before them): less than both R2's share of the receive buffer (",
-    fmt_num(summary$r2_octets, 6), " octets) and R1's 2 × MSS (", fmt_num(summary$r1_octets, 6),
-    "). How the sender's two segments a round split its buffer is set by where the timer's ",
-    "ticks fell in earlier rounds, and once a round falls short every later one repeats the ",
-    "split, since the sender's buffer is full whenever the timer's ACK arrives. The paper's ",
-    "transfers kept a split in which every round frees enough; what held them there, or ",
-    "took them out of the wait, is not in the paper, and no source of the era times the ",
-    "IPC's sender and reader finely enough to set it.</p>"
+    "<p><b>Missing mechanism.</b> ", cell, ". ", rounds, " How the sender's two segments a ",
+    "round split its buffer is set by where the timer's ticks fell in earlier rounds, and once ",
+    "a round falls short every later one repeats the split, since the sender's buffer is full ",
+    "whenever the timer's ACK arrives. The paper's transfers kept a split in which every round ",
+    "frees enough; what held them there, or took them out of the wait, is not in the paper, ",
+    "and no source of the era times the IPC's sender and reader finely enough to set it.</p>"
   )
 }

@@ -38,12 +38,17 @@ test_that("round_summary finds the first wait for the timer and the thresholds",
   expect_equal(summary$r1_octets, 6000)
 })
 
-test_that("k01_rounds_html names the missing mechanism only when a round waited", {
+test_that("k01_rounds_html names the missing mechanism only for waits in an unshaded cell", {
   rounds <- sender_rounds(toy_round_trace(), 10000)
-  waiting <- k01_rounds_html(round_summary(rounds, 10000, 3000, 35, 200), "20K/36K", "sim", 1.5, 14)
+  summary <- round_summary(rounds, 10000, 3000, 35, 200)
+  waiting <- k01_rounds_html(summary, "20K/36K", "sim", 1.5, 14, FALSE)
   expect_match(waiting, "Missing mechanism")
   expect_match(waiting, "1 of 2 rounds waited")
-  streaming <- k01_rounds_html(round_summary(rounds[1, ], 10000, 3000, 35, 200), "20K/36K", "sim", 14, 14)
+  expect_match(waiting, "leaves the cell unshaded")
+  shaded <- k01_rounds_html(summary, "20K/40K", "sim", 1.5, 1.1, TRUE)
+  expect_no_match(shaded, "Missing mechanism")
+  expect_match(shaded, "1 of 2 rounds waited")
+  streaming <- k01_rounds_html(round_summary(rounds[1, ], 10000, 3000, 35, 200), "20K/36K", "sim", 14, 14, FALSE)
   expect_no_match(streaming, "Missing mechanism")
   expect_match(streaming, "no round of the sender waits")
 })
