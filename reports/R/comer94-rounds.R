@@ -64,7 +64,7 @@ round_summary <- function(rounds, recv_buffer, mss, r2_share_pct, tick_ms, keep 
 k01_rounds_html <- function(summary, pair, backend, ours_mbit, published_mbit, shaded) {
   cell <- paste0(
     pair, " runs at ", fmt_num(ours_mbit), " Mb/s in Table 1 here and at ",
-    fmt_num(published_mbit), " in the paper (10^6 bits), which ",
+    fmt_num(published_mbit), " in the paper (10<sup>6</sup> bits), which ",
     if (isTRUE(shaded)) "shades the cell" else "leaves the cell unshaded"
   )
   if (summary$waited == 0) {

@@ -183,7 +183,7 @@ k07_mechanism_html <- function(verdict, ours_mbit, published_mbit) {
     "<p><b>K07 passes on the ratio it names.</b> Table 1's means of 16K/16K and 16K/20K are ",
     fmt_num(ours_mbit[1]), " and ", fmt_num(ours_mbit[2]), " Mb/s here, ",
     fmt_num(published_mbit[1]), " and ", fmt_num(published_mbit[2]), " in the paper ",
-    "(10^6 bits); K07 judges their ratio, K11 the cells' rates. Still missing, what took the ",
+    "(10<sup>6</sup> bits); K07 judges their ratio, K11 the cells' rates. Still missing, what took the ",
     "paper's sender out of state (d): ", cause, "</p>"
   )
 }
