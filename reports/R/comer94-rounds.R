@@ -95,3 +95,18 @@ k01_rounds_html <- function(summary, pair, backend, ours_mbit, published_mbit, s
     "and no source of the era times the IPC's sender and reader finely enough to set it.</p>"
   )
 }
+
+# The K01 paragraphs of a traced pair (read_state_pairs()), one per backend that traced it,
+# each beside the pair's cell of `setup` in Table 1's `cells`.
+k01_section_html <- function(traced, cells, setup, mss, r2_share_pct, tick_ms) {
+  vapply(unique(traced$stats$backend), function(b) {
+    keys <- dplyr::filter(traced$stats, backend == b)[1, ]
+    cell <- cells[cells$setup == setup & cells$send_buffer == keys$send_buffer &
+      cells$recv_buffer == keys$recv_buffer, ]
+    rounds <- sender_rounds(dplyr::filter(traced$trace, backend == b), keys$recv_buffer)
+    k01_rounds_html(
+      round_summary(rounds, keys$recv_buffer, mss, r2_share_pct, tick_ms),
+      keys$pair, b, cell$mean_mbit[1], cell$published_si_mbit[1], cell$shaded[1]
+    )
+  }, character(1), USE.NAMES = FALSE)
+}

@@ -161,6 +161,25 @@ lockstep_share_allowed <- function(published_ms, step_ms, stream_ms) {
   (published_ms - stream_ms) / (step_ms - stream_ms)
 }
 
+# comer94 K07: the lockstep share of each traced 16K/20K transfer (one row a backend, with
+# our_share, step_ms, allowed_share and the paper's ms per 8192 octets of the pair and of
+# 16K/16K, equal_published_ms) against the share the paper's mean would allow.
+k07_share_html <- function(rows) {
+  paste0(
+    "<p>In ", paste0(rows$pair, " (", rows$backend, ")", collapse = " and "), " ",
+    paste(fmt_num(100 * rows$our_share), collapse = " and "), " % of the segments are ",
+    "lockstep steps, of ", paste(fmt_num(rows$step_ms), collapse = " and "), " ms per 8192 ",
+    "octets. The paper's ", paste(unique(rows$equal_pair), collapse = " and "), " took ",
+    paste(fmt_num(unique(rows$equal_published_ms)), collapse = " and "), " ms per 8192 ",
+    "octets (Table 1); were the rest of a 16K/20K transfer's blocks that fast, the paper's ",
+    paste(fmt_num(unique(rows$published_ms)), collapse = " and "),
+    " ms per 8192 octets would allow at most ",
+    paste(fmt_num(100 * rows$allowed_share), collapse = " and "),
+    " % of its blocks to be steps of our length: the paper's 16K/20K transfers spent most of ",
+    "their time out of state (d), ours stay in it once there.</p>"
+  )
+}
+
 # comer94 K07: what the report says after the lockstep share. The paper's 16K/20K transfers
 # spent most of their time out of state (d) and ours stay in it, whatever K07 reads; when K07
 # passes, it passes on the two pairs' ratio, so Table 1's means of both pairs (16K/16K, then

@@ -52,3 +52,27 @@ test_that("k01_rounds_html names the missing mechanism only for waits in an unsh
   expect_no_match(streaming, "Missing mechanism")
   expect_match(streaming, "no round of the sender waits")
 })
+
+test_that("k01_section_html writes one paragraph per traced backend, beside its own cell", {
+  trace <- toy_round_trace()
+  traced <- list(
+    stats = tibble::tibble(
+      backend = c("sim", "linkemu"), pair = "20K/36K", send_buffer = 20480, recv_buffer = 10000
+    ),
+    trace = dplyr::bind_rows(
+      dplyr::mutate(trace, backend = "sim"),
+      dplyr::mutate(trace[c(1:4, 8), ], backend = "linkemu")
+    )
+  )
+  cells <- tibble::tibble(
+    setup = c("a", "b", "a"), send_buffer = c(20480, 20480, 16384), recv_buffer = 10000,
+    mean_mbit = c(1.5, 99, 99), published_si_mbit = c(14, 99, 99), shaded = c(FALSE, TRUE, TRUE)
+  )
+  html <- k01_section_html(traced, cells, "a", 3000, 35, 200)
+  expect_length(html, 2)
+  expect_match(html[1], "Missing mechanism.*\\(sim\\)")
+  expect_match(html[1], "at 1.5 Mb/s in Table 1 here and at 14 ")
+  expect_match(html[2], "\\(linkemu\\) no round of the sender waits")
+  expect_equal(k01_section_html(list(stats = traced$stats[0, ], trace = trace), cells, "a", 3000, 35, 200),
+               character())
+})

@@ -97,6 +97,17 @@ test_that("lockstep_share_allowed mixes lockstep steps and streamed blocks to th
   expect_equal(lockstep_share_allowed(4, 6, 4), 0)
 })
 
+test_that("k07_share_html sets each backend's lockstep share beside the one the paper allows", {
+  rows <- tibble::tibble(
+    pair = "16K/20K", backend = c("sim", "linkemu"), our_share = c(0.9, 0.8), step_ms = c(6, 6.5),
+    equal_pair = "16K/16K", equal_published_ms = 4, published_ms = 5, allowed_share = c(0.5, 0.4)
+  )
+  html <- k07_share_html(rows)
+  expect_match(html, "In 16K/20K (sim) and 16K/20K (linkemu) 90 and 80 % of the segments", fixed = TRUE)
+  expect_match(html, "of 6 and 6.5 ms per 8192 octets. The paper's 16K/16K took 4 ms", fixed = TRUE)
+  expect_match(html, "the paper's 5 ms per 8192 octets would allow at most 50 and 40 %", fixed = TRUE)
+})
+
 test_that("k07_mechanism_html names the missing mechanism, and both pairs' means when K07 passes", {
   missing <- k07_mechanism_html("not reproduced", c(1.5, 2.25), c(3, 4))
   expect_match(missing, "<b>Missing mechanism.</b>", fixed = TRUE)
