@@ -216,3 +216,27 @@ def test_trials_read_the_loop_tuned_once_for_the_experiment_and_refuse_one_of_ot
     assert measure.main([*args, "--trial", "1", "--out", str(tmp_path / "trial-2"), "--prepared", str(prepared)]) == 2
     assert "made under other settings" in capsys.readouterr().err
     assert not (tmp_path / "trial-2" / "provenance.json").exists()
+
+
+def test_emulated_drops_take_each_host_from_its_tool_and_the_link_from_linkemu_s_difference():
+    host = {"record": "drops", "tool": "pingx", **{f"host_{k}": 0 for k in (
+        "udps_fullsock", "ips_qdrop", "ips_fragdropped", "ips_fragtimeout", "ips_odropped")}}
+    client = {**host, "host_udps_fullsock": 3}
+    echo = {**host, "tool": "echod", "host_ips_qdrop": 2, "host_ips_odropped": 1}
+    before = {"forward": {"drop_queue": 5, "drop_loss": 1}, "reverse": {"drop_cell_loss": 0}}
+    after = {"forward": {"drop_queue": 9, "drop_loss": 1, "drop_cell_loss": 0, "drop_bit_error": 0,
+                         "drop_oversize": 0, "rx_packets": 99},
+             "reverse": {"drop_queue": 0, "drop_loss": 0, "drop_cell_loss": 2, "drop_bit_error": 0,
+                         "drop_oversize": 0}}
+    drops = pingx.emulated_run_drops(client, [echo], before, after)
+    assert drops == {"run_drops_send_queue": 1, "run_drops_link": 6, "run_drops_echo_ipq": 2,
+                     "run_drops_echo_socket": 0, "run_drops_client_ipq": 0, "run_drops_client_socket": 3}
+    experiment = load_spec(SPEC, {"profile": "smoke"}).experiments["atm-very-large-tahoe"]
+    assert pingx.mode_drops(experiment, client, [echo], before, after) == drops
+    # No emulator counters while it runs, or the Linux stack: the columns stay NA.
+    assert pingx.mode_drops(experiment, client, [echo], None, None) == {}
+    assert pingx.mode_drops(dataclasses.replace(experiment, stack="linux"), None, [None], before, after) == {}
+    with pytest.raises(RunError, match="printed no drops record"):
+        pingx.mode_drops(experiment, client, [None], before, after)
+    with pytest.raises(RunError, match="lack.* b_udps_fullsock"):
+        pingx.emulated_run_drops(client, [{"tool": "echod"}], before, after)

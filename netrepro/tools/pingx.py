@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from netrepro import deadlines, hostmodel, limits, phase, sim, stacks
 from netrepro.announce import wait_announced
 from netrepro.backends import emulation_backend
+from netrepro.backends.linkemu import LinkemuBackend
 from netrepro.cleanup import finish, kill_group
 from netrepro.deadlines import MARGIN, SLACK_S
 from netrepro.errors import RunError
@@ -317,13 +318,32 @@ RUN_DROPS = {
 }
 
 
-def run_drops(counters: Mapping[str, Any]) -> dict[str, int]:
-    """The run's drops by place. A counter the sim record lacks is an error: netsim renamed it
-    or is older than this code, and a column read as not recorded would hide that."""
+def run_drops(counters: Mapping[str, Any], source: str = "netsim's sim record") -> dict[str, int]:
+    """The run's drops by place. A counter the source lacks is an error: the tool renamed it or
+    is older than this code, and a column read as not recorded would hide that."""
     missing = [key for keys in RUN_DROPS.values() for key in keys if key not in counters]
     if missing:
-        raise RunError(f"netsim's sim record lacks {', '.join(missing)}; rebuild the tools (make build)")
+        raise RunError(f"{source} lacks {', '.join(missing)}; rebuild the tools (make build)")
     return {column: sum(int(counters[key]) for key in keys) for column, keys in RUN_DROPS.items()}
+
+
+def emulated_run_drops(pingx_drops: Mapping[str, Any], echod_drops: list[Mapping[str, Any]],
+                       link_before: Mapping[str, Any], link_after: Mapping[str, Any]) -> dict[str, int]:
+    """A mode's drops by place in emulation, under the names run_drops() reads in virtual time:
+    host a's counters from pingx's drops record, host b's from its echods' (each a stack of
+    its own), the link's from linkemu's counters before and after the mode's run."""
+    counters: dict[str, int] = {}
+    for prefix, records in (("a", [pingx_drops]), ("b", echod_drops)):
+        for record in records:
+            for key, value in record.items():
+                if key.startswith("host_"):
+                    name = f"{prefix}_{key.removeprefix('host_')}"
+                    counters[name] = counters.get(name, 0) + int(value)
+    for direction in ("forward", "reverse"):
+        for key, value in link_after[direction].items():
+            if key.startswith("drop_"):
+                counters[f"{direction}_{key}"] = int(value) - int(link_before[direction].get(key, 0))
+    return run_drops(counters, "the drops records of pingx, echod and linkemu")
 
 
 def host_spin_ps(host_model: Path | None) -> int:
@@ -496,14 +516,17 @@ def run_sim(spec: Spec, experiment: Experiment, trial: int, out: Path,
 
 
 def run_mode(net: Any, experiment: Experiment, mode: str, trial: int,
-             stack_args: tuple[str, ...]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+             stack_args: tuple[str, ...]) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
     """Runs pingx in one mode, its Tahoe ticks at the phase the mode's seed gives netsim
-    against echod's (netrepro.phase); returns its meta record and its message records."""
+    against echod's (netrepro.phase); returns its meta record, its message records and its
+    drops record (the Tahoe stack's; None on the Linux stack)."""
     phase_a = phase.host_a_args(experiment.stack, run_seed(experiment, trial, mode))
     argv = pingx_argv(experiment, mode, trial, (*stack_args, *phase_a))
     process = net.h1.popen(argv, stdout=-1, stderr=-1, text=True)
     output, errors = finish(process, limit_s(experiment), f"pingx --mode {mode}")
-    return check_pingx(parse(output, "pingx"), mode, process.returncode, errors)
+    records = parse(output, "pingx")
+    meta, messages = check_pingx(records, mode, process.returncode, errors)
+    return meta, messages, next((r for r in records if r.get("record") == "drops"), None)
 
 
 def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...], seed: int) -> dict[str, Any]:
@@ -527,14 +550,35 @@ def start_echods(net: Any, experiment: Experiment, stack_args: tuple[str, ...], 
     return processes
 
 
-def stop_echod(process: Any) -> dict[str, Any]:
+def stop_echod(process: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Stops an echod; its summary, and its drops record (None on the Linux stack)."""
     if process.poll() is None:
         process.terminate()
     output, errors = finish(process, ECHOD_STOP_S, "echod")
     records = parse(output, "echod")
-    if not records:
+    summary = next((r for r in records if r.get("record") == "summary"), None)
+    if summary is None:
         raise RunError(f"echod ended without its summary (exit {process.returncode}): {errors.strip()[-300:]}")
-    return records[-1]
+    return summary, next((r for r in records if r.get("record") == "drops"), None)
+
+
+def mode_drops(experiment: Experiment, pingx_drops: Mapping[str, Any] | None,
+               echod_drops: list[Mapping[str, Any] | None], link_before: Mapping[str, Any] | None,
+               link_after: Mapping[str, Any] | None) -> dict[str, int]:
+    """An emulated mode's drops by place: on the Tahoe stack over linkemu, from the tools' and
+    the emulator's counters; none (the columns read NA) where the Linux kernel keeps the hosts'
+    counters or the emulator gives none while it runs."""
+    if experiment.stack != "tahoe" or link_before is None or link_after is None:
+        return {}
+    if pingx_drops is None or any(d is None for d in echod_drops):
+        raise RunError("pingx or echod on the Tahoe stack printed no drops record; rebuild the tools (make build)")
+    return emulated_run_drops(pingx_drops, [d for d in echod_drops if d is not None], link_before, link_after)
+
+
+def link_snapshot(backend: Any) -> dict[str, Any] | None:
+    """linkemu's counters so far, which a mode's drops on the link are the difference of; None
+    for an emulator that gives none while it runs."""
+    return backend.snapshot() if isinstance(backend, LinkemuBackend) else None
 
 
 def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
@@ -559,15 +603,19 @@ def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> N
         echod_summary: dict[str, Any] = {}
         for mode in order:
             echods = start_echods(net, experiment, tuple(tool_args["h2"]), run_seed(experiment, trial, mode))
+            link_before = link_snapshot(backend)
             try:
-                metas[mode], records = run_mode(net, experiment, mode, trial, tuple(tool_args["h1"]))
+                metas[mode], records, pingx_drops = run_mode(net, experiment, mode, trial, tuple(tool_args["h1"]))
             except BaseException:
                 # Their summaries no longer matter; ending them must not hide why the run failed.
                 for process in echods.values():
                     kill_group(process)
                 raise
-            rows += message_rows(experiment, mode, trial, run_id, records)
-            echod_summary[mode] = {name: stop_echod(process) for name, process in echods.items()}
+            link_after = link_snapshot(backend)
+            stopped = {name: stop_echod(process) for name, process in echods.items()}
+            echod_summary[mode] = {name: summary for name, (summary, _) in stopped.items()}
+            drops = mode_drops(experiment, pingx_drops, [d for _, d in stopped.values()], link_before, link_after)
+            rows += [{**row, **drops} for row in message_rows(experiment, mode, trial, run_id, records)]
     write_run(out, rows, {
         **base_provenance(spec, experiment, run_id, started),
         "sysctls": sysctls,

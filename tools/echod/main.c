@@ -7,6 +7,7 @@
 #include "args.h"
 #include "json.h"
 #include "tahoe/if_packet.h"
+#include "tahoe/tahoe_drops.h"
 #include "nrio.h"
 #include "server.h"
 
@@ -46,6 +47,9 @@ int main(int argc, char **argv)
         return 1;
     }
     rc = echod_run(io, &a, &stop_requested, stdout, stderr, 1);
+    /* The stack's drop counters, which on the Linux stack the kernel keeps for itself. */
+    if (strcmp(a.net.name, "tahoe") == 0 && tahoe_emit_drops(stdout, "echod", io) < 0)
+        fprintf(stderr, "echod: writing the drops record failed; is stdout closed or the disk full?\n");
     nrio_destroy(io);
     return rc;
 }

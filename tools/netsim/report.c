@@ -6,6 +6,7 @@
 #include "json.h"
 #include "sim.h"
 #include "tahoe/nrio_tahoe.h"
+#include "tahoe/tahoe_drops.h"
 #include "tahoe/ip_var.h"
 #include "tahoe/tcp_var.h"
 #include "tahoe/udp_var.h"
@@ -51,32 +52,6 @@ static void emit_tcpstat(struct nr_json *j, const char *prefix, const struct tcp
         key(k, sizeof k, prefix, tcpstat_fields[i].name);
         nr_json_int(j, k, (int64_t)v);
     }
-}
-
-/* Where a host lost datagrams: the socket buffer (udps_fullsock), the IP input queue
- * (ips_qdrop), reassembly (ips_fragdropped, ips_fragtimeout), the interface (ips_odropped, of
- * which le_no_tmds the LANCE's full transmit ring). */
-static void emit_udp_ip(struct nr_json *j, const char *prefix, const struct tahoe_stack *st)
-{
-    const struct udpstat *u = tahoe_udpstat(st);
-    const struct ipstat *ip = tahoe_ipstat(st);
-    char k[64];
-#define STAT(s, field)                          \
-    key(k, sizeof k, prefix, #field);           \
-    nr_json_int(j, k, (int64_t)(s)->field)
-    STAT(u, udps_ipackets);
-    STAT(u, udps_fullsock);
-    STAT(u, udps_opackets);
-    STAT(u, udps_odropped);
-    STAT(ip, ips_qdrop);
-    STAT(ip, ips_fragments);
-    STAT(ip, ips_fragdropped);
-    STAT(ip, ips_fragtimeout);
-    STAT(ip, ips_reassembled);
-    STAT(ip, ips_odropped);
-#undef STAT
-    key(k, sizeof k, prefix, "le_no_tmds");
-    nr_json_int(j, k, (int64_t)tahoe_le_no_tmds(st));
 }
 
 static void emit_link(struct nr_json *j, const char *prefix, const struct le_counters *c)
@@ -193,7 +168,7 @@ void ns_emit_sim(FILE *out, const struct ns_sim *s, int64_t wall_ns)
     for (int i = 0; i < 2; i++) {
         const struct tahoe_stack *st = nrio_tahoe_stack(s->host[i].io);
         emit_tcpstat(&j, i == 0 ? "a" : "b", tahoe_tcpstat(st));
-        emit_udp_ip(&j, i == 0 ? "a" : "b", st);
+        tahoe_json_drops(&j, i == 0 ? "a" : "b", st);
         emit_vm(&j, i == 0 ? "a" : "b", nrio_tahoe_vmstat(s->host[i].io));
         emit_cpu(&j, i == 0 ? "a" : "b", tahoe_cpustat(st));
         emit_disk(&j, i == 0 ? "a" : "b", nrio_tahoe_diskstat(s->host[i].io));

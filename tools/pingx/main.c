@@ -1,10 +1,12 @@
 /* pingx: the extended ping of liu95db and liu95cool. See args.c for the command line. */
 #include <stdio.h>
+#include <string.h>
 
 #include "args.h"
 #include "client.h"
 #include "json.h"
 #include "tahoe/if_packet.h"
+#include "tahoe/tahoe_drops.h"
 #include "nrio.h"
 
 int main(int argc, char **argv)
@@ -28,6 +30,9 @@ int main(int argc, char **argv)
         return 1;
     }
     rc = pingx_run(io, &a, stdout, stderr);
+    /* The stack's drop counters, which on the Linux stack the kernel keeps for itself. */
+    if (strcmp(a.net.name, "tahoe") == 0 && tahoe_emit_drops(stdout, "pingx", io) < 0)
+        fprintf(stderr, "pingx: writing the drops record failed; is stdout closed or the disk full?\n");
     nrio_destroy(io);
     return rc;
 }
