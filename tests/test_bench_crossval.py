@@ -320,3 +320,27 @@ def test_milliner_runs_kept_count_only_for_their_build_and_settings(bench: Modul
     assert bench.read_milliner_again() == kept
     bench.builds = lambda names: {name: "sha256:2" for name in names}
     assert bench.read_milliner_again() == {"runs": {}, "items": {}}  # another build's runs do not count
+
+
+def test_drops_compare_pooled_loss_and_each_place_once_a_run(bench: ModuleType) -> None:
+    def echo(backend: str, run: str, back: int, socket: int, link: int = 0) -> dict[str, str]:
+        drops = dict.fromkeys(bench.DROP_PLACES, "0")
+        drops.update({"run_drops_echo_socket": str(socket), "run_drops_link": str(link)})
+        return {"experiment": "atm-drops-crossval", "mode": "udp", "message_bytes": "819200", "backend": backend,
+                "run_id": run, "rtt_ms": "NA", "datagrams": "100", "datagrams_returned": str(back), **drops}
+
+    rows = [echo("sim", "t1", 20, 80), echo("sim", "t1", 20, 80), echo("linkemu", "t1", 21, 79),
+            echo("linkemu", "t1", 19, 81), echo("linkemu", "t1", 20, 79)]
+    (item,) = bench.compare_drops(rows)["rows"]
+    assert item["sim_lost"] == [160, 200] and item["emulated_lost"] == [240, 300]
+    assert item["sim_drops"]["run_drops_echo_socket"] == 80 and item["emulated_drops"]["run_drops_echo_socket"] == 79
+    assert item["loss_bounds_overlap"] and item["places_agree"]
+    moved = bench.compare_drops([echo("sim", "t1", 20, 80), echo("linkemu", "t1", 20, 40, link=40)])["rows"][0]
+    assert moved["loss_bounds_overlap"] and not moved["places_agree"]
+    measured = {"commit": "abc1234", "date": "2026-11-28"}
+    table = bench.markdown({"liu95cool/atm-drops": {**bench.compare_drops(rows), "measured": measured}})
+    assert ("| liu95cool ATM echoes on the Solaris 2.3 hosts (udp), quick | 200 datagrams | yes | lost 80.0% in "
+            "virtual time, 80.0% emulated, 95% bounds overlap; drops by place, virtual time / emulated: "
+            "echo host's socket 80 / 79 (measured 2026-11-28 at abc1234) |") in table
+    unrecorded = [{**r, "run_drops_link": "NA"} for r in rows]
+    assert "sim_drops" not in bench.compare_drops(unrecorded)["rows"][0]

@@ -10,6 +10,8 @@ Cases: comer94 Table 1 (ttcp, 100 buffer pairs), liu95db's ATM echo experiments 
 atm-boundaries, atm-nodelay) and its echoes on the shared half-duplex Ethernet (ethernet-8k,
 ethernet-nodelay: tools/linkemu/medium.c in netsim and in linkemu --medium shared) and
 milliner's transfers between paging 4c hosts on that medium (tcp-buffers-small, udp-unack),
+and liu95cool's uncooled UDP echoes of very large messages between the Solaris 2.3 hosts on the
+ATM LAN (benchmarks/crossval/liu95cool-atm-drops.yaml: loss, and the drops at each place),
 all at the quick profile; each experiment's results.csv holds
 both backends' rows (the workflow gathers every backend's finished runs of the same settings). And MFTP
 (ishikura) over the atm-wan-emulator link with its 200 ms RTT and cell loss: GETs by mftp and
@@ -87,6 +89,16 @@ CASES = {
     "liu95db/atm": ("liu95db", "configs/liu95db.yaml", ATM_ECHOES),
     "liu95db/ethernet": ("liu95db", "configs/liu95db.yaml", SHARED_ETHERNET_ECHOES),
     "milliner/ipcbench": ("milliner", "configs/milliner.yaml", MILLINER_TRANSFERS),
+    "liu95cool/atm-drops": ("liu95cool", "benchmarks/crossval/liu95cool-atm-drops.yaml", ["atm-drops-crossval"]),
+}
+# Where the Tahoe hosts lost datagrams (results.csv's run_drops_* columns), by place.
+DROP_PLACES = {
+    "run_drops_send_queue": "interface queues",
+    "run_drops_link": "link",
+    "run_drops_echo_ipq": "echo host's IP input",
+    "run_drops_echo_socket": "echo host's socket",
+    "run_drops_client_ipq": "client's IP input",
+    "run_drops_client_socket": "client's socket",
 }
 # The echo cases' rows' names in the table.
 ECHO_CASES = {
@@ -565,6 +577,55 @@ def compare_echoes(rows: list[dict[str, str]]) -> dict[str, Any]:
             "items_within": sum(i["within"] for i in items), "rows": items}
 
 
+def compare_drops(rows: list[dict[str, str]]) -> dict[str, Any]:
+    """Per experiment and UDP mode: the datagrams lost over all sizes on each backend, with 95%
+    Wilson bounds, and the drops each place counted, summed over the mode's runs (each run's
+    totals stand on every row of it). The places agree when no place's counts differ by more
+    than the tolerance of all the drops."""
+    lost: dict[tuple[str, ...], list[int]] = defaultdict(lambda: [0, 0])
+    places: dict[tuple[str, ...], dict[str, int]] = defaultdict(lambda: dict.fromkeys(DROP_PLACES, 0))
+    counted = set()
+    for row in rows:
+        backend = side(row)
+        if not backend or not row["mode"].startswith("udp"):
+            continue
+        key = (row["experiment"], row["mode"], backend)
+        lost[key][0] += int(row["datagrams"]) - int(row["datagrams_returned"])
+        lost[key][1] += int(row["datagrams"])
+        if (key, row["run_id"]) not in counted and all(row.get(c, "NA") not in ("NA", "") for c in DROP_PLACES):
+            counted.add((key, row["run_id"]))
+            for column in DROP_PLACES:
+                places[key][column] += int(float(row[column]))
+    items = []
+    for experiment, mode in sorted({k[:2] for k in lost}):
+        sim, emulated = lost.get((experiment, mode, "sim")), lost.get((experiment, mode, "emulated"))
+        if not sim or not emulated:
+            continue
+        bounds = [wilson(*sim), wilson(*emulated)]
+        item: dict[str, Any] = {
+            "experiment": experiment, "mode": mode, "sim_lost": sim, "emulated_lost": emulated,
+            "sim_loss_95ci": bounds[0], "emulated_loss_95ci": bounds[1],
+            "loss_bounds_overlap": bounds[0][0] <= bounds[1][1] and bounds[1][0] <= bounds[0][1]}
+        by_place = [places.get((experiment, mode, b)) for b in ("sim", "emulated")]
+        if all(by_place):
+            total = max(sum(by_place[0].values()), sum(by_place[1].values()))
+            item.update({"sim_drops": by_place[0], "emulated_drops": by_place[1], "places_agree": all(
+                abs(by_place[0][c] - by_place[1][c]) <= TOLERANCE_PCT / 100 * total for c in DROP_PLACES)})
+        items.append(item)
+    return {"metric": "UDP datagrams lost over all sizes (95% Wilson bounds), and drops by place",
+            "items": len(items), "within_pct": TOLERANCE_PCT,
+            "items_within": sum(i["loss_bounds_overlap"] and i.get("places_agree", False) for i in items),
+            "rows": items}
+
+
+def drops_note(item: dict[str, Any]) -> str:
+    if "sim_drops" not in item:
+        return "drops by place not recorded"
+    counted = [c for c in DROP_PLACES if item["sim_drops"][c] or item["emulated_drops"][c]]
+    return "drops by place, virtual time / emulated: " + (", ".join(
+        f"{DROP_PLACES[c]} {item['sim_drops'][c]} / {item['emulated_drops'][c]}" for c in counted) or "none")
+
+
 def ipcbench_item(experiment: str, values: dict[str, str]) -> tuple[str, ...]:
     """A milliner run's item: experiment, message size, segment, unacknowledged count and buffer
     (NA where the curve has none), as results.csv's columns give them."""
@@ -767,6 +828,14 @@ def markdown(report: dict[str, Any]) -> str:
             lines.append(f"| {label} | {e['items']} (experiment, mode, size) | "
                          f"{e['items_within']} of {e['items']} | UDP loss bounds overlap in "
                          f"{sum(i['loss_bounds_overlap'] for i in loss)} of {len(loss)}{when_note(e)} |")
+    d = report.get("liu95cool/atm-drops", {})
+    for item in d.get("rows", []):
+        sim, emulated = item["sim_lost"], item["emulated_lost"]
+        lines.append(f"| liu95cool ATM echoes on the Solaris 2.3 hosts ({item['mode']}), quick | "
+                     f"{sim[1]} datagrams | {'yes' if item['loss_bounds_overlap'] and item.get('places_agree') else 'no'} | "
+                     f"lost {100 * sim[0] / sim[1]:.1f}% in virtual time, {100 * emulated[0] / emulated[1]:.1f}% "
+                     f"emulated, 95% bounds {'overlap' if item['loss_bounds_overlap'] else 'do not overlap'}; "
+                     f"{drops_note(item)}{when_note(d)} |")
     i = report.get("milliner/ipcbench", {})
     if i.get("items"):
         lines.append(f"| milliner transfers on the shared Ethernet, quick | {i['items']} (experiment, curve, size) | "
@@ -829,6 +898,8 @@ def compare_case(key: str, run: bool) -> dict[str, Any]:
         if run:
             emulate_milliner_again()
         return compare_ipcbench(rows, ipcbench_seed_spread(experiments), read_milliner_again()["items"])
+    if key == "liu95cool/atm-drops":
+        return compare_drops(rows)
     return compare_echoes(rows)
 
 
