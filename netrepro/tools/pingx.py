@@ -575,10 +575,13 @@ def mode_drops(experiment: Experiment, pingx_drops: Mapping[str, Any] | None,
     return emulated_run_drops(pingx_drops, [d for d in echod_drops if d is not None], link_before, link_after)
 
 
-def link_snapshot(backend: Any) -> dict[str, Any] | None:
-    """linkemu's counters so far, which a mode's drops on the link are the difference of; None
-    for an emulator that gives none while it runs."""
-    return backend.snapshot() if isinstance(backend, LinkemuBackend) else None
+def link_snapshot(experiment: Experiment, backend: Any) -> dict[str, Any] | None:
+    """linkemu's counters so far, which a Tahoe mode's drops on the link are the difference of;
+    None on the Linux stack, whose hosts' drops the kernel keeps, and for an emulator that
+    gives no counters while it runs."""
+    if experiment.stack != "tahoe" or not isinstance(backend, LinkemuBackend):
+        return None
+    return backend.snapshot()
 
 
 def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
@@ -603,7 +606,7 @@ def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> N
         echod_summary: dict[str, Any] = {}
         for mode in order:
             echods = start_echods(net, experiment, tuple(tool_args["h2"]), run_seed(experiment, trial, mode))
-            link_before = link_snapshot(backend)
+            link_before = link_snapshot(experiment, backend)
             try:
                 metas[mode], records, pingx_drops = run_mode(net, experiment, mode, trial, tuple(tool_args["h1"]))
             except BaseException:
@@ -611,7 +614,7 @@ def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> N
                 for process in echods.values():
                     kill_group(process)
                 raise
-            link_after = link_snapshot(backend)
+            link_after = link_snapshot(experiment, backend)
             stopped = {name: stop_echod(process) for name, process in echods.items()}
             echod_summary[mode] = {name: summary for name, (summary, _) in stopped.items()}
             drops = mode_drops(experiment, pingx_drops, [d for _, d in stopped.values()], link_before, link_after)
