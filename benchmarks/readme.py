@@ -48,7 +48,8 @@ SECTIONS = (
     Section("Virtual time against emulation", "make bench-crossval", "root, about 3 hours, most of it comer94's pairs",
             "Virtual time (backend=sim) against linkemu on comer94 Table 1, liu95db's "
             "ATM and shared-Ethernet echoes, milliner's transfers between paging hosts on the shared "
-            "Ethernet and MFTP GETs with cell loss; `--case` measures some cases and carries the "
+            "Ethernet, liu95cool's uncooled UDP echoes on the ATM LAN's Solaris hosts (loss and the drops "
+            "at each place) and MFTP GETs with cell loss; `--case` measures some cases and carries the "
             "others, each row saying when it was measured; docs/cross-validation.md explains the figures.",
             "crossval.md"),
     Section("Killed and finished runs leave the machine as found", "make bench-clean", "root, about 5 minutes",
