@@ -32,7 +32,8 @@ void echod_usage(FILE *f)
         "  --rcvbuf SIZE       SO_RCVBUF, e.g. 16K (default: the stack's)\n"
         "  --max-message SIZE  largest message accepted, up to 64M (default 4M)\n"
         "  -h, --help          this text\n"
-        "Runs until SIGTERM or SIGINT, then writes one JSON summary record on stdout.\n"
+        "Runs until SIGTERM or SIGINT, then writes one JSON summary record on stdout and,\n"
+        "on the Tahoe stack, a drops record of the stack's UDP and IP counters.\n"
         "Exit status: 0 ok, 1 run failed, 2 bad arguments.\n");
 }
 

@@ -7,9 +7,7 @@
 #include "sim.h"
 #include "tahoe/nrio_tahoe.h"
 #include "tahoe/tahoe_drops.h"
-#include "tahoe/ip_var.h"
 #include "tahoe/tcp_var.h"
-#include "tahoe/udp_var.h"
 
 #define TCPSTAT(name) {#name, offsetof(struct tcpstat, name)}
 static const struct {
