@@ -227,14 +227,13 @@ static void check_mode(const char *mode, char *const *extra)
 
 /* Messages start on a grid from the first: message k is due k intervals after it, however late
  * earlier timers fired. Were the delays to add up instead (the next start counted from the
- * previous actual start), no two starts would ever be less than an interval apart and the last
- * messages would all be late. So the run passes when the earliest of the last 40 starts is
- * within an interval of its due time, or, on a machine loaded enough to hold every one of them
- * back, when a late start was followed by a catch-up: the next one less than half an interval
- * later, which only a grid gives. */
+ * previous actual start), every start would come at least an interval after the one before,
+ * since a timer never fires early. On a grid a start that came late is followed by one less than
+ * an interval later, which however loaded the machine some pair of starts shows; and no start
+ * comes before its due time. */
 static void test_starts_keep_to_the_grid(void)
 {
-    enum { MESSAGES = 200, LAST = 40 };
+    enum { MESSAGES = 200 };
     const long long interval_ns = 2000000;
     static struct run r;
     char *argv[] = {"pingx", "--mode", "tcp", "--sizes", "8B", "--count", "200", "--interval",
@@ -247,17 +246,14 @@ static void test_starts_keep_to_the_grid(void)
     if (n != 1 + MESSAGES)
         return;
     long long first = int_field(line[1], "t_start_ns");
-    long long earliest_late = LLONG_MAX, shortest_gap = LLONG_MAX;
+    long long shortest_gap = LLONG_MAX;
     for (int k = 1; k < MESSAGES; k++) {
         long long start = int_field(line[1 + k], "t_start_ns");
-        long long late = start - first - k * interval_ns;
-        NRT_CHECK(late >= 0);
-        if (k >= MESSAGES - LAST && late < earliest_late)
-            earliest_late = late;
+        NRT_CHECK(start - first - k * interval_ns >= 0);
         if (start - int_field(line[k], "t_start_ns") < shortest_gap)
             shortest_gap = start - int_field(line[k], "t_start_ns");
     }
-    NRT_CHECK(earliest_late < interval_ns || shortest_gap < interval_ns / 2);
+    NRT_CHECK(shortest_gap < interval_ns);
 }
 
 static void test_tcp_per_message(void) { check_mode("tcp-per-message", NULL); }
