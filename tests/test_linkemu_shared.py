@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from netrepro.backends import BackendError
-from netrepro.backends.linkemu import LinkemuBackend, link_args, medium_delta, refuse_unsupported
+from netrepro.backends.linkemu import LinkemuBackend, drop_delta, link_args, medium_delta, refuse_unsupported
 from netrepro.tools import ipcbench
 from netrepro.tools.ipcbench import message_rows
 from netrepro.linkfile import link_params
@@ -115,3 +115,11 @@ def test_a_small_tcp_run_over_the_shared_ethernet_on_linkemu_counts_the_medium(t
     # b's ACKs wait for a's frames: as LANCEs, its deferring ACKs let a's next frame go first.
     assert run["medium_b_deferrals"] > 0
     assert rows[0]["collision_pct"] == pytest.approx(100 * rows[0]["medium_collisions"] / rows[0]["medium_frames"])
+
+
+def test_drop_delta_gives_each_cause_and_direction_under_netsim_s_names():
+    before = {"forward": {"drop_queue": 5, "drop_loss": 1, "rx_packets": 10}, "reverse": {"drop_queue": 0}}
+    after = {"forward": {"drop_queue": 9, "drop_loss": 1, "rx_packets": 90},
+             "reverse": {"drop_queue": 2, "drop_cell_loss": 3}}
+    assert drop_delta(before, after) == {"forward_drop_queue": 4, "forward_drop_loss": 0,
+                                         "reverse_drop_queue": 2, "reverse_drop_cell_loss": 3}

@@ -11,7 +11,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from netrepro import limits
 from netrepro.backends.base import FRAME_TIME_OCTETS, BackendError
@@ -103,6 +103,14 @@ def medium_delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
     collisions = counts["medium_a_collisions"] + counts["medium_b_collisions"]
     counts["medium_collision_pct"] = 100.0 * collisions / frames if frames else 0.0
     return counts
+
+
+def drop_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, int]:
+    """The link's drops by cause and direction between two of linkemu's records, under netsim's
+    names (forward_drop_queue, ..., reverse_drop_oversize), so that a run's rows read them alike."""
+    return {f"{direction}_{key}": int(value) - int(before[direction].get(key, 0))
+            for direction in ("forward", "reverse")
+            for key, value in after[direction].items() if key.startswith("drop_")}
 
 
 def command(link: LinkParams, if_a: str, if_b: str, stats: Path, ready: Path, seed: int = 1,

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from netrepro import deadlines, hostmodel, limits, phase, sim, stacks
 from netrepro.announce import wait_announced
 from netrepro.backends import emulation_backend
-from netrepro.backends.linkemu import LinkemuBackend
+from netrepro.backends.linkemu import LinkemuBackend, drop_delta
 from netrepro.cleanup import finish, kill_group
 from netrepro.deadlines import MARGIN, SLACK_S
 from netrepro.errors import RunError
@@ -339,10 +339,7 @@ def emulated_run_drops(pingx_drops: Mapping[str, Any], echod_drops: list[Mapping
                 if key.startswith("host_"):
                     name = f"{prefix}_{key.removeprefix('host_')}"
                     counters[name] = counters.get(name, 0) + int(value)
-    for direction in ("forward", "reverse"):
-        for key, value in link_after[direction].items():
-            if key.startswith("drop_"):
-                counters[f"{direction}_{key}"] = int(value) - int(link_before[direction].get(key, 0))
+    counters.update(drop_delta(link_before, link_after))
     return run_drops(counters, "the drops records of pingx, echod and linkemu")
 
 
