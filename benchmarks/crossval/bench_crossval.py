@@ -68,7 +68,7 @@ from netrepro.paths import TOOLS_BIN  # noqa: E402
 from netrepro.provenance import binary_digests  # noqa: E402
 from netrepro.sim import BINARY, run_netsim  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
-from netrepro.tools import ipcbench, mftp  # noqa: E402
+from netrepro.tools import ipcbench, mftp, pingx  # noqa: E402
 from netrepro.tools.mftp import mftp_command  # noqa: E402
 from netrepro.tools.ttcp import pair_command, pair_seed, run_pair  # noqa: E402
 from netrepro.topology import H1, H2, LinkNetwork  # noqa: E402
@@ -91,15 +91,9 @@ CASES = {
     "milliner/ipcbench": ("milliner", "configs/milliner.yaml", MILLINER_TRANSFERS),
     "liu95cool/atm-drops": ("liu95cool", "benchmarks/crossval/liu95cool-atm-drops.yaml", ["atm-drops-crossval"]),
 }
-# Where the Tahoe hosts lost datagrams (results.csv's run_drops_* columns), by place.
-DROP_PLACES = {
-    "run_drops_send_queue": "interface queues",
-    "run_drops_link": "link",
-    "run_drops_echo_ipq": "echo host's IP input",
-    "run_drops_echo_socket": "echo host's socket",
-    "run_drops_client_ipq": "client's IP input",
-    "run_drops_client_socket": "client's socket",
-}
+# How the table names each place the Tahoe hosts lost datagrams (pingx's run_drops_* columns).
+DROP_PLACES = dict(zip(pingx.RUN_DROPS, ("interface queues", "link", "echo host's IP input", "echo host's socket",
+                                         "client's IP input", "client's socket"), strict=True))
 # The echo cases' rows' names in the table.
 ECHO_CASES = {
     "liu95db/atm": "liu95db ATM echoes, quick",
