@@ -94,6 +94,35 @@ static void test_crc32(void)
     NRT_EQ_INT(mftp_crc32(0, "", 0), 0);
 }
 
+/* The CRC's definition, one bit at a time, as the sliced loop must give it. */
+static uint32_t crc32_bitwise(const uint8_t *p, size_t len)
+{
+    uint32_t crc = 0xffffffffu;
+    while (len--) {
+        crc ^= *p++;
+        for (int k = 0; k < 8; k++)
+            crc = crc & 1 ? 0xedb88320u ^ (crc >> 1) : crc >> 1;
+    }
+    return ~crc;
+}
+
+static void test_crc32_sliced(void)
+{
+    uint8_t data[1037];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof data; i++) {
+        x = x * 1103515245u + 12345u;
+        data[i] = (uint8_t)(x >> 16);
+    }
+    /* every start alignment, lengths around the 8-octet step, and a split at every offset */
+    for (size_t start = 0; start < 8; start++)
+        for (size_t len = 0; len < 40; len++)
+            NRT_EQ_INT(mftp_crc32(0, data + start, len), crc32_bitwise(data + start, len));
+    uint32_t whole = crc32_bitwise(data, sizeof data);
+    for (size_t cut = 0; cut <= 24; cut++)
+        NRT_EQ_INT(mftp_crc32(mftp_crc32(0, data, cut), data + cut, sizeof data - cut), whole);
+}
+
 int main(void)
 {
     NRT_RUN(test_conn_count);
@@ -101,5 +130,6 @@ int main(void)
     NRT_RUN(test_commands);
     NRT_RUN(test_hostport);
     NRT_RUN(test_crc32);
+    NRT_RUN(test_crc32_sliced);
     return nrt_summary("mftpcore/test_proto");
 }
