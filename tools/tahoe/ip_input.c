@@ -21,9 +21,12 @@ int in_broadcast(const struct tahoe_stack *st, uint32_t addr)
 
 static void freeq(struct tahoe_stack *st, struct ipq *q)
 {
-    for (struct ipq **pp = &st->ipq; *pp; pp = &(*pp)->next) {
+    struct ipq *before = NULL;
+    for (struct ipq **pp = &st->ipq; *pp; before = *pp, pp = &(*pp)->next) {
         if (*pp == q) {
             *pp = q->next;
+            if (st->ipq_last == q)
+                st->ipq_last = before;
             break;
         }
     }
@@ -70,6 +73,8 @@ static uint8_t *ip_reass(struct tahoe_stack *st, const uint8_t *ip, size_t hlen,
         q->ttl = IPFRAGTTL;
         q->next = st->ipq;
         st->ipq = q;
+        if (!q->next)
+            st->ipq_last = q;
     }
     if (off == 0)
         memcpy(q->hdr, ip, IP_HDRLEN);

@@ -572,9 +572,8 @@ int64_t tahoe_next_deadline(const struct tahoe_stack *st)
             if (tp->t_timer[i] && slow_expiry(st, tp->t_timer[i]) < dl)
                 dl = slow_expiry(st, tp->t_timer[i]);
     }
-    for (const struct ipq *q = st->ipq; q; q = q->next)
-        if (slow_expiry(st, q->ttl) < dl)
-            dl = slow_expiry(st, q->ttl);
+    if (st->ipq_last && slow_expiry(st, st->ipq_last->ttl) < dl)
+        dl = slow_expiry(st, st->ipq_last->ttl);
     return dl;
 }
 

@@ -77,7 +77,9 @@ struct tahoe_stack {
     int inq_len;
 
     uint16_t ip_id;
-    struct ipq *ipq;
+    /* Newest first: each enters with IPFRAGTTL and all age together, so ttl falls along the
+     * list and the last is the first to expire (tahoe_next_deadline reads it each event). */
+    struct ipq *ipq, *ipq_last;
     struct inpcb *tcb, *udb, *ripcb;
     struct socket **fds;
     int nfds;
