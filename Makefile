@@ -13,7 +13,7 @@ SIM_SPECS := configs/comer94.yaml configs/liu95db.yaml configs/ishikura.yaml con
 	configs/liu95cool-tahoe.yaml
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup build reproduce study test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval bench-clean bench-faults coverage fit clean
+.PHONY: all setup build reproduce study test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval bench-clean bench-faults bench-reproduce coverage fit clean
 
 all: build
 
@@ -116,6 +116,11 @@ bench-sim: build
 	bash envs/setup.sh envs/bench-packages.txt
 	$(PYTHON) benchmarks/sim/bench_sim.py
 	$(PYTHON) benchmarks/sim/bench_liu95cool.py
+
+# make reproduce on a fresh clone of HEAD, timed stage by stage (root; an idle machine, as for
+# make reproduce itself): benchmarks/results/reproduce.md.
+bench-reproduce: setup
+	$(PYTHON) benchmarks/reproduce/bench_reproduce.py
 
 # Runs what is missing of the compared cases (emulation: about 30 minutes here, root), then compares.
 bench-crossval: build

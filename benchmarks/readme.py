@@ -45,6 +45,10 @@ SECTIONS = (
             "runs it: each experiment's wall time and netsim's events per second, the runs that "
             "tune a cooling loop (cooling.tune) counted with the trials' own.",
             "sim-liu95cool.md"),
+    Section("make reproduce on a fresh clone", "make bench-reproduce", "root, what make reproduce takes",
+            "The README's make reproduce on a fresh git clone of HEAD, with its own venv, tools, "
+            "results and reports, timed stage by stage against the goal of 30 minutes.",
+            "reproduce.md"),
     Section("Virtual time against emulation", "make bench-crossval", "root, about 3 hours, most of it comer94's pairs",
             "Virtual time (backend=sim) against linkemu on comer94 Table 1, liu95db's "
             "ATM and shared-Ethernet echoes, milliner's transfers between paging hosts on the shared "
