@@ -105,6 +105,52 @@ static void test_fragment_lost(void)
     tn_free(&p.net);
 }
 
+static int drop_3rd_and_15th_fragments(void *ctx, int from, const uint8_t *pkt, size_t len)
+{
+    int *count = ctx;
+    (void)from;
+    (void)pkt;
+    (void)len;
+    ++*count;
+    return *count == 3 || *count == 15;
+}
+
+/* Three datagrams a little over a slow tick apart, the first and last each a fragment short: the
+ * stack's next deadline is always the oldest incomplete one's expiry, also once the whole one
+ * between them was reassembled and the oldest has expired. */
+static void test_fragment_deadline_is_the_oldest(void)
+{
+    struct udp_pair p;
+    udp_pair_open(&p, 1500);
+    int count = 0;
+    p.net.drop = drop_3rd_and_15th_fragments;
+    p.net.drop_ctx = &count;
+    static uint8_t msg[8192], got[9000];
+    for (int i = 0; i < 3; i++) {
+        tn_run(&p.net, 600 * i * TN_MS, NULL, NULL);
+        tahoe_sendto(p.net.h[0], p.tx, msg, sizeof msg, &p.to);
+    }
+    tn_run(&p.net, 1300 * TN_MS, NULL, NULL);
+    const struct ipstat *is = tahoe_ipstat(p.net.h[1]);
+    NRT_EQ_INT(is->ips_reassembled, 1);
+    NRT_EQ_INT(tahoe_recvfrom(p.net.h[1], p.rx, got, sizeof got, NULL), 8192);
+    NRT_EQ_INT(tahoe_next_deadline(p.net.h[1]), IPFRAGTTL * 500 * TN_MS);
+    tn_run(&p.net, IPFRAGTTL * 500 * TN_MS, NULL, NULL);
+    NRT_EQ_INT(is->ips_fragtimeout, 1);
+    /* The last began after the slow tick at 1 s: it lives IPFRAGTTL ticks from there. A
+     * deadline left on the freed entry would lie in the past, and the clock would stop at it. */
+    int64_t last = (IPFRAGTTL * 500 + 1000) * TN_MS;
+    NRT_EQ_INT(tahoe_next_deadline(p.net.h[1]), last);
+    if (tahoe_next_deadline(p.net.h[1]) != last) {
+        tn_free(&p.net);
+        return;
+    }
+    tn_run(&p.net, last, NULL, NULL);
+    NRT_EQ_INT(is->ips_fragtimeout, 2);
+    NRT_EQ_INT(tahoe_next_deadline(p.net.h[1]), INT64_MAX);
+    tn_free(&p.net);
+}
+
 /* A datagram that does not fit the receive buffer is dropped and counted. */
 static void test_udp_socket_full(void)
 {
@@ -390,6 +436,7 @@ int main(void)
     NRT_RUN(test_checksum_as_word_by_word);
     NRT_RUN(test_udp_8k_fragmented);
     NRT_RUN(test_fragment_lost);
+    NRT_RUN(test_fragment_deadline_is_the_oldest);
     NRT_RUN(test_udp_socket_full);
     NRT_RUN(test_udp_port_unreachable);
     NRT_RUN(test_icmp_echo);
