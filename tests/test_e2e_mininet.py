@@ -82,3 +82,20 @@ def test_provenance_says_where_the_numbers_came_from(trial):
     assert len(provenance["run_order"]) == len(rows)
     assert all(not v.startswith("on") or "fixed" in v for o in provenance["offloads"].values() for v in o.values())
     assert provenance["cpu_idle"].startswith("held at 0 us")  # root, as these tests run
+
+
+def test_drops_by_place_come_from_the_kernels_and_the_links_counters(trial):
+    _, rows, provenance = trial
+    udp = [r for r in rows if r["mode"].startswith("udp")]
+    if provenance["backend"] != "linkemu":
+        # htb gives no counters while it runs: the columns stay NA.
+        assert all(r.get(column) is None for r in udp for column in pingx.RUN_DROPS)
+        return
+    for mode in {r["mode"] for r in udp}:
+        of_mode = [r for r in udp if r["mode"] == mode]
+        drops = {column: of_mode[0][column] for column in pingx.RUN_DROPS}
+        assert all(isinstance(v, int) and v >= 0 for v in drops.values()), drops
+        assert all({column: r[column] for column in pingx.RUN_DROPS} == drops for r in of_mode)
+        lost = sum(r["datagrams"] - r["datagrams_returned"] for r in of_mode)
+        # The link's queue is where this path loses (as above).
+        assert (lost > 0) == (drops["run_drops_link"] > 0), (mode, lost, drops)

@@ -232,11 +232,10 @@ def test_emulated_drops_take_each_host_from_its_tool_and_the_link_from_linkemu_s
     assert drops == {"run_drops_send_queue": 1, "run_drops_link": 6, "run_drops_echo_ipq": 2,
                      "run_drops_echo_socket": 0, "run_drops_client_ipq": 0, "run_drops_client_socket": 3}
     experiment = load_spec(SPEC, {"profile": "smoke"}).experiments["atm-very-large-tahoe"]
-    assert pingx.mode_drops(experiment, client, [echo], before, after) == drops
-    # No emulator counters while it runs, or the Linux stack: the columns stay NA.
+    assert pingx.mode_drops(experiment, client, [echo], {"link": before}, {"link": after}) == drops
+    # No emulator counters while it runs: the columns stay NA.
     assert pingx.mode_drops(experiment, client, [echo], None, None) == {}
-    assert pingx.mode_drops(dataclasses.replace(experiment, stack="linux"), None, [None], before, after) == {}
     with pytest.raises(RunError, match="printed no drops record"):
-        pingx.mode_drops(experiment, client, [None], before, after)
+        pingx.mode_drops(experiment, client, [None], {"link": before}, {"link": after})
     with pytest.raises(RunError, match="lack.* b_udps_fullsock"):
         pingx.emulated_run_drops(client, [{"tool": "echod"}], before, after)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from netrepro import deadlines, hostmodel, limits, phase, sim, stacks
+from netrepro import deadlines, hostmodel, kernelstats, limits, phase, sim, stacks
 from netrepro.announce import wait_announced
 from netrepro.backends import emulation_backend
 from netrepro.backends.linkemu import LinkemuBackend, drop_delta
@@ -25,7 +25,7 @@ from netrepro.paths import tool_binary
 from netrepro.provenance import now_iso, read_sysctls, tool_version
 from netrepro.seeds import link_seed
 from netrepro.specread import Source, load_named
-from netrepro.topology import H1, H2, H2_IP, LinkNetwork
+from netrepro.topology import H1, H2, H2_IP, IF_A, IF_B, LinkNetwork
 from netrepro.trial import (base_provenance, emulation_binaries, link_summary, run_name, run_order, run_seed,
                             tool_digests, write_run)
 from netrepro.units import parse_size, parse_time
@@ -318,13 +318,26 @@ RUN_DROPS = {
 }
 
 
-def run_drops(counters: Mapping[str, Any], source: str = "netsim's sim record") -> dict[str, int]:
+# The same places for hosts on the Linux stack, from the kernel's counters (netrepro.kernelstats;
+# h1 runs pingx, h2 echod) and the link's. A host's input queue is its backlog and reassembly.
+LINUX_RUN_DROPS = {
+    "run_drops_send_queue": ("h1.Ip.OutDiscards", "h2.Ip.OutDiscards"),
+    "run_drops_link": RUN_DROPS["run_drops_link"],
+    "run_drops_echo_ipq": ("h2.backlog", "h2.Ip.ReasmFails", f"h2.{kernelstats.FRAG_PENDING}"),
+    "run_drops_echo_socket": ("h2.Udp.RcvbufErrors",),
+    "run_drops_client_ipq": ("h1.backlog", "h1.Ip.ReasmFails", f"h1.{kernelstats.FRAG_PENDING}"),
+    "run_drops_client_socket": ("h1.Udp.RcvbufErrors",),
+}
+
+
+def run_drops(counters: Mapping[str, Any], source: str = "netsim's sim record",
+              places: Mapping[str, tuple[str, ...]] = RUN_DROPS) -> dict[str, int]:
     """The run's drops by place. A counter the source lacks is an error: the tool renamed it or
     is older than this code, and a column read as not recorded would hide that."""
-    missing = [key for keys in RUN_DROPS.values() for key in keys if key not in counters]
+    missing = [key for keys in places.values() for key in keys if key not in counters]
     if missing:
         raise RunError(f"{source} lacks {', '.join(missing)}; rebuild the tools (make build)")
-    return {column: sum(int(counters[key]) for key in keys) for column, keys in RUN_DROPS.items()}
+    return {column: sum(int(counters[key]) for key in keys) for column, keys in places.items()}
 
 
 def emulated_run_drops(pingx_drops: Mapping[str, Any], echod_drops: list[Mapping[str, Any]],
@@ -560,25 +573,31 @@ def stop_echod(process: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
 
 
 def mode_drops(experiment: Experiment, pingx_drops: Mapping[str, Any] | None,
-               echod_drops: list[Mapping[str, Any] | None], link_before: Mapping[str, Any] | None,
-               link_after: Mapping[str, Any] | None) -> dict[str, int]:
-    """An emulated mode's drops by place: on the Tahoe stack over linkemu, from the tools' and
-    the emulator's counters; none (the columns read NA) where the Linux kernel keeps the hosts'
-    counters or the emulator gives none while it runs."""
-    if experiment.stack != "tahoe" or link_before is None or link_after is None:
+               echod_drops: list[Mapping[str, Any] | None], before: Mapping[str, Any] | None,
+               after: Mapping[str, Any] | None) -> dict[str, int]:
+    """An emulated mode's drops by place, from mode_counters' snapshots before and after it and,
+    on the Tahoe stack, the tools' drops records; none (the columns read NA) where the emulator
+    gives no counters while it runs."""
+    if before is None or after is None:
         return {}
+    if experiment.stack != "tahoe":
+        counters = {**kernelstats.delta(before["kernel"], after["kernel"]), **drop_delta(before["link"], after["link"])}
+        return run_drops(counters, "the kernel's and linkemu's counters", LINUX_RUN_DROPS)
     if pingx_drops is None or any(d is None for d in echod_drops):
         raise RunError("pingx or echod on the Tahoe stack printed no drops record; rebuild the tools (make build)")
-    return emulated_run_drops(pingx_drops, [d for d in echod_drops if d is not None], link_before, link_after)
+    return emulated_run_drops(pingx_drops, [d for d in echod_drops if d is not None], before["link"], after["link"])
 
 
-def link_snapshot(experiment: Experiment, backend: Any) -> dict[str, Any] | None:
-    """linkemu's counters so far, which a Tahoe mode's drops on the link are the difference of;
-    None on the Linux stack, whose hosts' drops the kernel keeps, and for an emulator that
-    gives no counters while it runs."""
-    if experiment.stack != "tahoe" or not isinstance(backend, LinkemuBackend):
+def mode_counters(experiment: Experiment, backend: Any, net: Any) -> dict[str, Any] | None:
+    """The counters a mode's drops are the difference of: linkemu's so far and, on the Linux
+    stack, the kernel's in each node (the Tahoe stacks' come in their tools' drops records);
+    None for an emulator that gives no counters while it runs."""
+    if not isinstance(backend, LinkemuBackend):
         return None
-    return backend.snapshot()
+    counters: dict[str, Any] = {"link": backend.snapshot()}
+    if experiment.stack != "tahoe":
+        counters["kernel"] = kernelstats.snapshot({"h1": net.h1, "h2": net.h2}, net.mid, {"h1": IF_A, "h2": IF_B})
+    return counters
 
 
 def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> None:
@@ -603,7 +622,7 @@ def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> N
         echod_summary: dict[str, Any] = {}
         for mode in order:
             echods = start_echods(net, experiment, tuple(tool_args["h2"]), run_seed(experiment, trial, mode))
-            link_before = link_snapshot(experiment, backend)
+            before = mode_counters(experiment, backend, net)
             try:
                 metas[mode], records, pingx_drops = run_mode(net, experiment, mode, trial, tuple(tool_args["h1"]))
             except BaseException:
@@ -611,10 +630,10 @@ def run_emulated(spec: Spec, experiment: Experiment, trial: int, out: Path) -> N
                 for process in echods.values():
                     kill_group(process)
                 raise
-            link_after = link_snapshot(experiment, backend)
+            after = mode_counters(experiment, backend, net)
             stopped = {name: stop_echod(process) for name, process in echods.items()}
             echod_summary[mode] = {name: summary for name, (summary, _) in stopped.items()}
-            drops = mode_drops(experiment, pingx_drops, [d for _, d in stopped.values()], link_before, link_after)
+            drops = mode_drops(experiment, pingx_drops, [d for _, d in stopped.values()], before, after)
             rows += [{**row, **drops} for row in message_rows(experiment, mode, trial, run_id, records)]
     write_run(out, rows, {
         **base_provenance(spec, experiment, run_id, started),

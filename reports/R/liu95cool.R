@@ -86,13 +86,14 @@ echo_drop_places <- c(
   "run_drops_client_ipq", "run_drops_client_socket"
 )
 
-# Where the era hosts' echoes lost datagrams: per setup of the Tahoe stack in virtual time,
-# experiment and mode, the runs, the UDP datagrams sent and not returned (summed over the
-# echoes), and each place's drops summed over the runs, one value per run and mode. A place is
-# NA when no run recorded it (results from before the counters); recorded_runs counts the runs
-# that recorded every place. A run whose rows disagree on a total is a defect of the results.
-echo_drop_table <- function(echoes) {
-  era <- dplyr::filter(echoes, stack == "tahoe", backend == "sim", mode %in% udp_modes)
+# Where the echoes of one stack on one backend (by default the era hosts in virtual time) lost
+# datagrams: per setup, experiment and mode, the runs, the UDP datagrams sent and not returned
+# (summed over the echoes), and each place's drops summed over the runs, one value per run and
+# mode. A place is NA when no run recorded it (results from before the counters, or an emulator
+# without them); recorded_runs counts the runs that recorded every place. A run whose rows
+# disagree on a total is a defect of the results.
+echo_drop_table <- function(echoes, on_stack = "tahoe", on_backend = "sim") {
+  era <- dplyr::filter(echoes, stack == on_stack, backend == on_backend, mode %in% udp_modes)
   for (column in setdiff(echo_drop_places, names(era))) {
     era[[column]] <- NA_real_
   }

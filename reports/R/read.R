@@ -3,7 +3,7 @@
 # The columns an echo (pingx) results.csv must have: its contract's columns
 # (R/columns.R) but those older results lack: add_setup() fills in the host,
 # summarise_sizes() reads a missing count of misordered datagrams as not recorded, and
-# echo_drop_table() a missing run's drops by place (the Tahoe stack's only, NA on the Linux stack).
+# echo_drop_table() a missing run's drops by place (results from before they were counted).
 echo_optional_columns <- c(
   "host", "send_buffer", "recv_buffer", "datagrams_misordered",
   "run_drops_send_queue", "run_drops_link", "run_drops_echo_ipq", "run_drops_echo_socket",

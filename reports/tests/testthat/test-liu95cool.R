@@ -207,6 +207,17 @@ test_that("echo_drop_table leaves out other setups and TCP, and says not recorde
   expect_equal(view$`Runs (counted by place)`, "2 (0)")
 })
 
+test_that("echo_drop_table takes another stack and backend when asked, the emulated Linux hosts", {
+  echoes <- dplyr::bind_rows(
+    era_echoes(run_drops_echo_socket = 1),
+    dplyr::mutate(era_echoes(run_drops_echo_socket = 5), stack = "linux", backend = "linkemu")
+  )
+  for (column in setdiff(echo_drop_places, "run_drops_echo_socket")) echoes[[column]] <- 0
+  expect_equal(echo_drop_table(echoes)$run_drops_echo_socket, 2)
+  linux <- echo_drop_table(echoes, on_stack = "linux", on_backend = "linkemu")
+  expect_equal(c(nrow(linux), linux$run_drops_echo_socket, linux$recorded_runs), c(1, 10, 2))
+})
+
 test_that("echo_drop_table counts a run without a place's total as not recorded, and refuses rows that disagree", {
   echoes <- era_echoes(
     run_drops_send_queue = c(1, 1, NA), run_drops_link = 0, run_drops_echo_ipq = 0,
