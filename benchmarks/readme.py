@@ -7,9 +7,12 @@ shows the last measured figures and is never edited by hand:
 """
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 BENCHMARKS = Path(__file__).resolve().parent
 RESULTS = BENCHMARKS / "results"
@@ -98,6 +101,29 @@ def write_tables(table: str, output: Path) -> None:
     output.with_suffix(".md").write_text(table)
     if output.parent.resolve() == RESULTS:
         write_readme()
+
+
+def add_output_args(parser: argparse.ArgumentParser, default: Path) -> None:
+    """The options every benchmark takes: where its JSON result goes, and --tables to write its
+    table and the README again from that result, measuring nothing."""
+    parser.add_argument("--output", type=Path, default=default)
+    parser.add_argument("--tables", action="store_true",
+                        help="write the .md and benchmarks/README.md from the existing --output, measuring nothing")
+
+
+def write_tables_again(markdown: Callable[[dict[str, Any]], str], output: Path) -> None:
+    """--tables: the table of the result already at output, and the README."""
+    write_tables(markdown(json.loads(output.read_text())), output)
+
+
+def write_result(result: dict[str, Any], markdown: Callable[[dict[str, Any]], str], output: Path) -> None:
+    """A benchmark's result as JSON, whole or not at all (a killed run leaves the last one), then
+    its table beside it and the README."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_suffix(".tmp")
+    partial.write_text(json.dumps(result, indent=1) + "\n")
+    partial.replace(output)
+    write_tables(markdown(result), output)
 
 
 if __name__ == "__main__":

@@ -38,3 +38,15 @@ def test_the_committed_sim_tables_are_what_their_scripts_make_of_the_committed_j
     bench = load_script(script, f"bench_table_{name.replace('-', '_')}")
     result = json.loads((readme.RESULTS / f"{name}.json").read_text())
     assert bench.markdown(result) == (readme.RESULTS / f"{name}.md").read_text()
+
+
+def test_write_result_writes_the_json_whole_then_its_table_and_tables_again_reads_it_back(
+        tmp_path: Path, monkeypatch) -> None:
+    composed: list[bool] = []
+    monkeypatch.setattr(readme, "write_readme", lambda: composed.append(True))
+    output = tmp_path / "new" / "b.json"
+    readme.write_result({"x": 1}, lambda result: f"| {result['x']} |\n", output)
+    assert json.loads(output.read_text()) == {"x": 1} and not output.with_suffix(".tmp").exists()
+    assert (output.with_suffix(".md")).read_text() == "| 1 |\n" and not composed
+    readme.write_tables_again(lambda result: f"| {result['x'] + 1} |\n", output)
+    assert output.with_suffix(".md").read_text() == "| 2 |\n"

@@ -16,7 +16,6 @@ Not a test: the times depend on the machine.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
@@ -30,7 +29,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.readme import RESULTS, write_tables  # noqa: E402
+from benchmarks.readme import RESULTS, add_output_args, write_result, write_tables_again  # noqa: E402
 from netrepro.helptext import description  # noqa: E402
 
 GOAL_MIN = 30.0
@@ -81,12 +80,10 @@ def markdown(result: dict[str, Any]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--dir", type=Path, help="clone into this new folder and keep it (default: a temporary one)")
-    parser.add_argument("--output", type=Path, default=RESULTS / "reproduce.json")
-    parser.add_argument("--tables", action="store_true",
-                        help="write the .md and benchmarks/README.md from the existing --output, measuring nothing")
+    add_output_args(parser, RESULTS / "reproduce.json")
     opts = parser.parse_args()
     if opts.tables:
-        write_tables(markdown(json.loads(opts.output.read_text())), opts.output)
+        write_tables_again(markdown, opts.output)
         return 0
     if opts.dir is not None and opts.dir.exists():
         print(f"{opts.dir} exists: give a new folder, the clone must start empty", file=sys.stderr)
@@ -115,11 +112,7 @@ def main() -> int:
         "met": code == 0 and elapsed <= GOAL_MIN * 60,
         "stages": stages(lines, elapsed),
     }
-    opts.output.parent.mkdir(parents=True, exist_ok=True)
-    partial = opts.output.with_suffix(".tmp")
-    partial.write_text(json.dumps(result, indent=1) + "\n")
-    partial.replace(opts.output)
-    write_tables(markdown(result), opts.output)
+    write_result(result, markdown, opts.output)
     print(f"make reproduce: {elapsed / 60:.1f} min, exit {code}; wrote {opts.output} (make's output: {LOG})")
     if code != 0:
         print("".join(line for _, line in lines[-20:]), file=sys.stderr, end="")

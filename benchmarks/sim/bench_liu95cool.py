@@ -34,7 +34,7 @@ from typing import Any, Iterator
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.readme import RESULTS, write_tables  # noqa: E402
+from benchmarks.readme import RESULTS, add_output_args, write_result, write_tables_again  # noqa: E402
 from netrepro.experiment import Experiment  # noqa: E402
 from netrepro.helptext import description  # noqa: E402
 from netrepro.measure import measure_argv  # noqa: E402
@@ -183,12 +183,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--jobs", type=int, default=2, help="measure jobs at a time (default 2, as make reproduce)")
     parser.add_argument("--against", metavar="REV", help="also compare trial 1's netsim output with netsim at git REV")
-    parser.add_argument("--output", type=Path, default=RESULTS / "sim-liu95cool.json")
-    parser.add_argument("--tables", action="store_true",
-                        help="write the .md and benchmarks/README.md from the existing --output, measuring nothing")
+    add_output_args(parser, RESULTS / "sim-liu95cool.json")
     opts = parser.parse_args()
     if opts.tables:
-        write_tables(markdown(json.loads(opts.output.read_text())), opts.output)
+        write_tables_again(markdown, opts.output)
         return 0
     if not BINARY.is_file():
         print(f"{BINARY} is missing; run make -C tools", file=sys.stderr)
@@ -248,11 +246,7 @@ def main() -> int:
     }
     if opts.against:
         result["against"] = compare(opts.against, first_trial, opts.jobs)
-    opts.output.parent.mkdir(parents=True, exist_ok=True)
-    tmp_out = opts.output.with_suffix(".tmp")
-    tmp_out.write_text(json.dumps(result, indent=1) + "\n")
-    tmp_out.replace(opts.output)
-    write_tables(markdown(result), opts.output)
+    write_result(result, markdown, opts.output)
     print(f"{total['jobs']} jobs: {elapsed / 60:.1f} min elapsed, {total['events_per_s'] / 1e6:.2f} M events/s; "
           f"wrote {opts.output}")
     if opts.against and result["against"]["different"]:

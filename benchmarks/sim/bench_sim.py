@@ -33,7 +33,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.readme import RESULTS, write_tables  # noqa: E402
+from benchmarks.readme import RESULTS, add_output_args, write_result, write_tables_again  # noqa: E402
 from netrepro.helptext import description  # noqa: E402
 from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.sim import BINARY, run_netsim  # noqa: E402
@@ -149,12 +149,10 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=FULL_REPEATS,
                         help=f"transfers per cell (default {FULL_REPEATS}, the paper's)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel netsim processes (default 2)")
-    parser.add_argument("--output", type=Path, default=RESULTS / "sim.json")
-    parser.add_argument("--tables", action="store_true",
-                        help="write sim.md and benchmarks/README.md from the existing --output, measuring nothing")
+    add_output_args(parser, RESULTS / "sim.json")
     opts = parser.parse_args()
     if opts.tables:
-        write_tables(markdown(json.loads(opts.output.read_text())), opts.output)
+        write_tables_again(markdown, opts.output)
         return 0
     if not BINARY.is_file():
         print(f"{BINARY} is missing; run make -C tools", file=sys.stderr)
@@ -201,11 +199,7 @@ def main() -> int:
         "ns3_comparison": ns3 if ns3 else "ns-3 not installed (apt-get install libns3-dev)",
         "cells": rows,
     }
-    opts.output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = opts.output.with_suffix(".tmp")
-    tmp.write_text(json.dumps(result, indent=1) + "\n")
-    tmp.replace(opts.output)
-    write_tables(markdown(result), opts.output)
+    write_result(result, markdown, opts.output)
     print(f"{len(rows)} cells x {opts.repeats} transfers: {wall:.1f} s wall "
           f"({'measured' if opts.repeats == FULL_REPEATS else 'full scale extrapolated'}: "
           f"{full_wall:.1f} s), {events / sim_wall:.0f} events/s, "
