@@ -66,13 +66,23 @@ static void test_udp_8k_fragmented(void)
     tn_free(&p.net);
 }
 
-static int drop_third_fragment(void *ctx, int from, const uint8_t *pkt, size_t len)
+/* Drops the packets whose numbers (from 1, in the order they go) the list gives, 0-ended. */
+struct drop_list {
+    int seen;
+    int drop[4];
+};
+
+static int drop_listed(void *ctx, int from, const uint8_t *pkt, size_t len)
 {
-    int *count = ctx;
+    struct drop_list *d = ctx;
     (void)from;
     (void)pkt;
     (void)len;
-    return ++*count == 3;
+    d->seen++;
+    for (const int *n = d->drop; *n; n++)
+        if (*n == d->seen)
+            return 1;
+    return 0;
 }
 
 /* One fragment lost: the datagram never arrives, and the partial one is thrown away when
@@ -81,9 +91,9 @@ static void test_fragment_lost(void)
 {
     struct udp_pair p;
     udp_pair_open(&p, 1500);
-    int count = 0;
-    p.net.drop = drop_third_fragment;
-    p.net.drop_ctx = &count;
+    struct drop_list third = {.drop = {3}};
+    p.net.drop = drop_listed;
+    p.net.drop_ctx = &third;
     static uint8_t msg[8192], got[9000];
     tahoe_sendto(p.net.h[0], p.tx, msg, sizeof msg, &p.to);
     tn_run(&p.net, 100 * TN_MS, NULL, NULL);
@@ -105,16 +115,6 @@ static void test_fragment_lost(void)
     tn_free(&p.net);
 }
 
-static int drop_3rd_and_15th_fragments(void *ctx, int from, const uint8_t *pkt, size_t len)
-{
-    int *count = ctx;
-    (void)from;
-    (void)pkt;
-    (void)len;
-    ++*count;
-    return *count == 3 || *count == 15;
-}
-
 /* Three datagrams a little over a slow tick apart, the first and last each a fragment short: the
  * stack's next deadline is always the oldest incomplete one's expiry, also once the whole one
  * between them was reassembled and the oldest has expired. */
@@ -122,9 +122,9 @@ static void test_fragment_deadline_is_the_oldest(void)
 {
     struct udp_pair p;
     udp_pair_open(&p, 1500);
-    int count = 0;
-    p.net.drop = drop_3rd_and_15th_fragments;
-    p.net.drop_ctx = &count;
+    struct drop_list third_of_first_and_last = {.drop = {3, 15}};
+    p.net.drop = drop_listed;
+    p.net.drop_ctx = &third_of_first_and_last;
     static uint8_t msg[8192], got[9000];
     for (int i = 0; i < 3; i++) {
         tn_run(&p.net, 600 * i * TN_MS, NULL, NULL);
