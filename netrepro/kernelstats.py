@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from netrepro.errors import RunError
 
-# The counters a snapshot takes, each named node.group.counter.
+# The MIB counters a snapshot takes, by group (a snapshot names each node.group.counter).
 SNMP = {"Ip": ("OutDiscards", "ReasmFails"), "Udp": ("RcvbufErrors",)}
 FRAG_PENDING = "FRAG.pending"
 
