@@ -178,6 +178,8 @@ HOST_KEYS.update({
     "le_tx_tmds": Limit(0, 128, "netsim and the Tahoe stack", "--host-model", "", "host model le_tx_tmds"),
     "late_wakeup_pct": Limit(0, 100, "netsim and the Tahoe stack", "--host-model", "",
                              "host model late_wakeup_pct"),
+    "ctx_switch_spread_pct": Limit(0, 100, "netsim and the Tahoe stack", "--host-model", "",
+                                   "host model ctx_switch_spread_pct"),
 })
 HOST_KEYS.update({
     key: Limit(0, MAX_COST, "netsim and the Tahoe stack", "--host-model", unit, f"host model {key}")

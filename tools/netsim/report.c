@@ -117,6 +117,7 @@ static void emit_cpu(struct nr_json *j, const char *prefix, const struct tahoe_c
     nr_json_int(j, k, (int64_t)c->field)
     CPU(wakeups);
     CPU(ctx_switches);
+    CPU(ctx_switch_ns);
     CPU(late_wakeups);
     CPU(late_wakeup_ns);
     CPU(clock_ticks);

@@ -64,6 +64,11 @@ struct tahoe_hostcost {
      * outranks user mode; the host runs no other process). */
     int64_t wakeup_ns;
     int64_t ctx_switch_ns;
+    /* One run's switches cost ctx_switch_ns raised by a uniform draw of up to this percentage,
+     * made once from the run's seed: lmbench's lat_ctx saw switch times differ by 10-15 % from
+     * run to run (the processes' layout in the caches and TLB, its author suspects). 0: every
+     * run pays ctx_switch_ns. */
+    int64_t ctx_switch_spread_pct;
     /* hardclock's work at each of the clock_hz ticks, at interrupt level from the boot's tick
      * phase (kern_clock.c); 0: the ticks cost nothing. */
     int64_t clock_tick_ns;
@@ -126,6 +131,7 @@ struct tahoe_hostcost {
 struct tahoe_cpustat {
     uint64_t wakeups;       /* a process that slept on a socket or a timer was woken */
     uint64_t ctx_switches;  /* ... and switched to */
+    int64_t ctx_switch_ns;  /* what one switch cost in this run (ctx_switch_spread_pct) */
     uint64_t late_wakeups;  /* ... and found another process in a system call */
     int64_t late_wakeup_ns; /* what those waited for it */
     uint64_t clock_ticks;   /* clock interrupts whose work was charged (clock_tick_ns) */

@@ -53,6 +53,11 @@ struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
     st->intr_free = cfg->boot_ns;
     st->bus_free = cfg->boot_ns;
     nr_rng_seed(&st->jitter, cfg->jitter_seed, cfg->jitter_stream);
+    st->cpustat.ctx_switch_ns = cfg->cost.ctx_switch_ns;
+    if (cfg->cost.ctx_switch_spread_pct > 0)
+        st->cpustat.ctx_switch_ns += (int64_t)(nr_rng_unit(&st->jitter) *
+                                               (double)(cfg->cost.ctx_switch_ns *
+                                                        cfg->cost.ctx_switch_spread_pct) / 100.0);
     st->next_fast = cfg->boot_ns + FASTTICK_NS;
     st->next_slow = cfg->boot_ns + SLOWTICK_NS;
     st->next_hz = cfg->cost.clock_hz > 0 && cfg->cost.clock_tick_ns > 0
@@ -436,7 +441,7 @@ int64_t tahoe_wakeup(struct tahoe_stack *st)
 void tahoe_switch_to(struct tahoe_stack *st)
 {
     st->cpustat.ctx_switches++;
-    tahoe_charge(st, st->cfg.cost.ctx_switch_ns);
+    tahoe_charge(st, st->cpustat.ctx_switch_ns);
 }
 
 /* Processes one received packet: the CPU takes it when free (and not before it arrived). */
@@ -608,6 +613,7 @@ static const struct hostkey {
     HOSTKEY(clock_hz, 1, 1000000000), HOSTKEY(intr_preempts, 0, 1),
     HOSTKEY(soreceive_loop, 0, 1),
     HOSTKEY(wakeup_ns, 0, HOST_MAX_COST), HOSTKEY(ctx_switch_ns, 0, HOST_MAX_COST),
+    HOSTKEY(ctx_switch_spread_pct, 0, 100),
     HOSTKEY(clock_tick_ns, 0, HOST_MAX_COST), HOSTKEY(intr_jitter_max_ns, 0, HOST_MAX_COST),
     HOSTKEY(late_wakeup_pct, 0, 100), HOSTKEY(late_wakeup_max_ns, 0, HOST_MAX_COST),
     HOSTKEY(le_tx_ns, 0, HOST_MAX_COST), HOSTKEY(le_rx_ns, 0, HOST_MAX_COST),

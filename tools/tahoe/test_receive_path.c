@@ -179,6 +179,43 @@ static void test_a_wakeup_that_finds_another_process_in_a_system_call_waits(void
     tn_nrio_free(&w.net, w.io);
 }
 
+/* A run's context switches all cost ctx_switch_ns raised by one draw of up to
+ * ctx_switch_spread_pct, the host's first from its jitter stream: the same seed gives the same
+ * cost, another seed another one, each inside the spread, and the record says what it was. */
+static void test_a_run_draws_its_switch_cost_once(void)
+{
+    static struct world w;
+    struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .le_rx_ns = 10 * US,
+                               .intr_preempts = 1, .wakeup_ns = 20 * US, .ctx_switch_ns = 50 * US,
+                               .ctx_switch_spread_pct = 20};
+    int64_t cost[2];
+    for (int k = 0; k < 2; k++) {
+        world_start(&w, &c, 42 + (uint64_t)k);
+        send_datagram(&w, 100);
+        nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
+        NRT_EQ_INT(nrio_run(w.io), 0);
+        const struct tahoe_cpustat *cs = tahoe_cpustat(w.net.h[0]);
+        cost[k] = cs->ctx_switch_ns;
+        NRT_EQ_INT(w.read_at - first_arrival(&w), (100 + 10 + 20) * US + cost[k]);
+        NRT_CHECK(cost[k] >= 50 * US && cost[k] <= 60 * US);
+        tn_nrio_free(&w.net, w.io);
+    }
+    struct nr_rng r;
+    nr_rng_seed(&r, 42, 5);
+    NRT_EQ_INT(cost[0], 50 * US + (int64_t)(nr_rng_unit(&r) * (double)(50 * US * 20) / 100.0));
+    NRT_CHECK(cost[1] != cost[0]);
+
+    /* Without the spread every run pays the key's value. */
+    c.ctx_switch_spread_pct = 0;
+    world_start(&w, &c, 42);
+    send_datagram(&w, 100);
+    nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
+    NRT_EQ_INT(nrio_run(w.io), 0);
+    NRT_EQ_INT(tahoe_cpustat(w.net.h[0])->ctx_switch_ns, 50 * US);
+    NRT_EQ_INT(w.read_at - first_arrival(&w), (100 + 10 + 20 + 50) * US);
+    tn_nrio_free(&w.net, w.io);
+}
+
 /* hardclock's work comes at each clock interrupt, on the grid the boot fixes, at interrupt
  * level: the process's work that spans ticks ends later by theirs; no key, no cost. */
 static void test_the_clock_interrupt_takes_its_time_from_the_process(void)
@@ -597,6 +634,7 @@ int main(void)
     NRT_RUN(test_without_the_keys_the_read_follows_the_input);
     NRT_RUN(test_the_interrupt_jitter_is_drawn_from_the_seed);
     NRT_RUN(test_a_wakeup_that_finds_another_process_in_a_system_call_waits);
+    NRT_RUN(test_a_run_draws_its_switch_cost_once);
     NRT_RUN(test_the_clock_interrupt_takes_its_time_from_the_process);
     NRT_RUN(test_interrupt_level_runs_before_the_process);
     NRT_RUN(test_driver_costs_follow_the_interface_and_the_bus_spaces_frames);
