@@ -139,8 +139,9 @@ coverage: setup
 bench-faults: build
 	$(PYTHON) benchmarks/faults/bench_faults.py
 
-# The host models' calibration and fits, in virtual time (a few minutes): each script rewrites its
-# table in benchmarks/results/ over the grid below, the grid the host files' comments discuss.
+# The host models' calibration and fits, in virtual time (about 12 minutes on 2 cores): each
+# script rewrites its table in benchmarks/results/ over the grid below, the grid the host files'
+# comments discuss.
 # The LANCE calibration on the SPARCstation 1, the IPC's fit (one cost per PDU for both
 # directions, the one it takes), the same with the directions apart, the share of the IPC's
 # wakeups another process makes late (at the chosen point), and the Solaris IPX's fit.
