@@ -122,7 +122,9 @@ bench-sim: build
 bench-reproduce: setup
 	$(PYTHON) benchmarks/reproduce/bench_reproduce.py
 
-# Runs what is missing of the compared cases (emulation: about 30 minutes here, root), then compares.
+# Runs what is missing of the compared cases (root, emulation), then compares: about 30 minutes for
+# the cases' runs, and when a new build sets the kept ones aside, Table 1's emulated extra seeds
+# and repeats take about half a minute a pair and seed more, some 3 hours in all.
 bench-crossval: build
 	$(PYTHON) benchmarks/crossval/bench_crossval.py --run
 
