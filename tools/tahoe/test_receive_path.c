@@ -76,6 +76,15 @@ static void world_start(struct world *w, const struct tahoe_hostcost *cost, uint
     world_start_on(w, cost, seed, TAHOE_IF_ETHER);
 }
 
+/* Starts the world, sends the reader one 100-octet datagram and runs until a second has passed. */
+static void receive_one(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed)
+{
+    world_start(w, cost, seed);
+    send_datagram(w, 100);
+    nrio_timer_at(w->io, 1 * TN_SEC, on_stop, w);
+    NRT_EQ_INT(nrio_run(w->io), 0);
+}
+
 /* The time the first datagram reaches host 0's interface. */
 static int64_t first_arrival(const struct world *w)
 {
@@ -93,10 +102,7 @@ static void test_a_sleeping_reader_pays_wakeup_and_switch(void)
     struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .le_rx_ns = 10 * US,
                                .intr_preempts = 1, .wakeup_ns = 20 * US,
                                .ctx_switch_ns = 50 * US};
-    world_start(&w, &c, 1);
-    send_datagram(&w, 100);
-    nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-    NRT_EQ_INT(nrio_run(w.io), 0);
+    receive_one(&w, &c, 1);
     NRT_EQ_INT(w.got, 100);
     int64_t arrive = first_arrival(&w);
     NRT_EQ_INT(w.read_at - arrive, (100 + 10 + 20 + 50) * US);
@@ -113,10 +119,7 @@ static void test_without_the_keys_the_read_follows_the_input(void)
 {
     static struct world w;
     struct tahoe_hostcost c = {.per_packet_ns = 100 * US};
-    world_start(&w, &c, 1);
-    send_datagram(&w, 100);
-    nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-    NRT_EQ_INT(nrio_run(w.io), 0);
+    receive_one(&w, &c, 1);
     NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US);
     NRT_EQ_INT((long)tahoe_cpustat(w.net.h[0])->clock_ticks, 0);
     tn_nrio_free(&w.net, w.io);
@@ -130,10 +133,7 @@ static void test_the_interrupt_jitter_is_drawn_from_the_seed(void)
     struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .intr_jitter_max_ns = 1000 * US};
     int64_t wait[2];
     for (int k = 0; k < 2; k++) {
-        world_start(&w, &c, 42 + (uint64_t)k);
-        send_datagram(&w, 100);
-        nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-        NRT_EQ_INT(nrio_run(w.io), 0);
+        receive_one(&w, &c, 42 + (uint64_t)k);
         wait[k] = w.read_at - first_arrival(&w) - 100 * US;
         tn_nrio_free(&w.net, w.io);
     }
@@ -152,10 +152,7 @@ static void test_a_wakeup_that_finds_another_process_in_a_system_call_waits(void
     struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .le_rx_ns = 10 * US,
                                .intr_preempts = 1, .wakeup_ns = 20 * US, .ctx_switch_ns = 50 * US,
                                .late_wakeup_pct = 100, .late_wakeup_max_ns = 3000 * US};
-    world_start(&w, &c, 7);
-    send_datagram(&w, 100);
-    nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-    NRT_EQ_INT(nrio_run(w.io), 0);
+    receive_one(&w, &c, 7);
     struct nr_rng r;
     nr_rng_seed(&r, 7, 5);
     NRT_CHECK(nr_rng_unit(&r) * 100.0 < 100.0);
@@ -170,10 +167,7 @@ static void test_a_wakeup_that_finds_another_process_in_a_system_call_waits(void
 
     /* At 0 % no wakeup is late and no draw is taken. */
     c.late_wakeup_pct = 0;
-    world_start(&w, &c, 7);
-    send_datagram(&w, 100);
-    nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-    NRT_EQ_INT(nrio_run(w.io), 0);
+    receive_one(&w, &c, 7);
     NRT_EQ_INT(w.read_at - first_arrival(&w), (100 + 10 + 20 + 50) * US);
     NRT_EQ_INT((long)tahoe_cpustat(w.net.h[0])->late_wakeups, 0);
     tn_nrio_free(&w.net, w.io);
@@ -190,10 +184,7 @@ static void test_a_run_draws_its_switch_cost_once(void)
                                .ctx_switch_spread_pct = 20};
     int64_t cost[2];
     for (int k = 0; k < 2; k++) {
-        world_start(&w, &c, 42 + (uint64_t)k);
-        send_datagram(&w, 100);
-        nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-        NRT_EQ_INT(nrio_run(w.io), 0);
+        receive_one(&w, &c, 42 + (uint64_t)k);
         const struct tahoe_cpustat *cs = tahoe_cpustat(w.net.h[0]);
         cost[k] = cs->ctx_switch_ns;
         NRT_EQ_INT(w.read_at - first_arrival(&w), (100 + 10 + 20) * US + cost[k]);
@@ -207,10 +198,7 @@ static void test_a_run_draws_its_switch_cost_once(void)
 
     /* Without the spread every run pays the key's value. */
     c.ctx_switch_spread_pct = 0;
-    world_start(&w, &c, 42);
-    send_datagram(&w, 100);
-    nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-    NRT_EQ_INT(nrio_run(w.io), 0);
+    receive_one(&w, &c, 42);
     NRT_EQ_INT(tahoe_cpustat(w.net.h[0])->ctx_switch_ns, 50 * US);
     NRT_EQ_INT(w.read_at - first_arrival(&w), (100 + 10 + 20 + 50) * US);
     tn_nrio_free(&w.net, w.io);
