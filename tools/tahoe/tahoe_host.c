@@ -34,6 +34,14 @@ void tahoe_config_defaults(struct tahoe_config *cfg)
     cfg->iss = 1;
 }
 
+/* A draw from the host's jitter stream, uniform over 0..max nanoseconds. */
+static int64_t draw_uniform(struct tahoe_stack *st, int64_t max)
+{
+    if (max <= 0)
+        return 0;
+    return (int64_t)(nr_rng_unit(&st->jitter) * (double)(max + 1));
+}
+
 struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
 {
     if (!cfg->if_output || cfg->mtu < NR_MTU_MIN || cfg->mtu > NR_MTU_MAX)
@@ -53,11 +61,9 @@ struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
     st->intr_free = cfg->boot_ns;
     st->bus_free = cfg->boot_ns;
     nr_rng_seed(&st->jitter, cfg->jitter_seed, cfg->jitter_stream);
-    st->cpustat.ctx_switch_ns = cfg->cost.ctx_switch_ns;
-    if (cfg->cost.ctx_switch_spread_pct > 0)
-        st->cpustat.ctx_switch_ns += (int64_t)(nr_rng_unit(&st->jitter) *
-                                               (double)(cfg->cost.ctx_switch_ns *
-                                                        cfg->cost.ctx_switch_spread_pct) / 100.0);
+    st->cpustat.ctx_switch_ns =
+        cfg->cost.ctx_switch_ns +
+        draw_uniform(st, cfg->cost.ctx_switch_ns * cfg->cost.ctx_switch_spread_pct / 100);
     st->next_fast = cfg->boot_ns + FASTTICK_NS;
     st->next_slow = cfg->boot_ns + SLOWTICK_NS;
     st->next_hz = cfg->cost.clock_hz > 0 && cfg->cost.clock_tick_ns > 0
@@ -413,13 +419,6 @@ void tahoe_cpu_charge(struct tahoe_stack *st, int64_t ns) { tahoe_charge(st, ns)
 int64_t tahoe_cpu_free_ns(const struct tahoe_stack *st)
 {
     return st->cpu_free > st->now ? st->cpu_free : st->now;
-}
-
-static int64_t draw_uniform(struct tahoe_stack *st, int64_t max)
-{
-    if (max <= 0)
-        return 0;
-    return (int64_t)(nr_rng_unit(&st->jitter) * (double)(max + 1));
 }
 
 int64_t tahoe_wakeup(struct tahoe_stack *st)

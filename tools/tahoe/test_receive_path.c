@@ -193,7 +193,7 @@ static void test_a_run_draws_its_switch_cost_once(void)
     }
     struct nr_rng r;
     nr_rng_seed(&r, 42, 5);
-    NRT_EQ_INT(cost[0], 50 * US + (int64_t)(nr_rng_unit(&r) * (double)(50 * US * 20) / 100.0));
+    NRT_EQ_INT(cost[0], 50 * US + (int64_t)(nr_rng_unit(&r) * (double)(50 * US * 20 / 100 + 1)));
     NRT_CHECK(cost[1] != cost[0]);
 
     /* Without the spread every run pays the key's value. */
