@@ -72,6 +72,19 @@ claims_naming <- function(claims, experiment) {
   claims[named, , drop = FALSE]
 }
 
+# Per claim id, a note naming the other experiments the claim rests on, which the variant does not
+# rerun, so they stay at the base's assumption: its change mixes the two ("" when it names only
+# the base).
+unrun_note <- function(claims, ids, base) {
+  purrr::map_chr(ids, function(id) {
+    others <- setdiff(split_list(claims$experiments[match(id, claims$claim_id)]), base)
+    if (length(others) == 0) {
+      return("")
+    }
+    paste0(" (", paste(others, collapse = ", "), " at the base's assumption)")
+  })
+}
+
 # One row per variant: the assumption, what moved, the claims judged again and the verdicts that
 # changed ("id: before -> after"), per setup the base was judged in. tables: the data the
 # baseline evaluation used, a named list whose tables with an `experiment` column hold the base's
@@ -113,7 +126,10 @@ sensitivity_table <- function(variants, tables, evaluate, baseline, claims, ...)
     row$changed <- if (nrow(flipped) == 0) {
       "none"
     } else {
-      paste0(flipped$claim_id, ": ", flipped$verdict_before, " -> ", flipped$verdict_after, collapse = "; ")
+      paste0(
+        flipped$claim_id, ": ", flipped$verdict_before, " -> ", flipped$verdict_after,
+        unrun_note(named, flipped$claim_id, v$base), collapse = "; "
+      )
     }
     row$status <- "judged"
     row
@@ -136,7 +152,9 @@ sensitivity_intro <- function(spec, swapped, note = "") {
     "are judged again by the same rules, and the table lists every verdict that changes. A ",
     "variant without results reads *not run*: nothing is judged for it. A variant draws the same ",
     "random numbers as its base (tick phases, mode order, link draws), so a verdict that changes ",
-    "does so with the assumption, not with another sample.",
+    "does so with the assumption, not with another sample. A claim that also rests on experiments ",
+    "the variant does not rerun is judged with those at the base's assumption, and its change names ",
+    "them.",
     if (nzchar(note)) paste0(" ", note) else ""
   )
 }

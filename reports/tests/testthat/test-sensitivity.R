@@ -123,8 +123,20 @@ test_that("the section's opening names the spec and what is swapped, and adds th
   intro <- sensitivity_intro("configs/x.yaml", "echoes", "A note.")
   expect_match(intro, "(`configs/x.yaml`, `assumptions`)", fixed = TRUE)
   expect_match(intro, "its echoes are put in the place of the base's", fixed = TRUE)
-  expect_match(intro, "another sample. A note.$")
-  expect_match(sensitivity_intro("s.yaml", "transfers"), "another sample.$")
+  expect_match(intro, "at the base's assumption, and its change names them. A note.$")
+  expect_match(sensitivity_intro("s.yaml", "transfers"), "its change names them.$")
+})
+
+test_that("a claim that also rests on an experiment the variant does not rerun says so", {
+  both <- one_claim(claim_id = "X3", experiments = "exp;other")
+  claims <- dplyr::bind_rows(two_claims, both)
+  tables <- base_tables(placed(size_rows("udp", 1000, sent = 100, back = 50, experiment = "exp-v")))
+  table <- sensitivity_table(variant(), tables, by_sizes, by_sizes(tables, claims), claims)
+  expect_equal(table$judged, 2)
+  expect_equal(
+    table$changed,
+    "X1: reproduced -> not reproduced; X3: reproduced -> not reproduced (other at the base's assumption)"
+  )
 })
 
 test_that("the report's own data reach its evaluation beside the swapped tables", {
