@@ -71,18 +71,21 @@ static void world_start_on(struct world *w, const struct tahoe_hostcost *cost, u
     NRT_EQ_INT(nrio_watch(w->io, w->s, NRIO_IN, on_read, w), 0);
 }
 
-static void world_start(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed)
+/* Starts the world on the interface, sends the reader one datagram of len octets and runs until a
+ * second has passed. */
+static void receive_on(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed,
+                       int iface, size_t len)
 {
-    world_start_on(w, cost, seed, TAHOE_IF_ETHER);
-}
-
-/* Starts the world, sends the reader one 100-octet datagram and runs until a second has passed. */
-static void receive_one(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed)
-{
-    world_start(w, cost, seed);
-    send_datagram(w, 100);
+    world_start_on(w, cost, seed, iface);
+    send_datagram(w, len);
     nrio_timer_at(w->io, 1 * TN_SEC, on_stop, w);
     NRT_EQ_INT(nrio_run(w->io), 0);
+}
+
+/* receive_on the Ethernet with a 100-octet datagram. */
+static void receive_one(struct world *w, const struct tahoe_hostcost *cost, uint64_t seed)
+{
+    receive_on(w, cost, seed, TAHOE_IF_ETHER, 100);
 }
 
 /* The time the first datagram reaches host 0's interface. */
@@ -308,10 +311,8 @@ static void test_the_virtual_cache_is_flushed_over_what_was_received(void)
         static struct world w;
         struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .vac_flush_per_byte_ps = 1000,
                                    .atm_buffer_bytes = 512};
-        world_start_on(&w, &c, 1, atm ? TAHOE_IF_ATM : TAHOE_IF_ETHER);
-        send_datagram(&w, 972); /* 1000 octets of IP: two 512-octet buffers */
-        nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-        NRT_EQ_INT(nrio_run(w.io), 0);
+        /* 972 octets of UDP are 1000 of IP: two 512-octet buffers. */
+        receive_on(&w, &c, 1, atm ? TAHOE_IF_ATM : TAHOE_IF_ETHER, 972);
         NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US + (atm ? 2 * 4096 : 1000));
         tn_nrio_free(&w.net, w.io);
     }
@@ -325,10 +326,7 @@ static void test_a_lance_without_spare_buffers_copies_each_frame(void)
         static struct world w;
         struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .per_byte_ps = 1000,
                                    .copy_write_passes = 1, .le_rx_copy = copy};
-        world_start(&w, &c, 1);
-        send_datagram(&w, 972);
-        nrio_timer_at(w.io, 1 * TN_SEC, on_stop, &w);
-        NRT_EQ_INT(nrio_run(w.io), 0);
+        receive_on(&w, &c, 1, TAHOE_IF_ETHER, 972);
         /* The checksum's pass over 1000 octets, and the copy's two when the driver copies. */
         NRT_EQ_INT(w.read_at - first_arrival(&w), 100 * US + 1000 + copy * 2000);
         tn_nrio_free(&w.net, w.io);
