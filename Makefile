@@ -13,7 +13,7 @@ SIM_SPECS := configs/comer94.yaml configs/liu95db.yaml configs/ishikura.yaml con
 	configs/liu95cool-tahoe.yaml
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup build reproduce study test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval bench-clean bench-faults bench-reproduce coverage fit clean
+.PHONY: all setup build reproduce study test test-c test-r test-python lint bench-link bench-tools bench-sim bench-crossval bench-clean bench-faults bench-reproduce bench-seeds coverage fit clean
 
 all: build
 
@@ -121,6 +121,12 @@ bench-sim: build
 # make reproduce itself): benchmarks/results/reproduce.md.
 bench-reproduce: setup
 	$(PYTHON) benchmarks/reproduce/bench_reproduce.py
+
+# make reproduce's virtual-time specs on fresh clones, once with the specs' seeds and twice with
+# others (root for milliner's RPC, about 45 minutes): which era-host verdicts the seed decides,
+# in benchmarks/results/seeds.md.
+bench-seeds: setup
+	$(PYTHON) benchmarks/seeds/bench_seeds.py
 
 # Runs what is missing of the compared cases (root, emulation), then compares: about 30 minutes for
 # the cases' runs, and when a new build sets the kept ones aside, Table 1's emulated extra seeds

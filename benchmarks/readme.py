@@ -52,6 +52,11 @@ SECTIONS = (
             "The README's make reproduce on a fresh git clone of HEAD, with its own venv, tools, "
             "results and reports, timed stage by stage against the goal of 30 minutes.",
             "reproduce.md"),
+    Section("Era-host verdicts under other seeds", "make bench-seeds", "root, about 45 minutes",
+            "make reproduce's virtual-time specs on fresh clones of HEAD, with the specs' own seeds and "
+            "with each spec's seed moved by 1 and by 2 (other clock phases, context-switch costs and loss "
+            "draws): the era-host claims reproduced at each, and every claim whose verdict the seed changes.",
+            "seeds.md"),
     Section("Virtual time against emulation", "make bench-crossval", "root, about 3 hours, most of it comer94's pairs",
             "Virtual time (backend=sim) against linkemu on comer94 Table 1, liu95db's "
             "ATM and shared-Ethernet echoes, milliner's transfers between paging hosts on the shared "
