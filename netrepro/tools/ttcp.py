@@ -303,12 +303,15 @@ def stop_process(process: subprocess.Popen, timeout_s: float, what: str) -> tupl
 
 
 # The Tahoe stack's counters of why it sent each segment, summed over a pair's transfers: the
-# transmitter's (host a) sender rules and the receiver's (host b) ACKs by rule or by the timer.
+# transmitter's (host a) sender rules and how many of its new segments left behind another
+# unacknowledged one, and the receiver's (host b) ACKs by rule or by the timer.
 PAIR_COUNTERS = {
     "pair_segments_s1": "a_tcps_out_s1",
     "pair_segments_s2": "a_tcps_out_s2",
     "pair_segments_s3": "a_tcps_out_s3",
     "pair_segments_nodelay": "a_tcps_out_nodelay",
+    "pair_data_segments": "a_tcps_sndpack",
+    "pair_segments_behind": "a_tcps_sndbehind",
     "pair_acks_r1": "b_tcps_out_r1",
     "pair_acks_r2": "b_tcps_out_r2",
     "pair_acks_timer": "b_tcps_delack",

@@ -33,7 +33,7 @@ static const struct {
     TCPSTAT(tcps_out_s2), TCPSTAT(tcps_out_nodelay), TCPSTAT(tcps_out_s3),
     TCPSTAT(tcps_out_rexmt), TCPSTAT(tcps_out_persist), TCPSTAT(tcps_out_r1),
     TCPSTAT(tcps_out_r2), TCPSTAT(tcps_out_acknow), TCPSTAT(tcps_out_ctl),
-    TCPSTAT(tcps_out_fin), TCPSTAT(tcps_fastrexmt),
+    TCPSTAT(tcps_out_fin), TCPSTAT(tcps_fastrexmt), TCPSTAT(tcps_sndbehind),
 };
 
 static void key(char *buf, size_t len, const char *prefix, const char *name)

@@ -96,6 +96,8 @@ static int tcp_send_segment(struct tcpcb *tp, long off, long len, int flags, int
         } else {
             ts->tcps_sndpack++;
             ts->tcps_sndbyte += (uint64_t)len;
+            if (SEQ_LT(tp->snd_una, tp->snd_nxt))
+                ts->tcps_sndbehind++;
         }
     } else if (tp->t_flags & TF_ACKNOW) {
         ts->tcps_sndacks++;

@@ -97,6 +97,9 @@ struct tcpstat {
     uint64_t tcps_out_ctl;     /* SYN or RST */
     uint64_t tcps_out_fin;     /* FIN */
     uint64_t tcps_fastrexmt;   /* fast retransmits after tcprexmtthresh duplicate ACKs */
+    /* New data sent while earlier data was still unacknowledged (comer94 Fig 8: a sender that
+     * streams sends nearly all its segments so; one in lockstep waits for each ACK first). */
+    uint64_t tcps_sndbehind;
 };
 
 /* Reason codes for tcp_output, reported to the trace hook. */

@@ -224,7 +224,7 @@ static const struct name stat_fields[] = {
     STAT(tcps_rcvackbyte), STAT(tcps_rcvwinupd), STAT(tcps_out_s1), STAT(tcps_out_s2),
     STAT(tcps_out_nodelay), STAT(tcps_out_s3), STAT(tcps_out_rexmt), STAT(tcps_out_persist),
     STAT(tcps_out_r1), STAT(tcps_out_r2), STAT(tcps_out_acknow), STAT(tcps_out_ctl),
-    STAT(tcps_out_fin), STAT(tcps_fastrexmt), {NULL, 0},
+    STAT(tcps_out_fin), STAT(tcps_fastrexmt), STAT(tcps_sndbehind), {NULL, 0},
 };
 
 /* ---- parsing ---- */

@@ -256,10 +256,13 @@ static void test_16k_20k_mss_then_wait(void)
     int64_t cycle = (8192 + 40) * 8 * TN_SEC / LINK_BPS + 40 * 8 * TN_SEC / LINK_BPS + 2 * LINK_DELAY;
     int64_t prev = -1;
     int steady = 0;
+    uint64_t opening = 0;
     for (size_t i = 0; i < net.nlog; i++) {
         const struct tn_rec *r = &net.log[i];
         if (r->from == 1 && r->at_ns > 300 * TN_MS)
             NRT_EQ_INT(r->reason, TCPO_R2);
+        if (is_data(r, 0) && r->at_ns < 300 * TN_MS)
+            opening++;
         if (!is_data(r, 0) || r->at_ns < 300 * TN_MS)
             continue;
         NRT_EQ_INT(r->len, 8192);
@@ -270,6 +273,10 @@ static void test_16k_20k_mss_then_wait(void)
         steady++;
     }
     NRT_CHECK(steady > 1000);
+    /* Only segments of the opening's 3140/9148 pairs follow another unacknowledged one. */
+    const struct tcpstat *sa = tahoe_tcpstat(net.h[0]);
+    NRT_CHECK(sa->tcps_sndbehind > 0);
+    NRT_CHECK(sa->tcps_sndbehind <= opening);
     NRT_CHECK(!t.corrupt);
     tn_free(&net);
 }
@@ -314,6 +321,7 @@ static void test_48k_48k_streams(void)
     const struct tcpstat *sb = tahoe_tcpstat(net.h[1]);
     NRT_CHECK(sb->tcps_out_r1 + sb->tcps_out_r2 > 1000);
     NRT_CHECK(sa->tcps_out_s1 > 10 * (sa->tcps_out_s2 + sa->tcps_out_s3));
+    NRT_CHECK(sa->tcps_sndbehind * 100 > 99 * sa->tcps_sndpack); /* it streams */
     double line = (double)LINK_BPS / 8 * 2 * MSS / (MSS + 40);
     NRT_CHECK((double)got > 0.99 * line);
     NRT_CHECK((double)got <= 1.001 * line);

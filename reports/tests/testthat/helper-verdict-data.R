@@ -544,12 +544,22 @@ ethernet_claim_data <- function(claim, v) {
   list(ethernet_transfers = matrix_transfers(cells, "ethernet", link = "ethernet-10"))
 }
 
+# Table 1 as published, its transfers carrying the stack's segment counts: 100 new data
+# segments a cell, v % of them behind another in the claim's range and half elsewhere.
+behind_claim_data <- function(claim, v) {
+  published <- verdict_published("comer94")
+  transfers <- matrix_transfers(published_cells(published$matrix), "table1")
+  transfers$pair_data_segments <- 100
+  transfers$pair_segments_behind <- dplyr::if_else(in_claim_range(transfers, claim), v, 50)
+  list(transfers = transfers, published = published)
+}
+
 # comer94's traced pairs (Fig 8) and ftp transfers (Sec 1): the tables their metrics read.
 state_pair_stats <- function(claim, column, v) {
   stats <- tibble::tibble(
     backend = "sim", setup = "atm-taxi-100/tahoe/sim/sparcstation-ipc", host = "sparcstation-ipc",
     send_buffer = 16384, recv_buffer = c(16384, 20480), pair = c("16K/16K", "16K/20K"),
-    s3_octet_share = 50, pipelined_share = 50
+    s3_octet_share = 50
   )
   stats[[column]][in_claim_range(stats, claim)] <- v
   list(state_pairs = list(stats = stats))
@@ -633,8 +643,8 @@ comer94_other_generators <- list(
   s3_octet_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
     state_pair_stats(claim, "s3_octet_share", v)
   }),
-  pipelined_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
-    state_pair_stats(claim, "pipelined_share", v)
+  behind_share = list(domain = c(0, 100), scale = 10, make = function(claim, v) {
+    behind_claim_data(claim, v)
   }),
   atm_over_ethernet = list(domain = c(1, 1000), scale = 10, make = function(claim, v) {
     cells <- tibble::tibble(

@@ -48,12 +48,12 @@ test_that("ladder rows start at the first data segment and slant each arrow", {
 test_that("claims are judged on the table their experiments name", {
   claims <- tibble::tibble(
     claim_id = c("A", "B"), figure = "Fig 8", experiments = c("t", "absent"),
-    metric = c("pipelined_share", "pipelined_share"),
+    metric = c("s3_octet_share", "s3_octet_share"),
     send_min_bytes = NA_real_, send_max_bytes = NA_real_,
     recv_min_bytes = NA_real_, recv_max_bytes = NA_real_,
     check = "at_most", target = 10, tolerance = 0, partly_tolerance = 25
   )
-  table <- tibble::tibble(setup = "s", send_buffer = 1, recv_buffer = 2, pipelined_share = 20)
+  table <- tibble::tibble(setup = "s", send_buffer = 1, recv_buffer = 2, s3_octet_share = 20)
   evaluated <- evaluate_claims_by_experiment(claims, list(t = table))
   expect_equal(as.character(evaluated$verdict), c("partly", "no data"))
   expect_equal(evaluated$measured[1], 20)

@@ -422,6 +422,27 @@ test_that("each cell counts its transfers that are abnormal and that run at the 
     (1 - lockstep_band) * per_tick_mbit(8192, 200))
 })
 
+test_that("the share sent behind another pools each cell's runs' counts, one per run", {
+  cells <- tibble::tibble(setup = "s", send_buffer = 16384, recv_buffer = c(16384, 20480))
+  # A run's counts repeat on each of its transfers: 16K/16K has two runs, 16K/20K one, and a
+  # run without counts (emulated) is left out.
+  transfers <- tibble::tibble(
+    setup = "s", send_buffer = 16384, recv_buffer = c(16384, 16384, 16384, 20480, 20480),
+    run_id = c("a", "a", "b", "c", "d"), pair_data_segments = c(100, 100, 300, 50, NA),
+    pair_segments_behind = c(90, 90, 110, 5, NA)
+  )
+  counted <- count_segments_behind(cells, transfers)
+  expect_equal(counted$data_segments, c(400, 50))
+  expect_equal(counted$segments_behind, c(200, 5))
+  expect_equal(as.numeric(cell_metrics$behind_share(counted[1, ])), 50)
+  expect_equal(attr(cell_metrics$behind_share(counted), "n"), 450)
+  expect_equal(attr(cell_metrics$behind_share(counted), "n_of"), "data segments")
+  # Transfers without the counts (results from before them) leave the share NA.
+  without <- count_segments_behind(cells, dplyr::select(transfers, -pair_segments_behind))
+  expect_true(all(is.na(without$segments_behind)))
+  expect_true(is.na(cell_metrics$behind_share(without)))
+})
+
 test_that("the claims on Figs 9 to 13 name each appendix figure", {
   claims <- read_claims(file.path(reports_dir, "reference", "comer94-claims.csv"), cell_metrics)
   figures <- unlist(purrr::map(claims$figure, split_list))
