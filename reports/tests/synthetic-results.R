@@ -238,6 +238,12 @@ synthetic_comer94_rows <- function(repeats, backends = c("sim", "linkemu")) {
     nodelay = FALSE,
     run_id = paste0("synthetic-table1-", grid$backend), check.names = FALSE
   )
+  # The stack's counts, in virtual time only: streaming cells send nearly every segment behind
+  # another, lockstep cells and 16K/20K (Fig 8's state d) almost none.
+  waits <- !is.na(lockstep) | (grid$send_buffer == 16384 & grid$recv_buffer == 20480)
+  sim <- grid$backend == "sim"
+  rows$pair_data_segments <- dplyr::if_else(sim, 4000, NA_real_)
+  rows$pair_segments_behind <- dplyr::if_else(sim, dplyr::if_else(waits, 100, 3800), NA_real_)
   nodelay <- rows[rows$send_buffer == 16384 & rows$recv_buffer == 24576, ]
   nodelay$nodelay <- TRUE
   nodelay$throughput_mbit <- 99
