@@ -209,14 +209,8 @@ count_segments_behind <- function(cells, transfers) {
   if (!all(counters %in% names(transfers))) {
     return(dplyr::mutate(cells, data_segments = NA_real_, segments_behind = NA_real_))
   }
-  counts <- transfers |>
-    dplyr::filter(!is.na(pair_data_segments), !is.na(pair_segments_behind)) |>
-    dplyr::distinct(dplyr::across(dplyr::all_of(c(keys, "run_id"))), .keep_all = TRUE) |>
-    dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
-    dplyr::summarise(
-      data_segments = sum(as.numeric(pair_data_segments)),
-      segments_behind = sum(as.numeric(pair_segments_behind)), .groups = "drop"
-    )
+  counts <- pair_count_sums(transfers, counters) |>
+    dplyr::rename(data_segments = pair_data_segments, segments_behind = pair_segments_behind)
   dplyr::left_join(cells, counts, by = keys)
 }
 
@@ -325,15 +319,20 @@ rule_counts <- function(transfers) {
       acks_r1 = numeric(), acks_r2 = numeric(), acks_timer = numeric()
     ))
   }
+  pair_count_sums(transfers, counters) |>
+    dplyr::rename(acks_r1 = pair_acks_r1, acks_r2 = pair_acks_r2, acks_timer = pair_acks_timer)
+}
+
+# The stack's counts (columns counters) of each setup's buffer pairs, summed over their runs: a
+# count is its run's total, repeated on each of the run's transfers, so one row per run is kept.
+# Rows without the counts (emulated runs, older results) are left out.
+pair_count_sums <- function(transfers, counters) {
   transfers |>
     dplyr::mutate(dplyr::across(dplyr::all_of(counters), as.numeric)) |>
-    dplyr::filter(!is.na(pair_acks_timer)) |>
+    dplyr::filter(dplyr::if_all(dplyr::all_of(counters), function(x) !is.na(x))) |>
     dplyr::distinct(setup, send_buffer, recv_buffer, run_id, .keep_all = TRUE) |>
     dplyr::group_by(setup, send_buffer, recv_buffer) |>
-    dplyr::summarise(
-      acks_r1 = sum(pair_acks_r1), acks_r2 = sum(pair_acks_r2),
-      acks_timer = sum(pair_acks_timer), .groups = "drop"
-    )
+    dplyr::summarise(dplyr::across(dplyr::all_of(counters), sum), .groups = "drop")
 }
 
 # How the chosen buffer pairs sent, from the stack's own counts summed over their transfers (one
