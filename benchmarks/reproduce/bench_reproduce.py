@@ -29,7 +29,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.readme import RESULTS, add_output_args, write_result, write_tables_again  # noqa: E402
+from benchmarks.readme import RESULTS, add_output_args, head_commit, write_result, write_tables_again  # noqa: E402
 from netrepro.helptext import description  # noqa: E402
 
 GOAL_MIN = 30.0
@@ -88,8 +88,7 @@ def main() -> int:
     if opts.dir is not None and opts.dir.exists():
         print(f"{opts.dir} exists: give a new folder, the clone must start empty", file=sys.stderr)
         return 2
-    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    head = head_commit()
     load_before = os.getloadavg()
     parent = Path(tempfile.mkdtemp(prefix="netrepro-reproduce-")) if opts.dir is None else None
     clone = opts.dir if opts.dir is not None else parent / "netrepro"
