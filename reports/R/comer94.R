@@ -229,6 +229,9 @@ count_transfer_classes <- function(cells, transfers, fraction, band = lockstep_b
     dplyr::summarise(
       transfers_abnormal = sum(throughput_mbit < fraction * normal_level_mbit, na.rm = TRUE),
       transfers_at_lockstep = sum(abs(throughput_mbit / lockstep_mbit - 1) <= band, na.rm = TRUE),
+      locked_mean_mbit = stats_or_na(
+        throughput_mbit[throughput_mbit < fraction * normal_level_mbit], mean
+      ),
       .groups = "drop"
     )
   dplyr::left_join(cells, counts, by = keys)
@@ -554,14 +557,16 @@ cell_metrics <- list(
   diagonal_change = function(cells) {
     change_pct(rows_where(cells, cells$send_buffer == cells$recv_buffer), "send_buffer")
   },
-  # Signed deviation (%) from the lockstep mechanism throughput of the cell
-  # that lies farthest from it.
+  # Signed deviation (%) from the lockstep mechanism throughput of the cell that lies farthest
+  # from it. A claim on the rate in lockstep speaks of the transfers that locked: a cell's rate
+  # is theirs (count_transfer_classes()), its mean where none locked.
   lockstep_deviation = function(cells) {
     cells <- rows_where(cells, !is.na(cells$lockstep_mbit) & !is.na(cells$mean_mbit))
     if (nrow(cells) == 0) {
       return(NA_real_)
     }
-    deviation <- 100 * (cells$mean_mbit / cells$lockstep_mbit - 1)
+    locked <- if ("locked_mean_mbit" %in% names(cells)) cells$locked_mean_mbit else NA_real_
+    deviation <- 100 * (dplyr::coalesce(locked, cells$mean_mbit) / cells$lockstep_mbit - 1)
     deviation[which.max(abs(deviation))]
   },
   # Mean absolute relative error (%) against the published value, over the
@@ -926,4 +931,23 @@ appendix_rows <- function(cells, rows) {
       at_rate = sum(transfers_at_lockstep[!is.na(lockstep_mbit)]), .groups = "drop"
     ) |>
     dplyr::mutate(figure = appendix_figure(send_buffer, rows), .before = 1)
+}
+
+# Per experiment (the names of cells_by_experiment) and receive buffer of the send row `send`:
+# its transfers, how many the rule calls abnormal (lockstep), their share, and the mean rate
+# of the others (streaming), so that a row's cells show how they split under each host model.
+row_lock_shares <- function(transfers, cells_by_experiment, fraction, send) {
+  purrr::imap(cells_by_experiment, function(cells, name) {
+    measured <- dplyr::filter(transfers, experiment == name, send_buffer == send)
+    classify_measurements(measured, cells, fraction) |>
+      dplyr::group_by(setup, recv_buffer) |>
+      dplyr::summarise(
+        transfers = dplyr::n(),
+        locked = sum(abnormal),
+        streaming_mbit = if (any(!abnormal)) mean(throughput_mbit[!abnormal]) else NA_real_,
+        .groups = "drop"
+      ) |>
+      dplyr::mutate(experiment = name, locked_pct = 100 * locked / transfers, .before = 1)
+  }) |>
+    dplyr::bind_rows()
 }

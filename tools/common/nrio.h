@@ -102,6 +102,10 @@ struct nrio_ops {
     /* The host's counts since the previous call (or since the backend began), so that a tool
      * can report them per transfer. Optional: a real host's are not the backend's to give. */
     int (*counts_since)(nrio *io, struct nrio_counts *out);
+    /* The application begins what stands for a new process of itself (ttcp's next transfer
+     * for a run of its own): a backend that models the host draws that process's costs anew.
+     * Optional: a real process keeps its own. */
+    void (*process_begins)(nrio *io);
 };
 
 struct nrio {
@@ -172,6 +176,11 @@ static inline int nrio_alarm_at(nrio *io, int64_t at, nrio_timer_fn fn, void *ar
     return io->ops->alarm_at ? io->ops->alarm_at(io, at, fn, arg) : io->ops->timer_at(io, at, fn, arg);
 }
 
+static inline void nrio_process_begins(nrio *io)
+{
+    if (io->ops->process_begins)
+        io->ops->process_begins(io);
+}
 static inline int nrio_counts_since(nrio *io, struct nrio_counts *out)
 {
     return io->ops->counts_since ? io->ops->counts_since(io, out) : -EOPNOTSUPP;

@@ -67,6 +67,34 @@ static void test_16k_24k_lockstep(void)
     st_free(&n);
 }
 
+/* Each ttcp transfer stands for a run of its own: with more transfers the hosts' context
+ * switches have been drawn again, within the model's 15 % over its 128 us. */
+static struct st_run ttcp_repeat(char *repeat)
+{
+    char *args[] = {ATM_LINK, "--seed", "3", "--", "-t", "--sndbuf", "48K", "--bytes", "64K",
+                    "--repeat", repeat, NS_ADDR_B, "--", "-r", "--rcvbuf", "48K", "--repeat",
+                    repeat, NULL};
+    return st_run_sim(args);
+}
+
+static void test_each_transfer_draws_its_switch_cost(void)
+{
+    struct st_run one = ttcp_repeat("1");
+    struct st_run three = ttcp_repeat("3");
+    NRT_EQ_INT(one.status, 0);
+    NRT_EQ_INT(three.status, 0);
+    const char *keys[] = {"a_cpu_ctx_switch_ns", "b_cpu_ctx_switch_ns"};
+    for (int k = 0; k < 2; k++) {
+        double first = st_field(&one, SIM, 0, keys[k]);
+        double third = st_field(&three, SIM, 0, keys[k]);
+        NRT_CHECK(first >= 128000 && first <= 128000 * 1.15);
+        NRT_CHECK(third >= 128000 && third <= 128000 * 1.15);
+        NRT_CHECK(first != third);
+    }
+    st_free(&one);
+    st_free(&three);
+}
+
 /* Cells lost on the line cost whole packets; Tahoe retransmits and every octet arrives. */
 static void test_cell_loss_recovered(void)
 {
@@ -159,6 +187,7 @@ int main(void)
     NRT_RUN(test_ttcp_stack_flags_refused);
     NRT_RUN(test_same_seed_same_output);
     NRT_RUN(test_16k_24k_lockstep);
+    NRT_RUN(test_each_transfer_draws_its_switch_cost);
     NRT_RUN(test_cell_loss_recovered);
     NRT_RUN(test_udp_receiver_drops_counted);
     return nrt_summary("netsim/test_sim");

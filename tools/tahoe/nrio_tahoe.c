@@ -510,6 +510,8 @@ static void nt_destroy(nrio *io)
         env.destroy(env.ctx);
 }
 
+static void nt_process_begins(nrio *io) { tahoe_process_begins(NT(io)->st); }
+
 static const struct nrio_ops nt_ops = {
     .name = "tahoe",
     .now_ns = nt_now,
@@ -541,6 +543,7 @@ static const struct nrio_ops nt_ops = {
     .file_read = nt_file_read,
     .file_write = nt_file_write,
     .counts_since = nt_counts_since,
+    .process_begins = nt_process_begins,
 };
 
 nrio *nrio_tahoe_new(const struct tahoe_config *cfg, const struct nrio_tahoe_env *env)

@@ -64,10 +64,11 @@ struct tahoe_hostcost {
      * outranks user mode; the host runs no other process). */
     int64_t wakeup_ns;
     int64_t ctx_switch_ns;
-    /* One run's switches cost ctx_switch_ns raised by a uniform draw of up to this percentage,
-     * made once from the run's seed: lmbench's lat_ctx saw switch times differ by 10-15 % from
-     * run to run (the processes' layout in the caches and TLB, its author suspects). 0: every
-     * run pays ctx_switch_ns. */
+    /* One process's switches cost ctx_switch_ns raised by a uniform draw of up to this
+     * percentage, made from the run's seed when the stack starts and again at each
+     * tahoe_process_begins: lmbench's lat_ctx saw switch times differ by 10-15 % from run to
+     * run (the processes' layout in the caches and TLB, its author suspects). 0: every process
+     * pays ctx_switch_ns. */
     int64_t ctx_switch_spread_pct;
     /* hardclock's work at each of the clock_hz ticks, at interrupt level from the boot's tick
      * phase (kern_clock.c); 0: the ticks cost nothing. */
@@ -131,7 +132,7 @@ struct tahoe_hostcost {
 struct tahoe_cpustat {
     uint64_t wakeups;       /* a process that slept on a socket or a timer was woken */
     uint64_t ctx_switches;  /* ... and switched to */
-    int64_t ctx_switch_ns;  /* what one switch cost in this run (ctx_switch_spread_pct) */
+    int64_t ctx_switch_ns;  /* what one switch costs the current process (ctx_switch_spread_pct) */
     uint64_t late_wakeups;  /* ... and found another process in a system call */
     int64_t late_wakeup_ns; /* what those waited for it */
     uint64_t clock_ticks;   /* clock interrupts whose work was charged (clock_tick_ns) */
@@ -222,6 +223,9 @@ const char *tahoe_hostcost_key(size_t i);
 
 struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg);
 void tahoe_free(struct tahoe_stack *st);
+/* A new process of the application begins on this host (a tool's next run): its context
+ * switches cost a new draw within ctx_switch_spread_pct, from the host's jitter stream. */
+void tahoe_process_begins(struct tahoe_stack *st);
 
 /* Advances the stack to now_ns, running every tick and queued input that is due. */
 void tahoe_clock(struct tahoe_stack *st, int64_t now_ns);

@@ -42,6 +42,13 @@ static int64_t draw_uniform(struct tahoe_stack *st, int64_t max)
     return (int64_t)(nr_rng_unit(&st->jitter) * (double)(max + 1));
 }
 
+void tahoe_process_begins(struct tahoe_stack *st)
+{
+    const struct tahoe_hostcost *c = &st->cfg.cost;
+    st->cpustat.ctx_switch_ns =
+        c->ctx_switch_ns + draw_uniform(st, c->ctx_switch_ns * c->ctx_switch_spread_pct / 100);
+}
+
 struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
 {
     if (!cfg->if_output || cfg->mtu < NR_MTU_MIN || cfg->mtu > NR_MTU_MAX)
@@ -61,9 +68,7 @@ struct tahoe_stack *tahoe_new(const struct tahoe_config *cfg)
     st->intr_free = cfg->boot_ns;
     st->bus_free = cfg->boot_ns;
     nr_rng_seed(&st->jitter, cfg->jitter_seed, cfg->jitter_stream);
-    st->cpustat.ctx_switch_ns =
-        cfg->cost.ctx_switch_ns +
-        draw_uniform(st, cfg->cost.ctx_switch_ns * cfg->cost.ctx_switch_spread_pct / 100);
+    tahoe_process_begins(st);
     st->next_fast = cfg->boot_ns + FASTTICK_NS;
     st->next_slow = cfg->boot_ns + SLOWTICK_NS;
     st->next_hz = cfg->cost.clock_hz > 0 && cfg->cost.clock_tick_ns > 0

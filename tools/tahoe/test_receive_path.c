@@ -207,6 +207,39 @@ static void test_a_run_draws_its_switch_cost_once(void)
     tn_nrio_free(&w.net, w.io);
 }
 
+/* A tool's next run (nrio_process_begins) is a process of its own: each draws its switch cost
+ * anew from the host's jitter stream, in the order of the seed's draws, inside the spread, and
+ * the reader's next read pays the new cost. */
+static void test_each_process_draws_its_own_switch_cost(void)
+{
+    static struct world w;
+    struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .le_rx_ns = 10 * US,
+                               .intr_preempts = 1, .wakeup_ns = 20 * US, .ctx_switch_ns = 50 * US,
+                               .ctx_switch_spread_pct = 20};
+    receive_one(&w, &c, 42);
+    struct nr_rng r;
+    nr_rng_seed(&r, 42, 5);
+    int64_t span = 50 * US * 20 / 100 + 1;
+    NRT_EQ_INT(tahoe_cpustat(w.net.h[0])->ctx_switch_ns,
+               50 * US + (int64_t)(nr_rng_unit(&r) * (double)span));
+    int64_t cost[3];
+    for (int k = 0; k < 3; k++) {
+        nrio_process_begins(w.io);
+        cost[k] = tahoe_cpustat(w.net.h[0])->ctx_switch_ns;
+        NRT_EQ_INT(cost[k], 50 * US + (int64_t)(nr_rng_unit(&r) * (double)span));
+        NRT_CHECK(cost[k] >= 50 * US && cost[k] <= 60 * US);
+    }
+    NRT_CHECK(cost[0] != cost[1] || cost[1] != cost[2]);
+
+    size_t nlog = w.net.nlog;
+    send_datagram(&w, 100);
+    nrio_timer_at(w.io, 2 * TN_SEC, on_stop, &w);
+    NRT_EQ_INT(nrio_run(w.io), 0);
+    NRT_CHECK(w.net.nlog > nlog);
+    NRT_EQ_INT(w.read_at - w.net.log[nlog].arrive_ns, (100 + 10 + 20) * US + cost[2]);
+    tn_nrio_free(&w.net, w.io);
+}
+
 /* hardclock's work comes at each clock interrupt, on the grid the boot fixes, at interrupt
  * level: the process's work that spans ticks ends later by theirs; no key, no cost. */
 static void test_the_clock_interrupt_takes_its_time_from_the_process(void)
@@ -621,6 +654,7 @@ int main(void)
     NRT_RUN(test_the_interrupt_jitter_is_drawn_from_the_seed);
     NRT_RUN(test_a_wakeup_that_finds_another_process_in_a_system_call_waits);
     NRT_RUN(test_a_run_draws_its_switch_cost_once);
+    NRT_RUN(test_each_process_draws_its_own_switch_cost);
     NRT_RUN(test_the_clock_interrupt_takes_its_time_from_the_process);
     NRT_RUN(test_interrupt_level_runs_before_the_process);
     NRT_RUN(test_driver_costs_follow_the_interface_and_the_bus_spaces_frames);

@@ -566,6 +566,9 @@ static void start_transfer(struct ttcp *t)
 {
     t->timer = 0;
     t->pausing = 0;
+    /* Each transfer stands for one of the papers' separate ttcp runs, a process of its own. */
+    if (t->index > 0)
+        nrio_process_begins(t->io);
     progress(t);
     reset_result(t);
     t->nwrites = ttcp_write_count(t->a->bytes, t->a->write_size);

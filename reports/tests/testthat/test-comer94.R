@@ -409,6 +409,15 @@ test_that("each cell counts its transfers that are abnormal and that run at the 
   expect_equal(c(locked$transfers_abnormal, locked$transfers_at_lockstep), c(3, 2))
   streaming <- dplyr::filter(cells, recv_buffer == 16384)
   expect_equal(c(streaming$transfers_abnormal, streaming$transfers_at_lockstep), c(0, 0))
+  # The rate in lockstep is the locked transfers' (0.33, 0.32, 0.49), not the cell's mean,
+  # which the streaming transfer lifts; a cell where none locked keeps its mean.
+  expect_equal(locked$locked_mean_mbit, mean(c(0.33, 0.32, 0.49)))
+  expect_true(is.na(streaming$locked_mean_mbit))
+  expect_equal(cell_metrics$lockstep_deviation(locked),
+    100 * (mean(c(0.33, 0.32, 0.49)) / locked$lockstep_mbit - 1))
+  expect_gt(locked$mean_mbit, 10 * locked$lockstep_mbit)
+  expect_equal(cell_metrics$lockstep_deviation(dplyr::mutate(locked, locked_mean_mbit = NA)),
+    100 * (locked$mean_mbit / locked$lockstep_mbit - 1))
   expect_equal(as.numeric(cell_metrics$transfer_abnormal_share(cells)), 300 / 7)
   expect_equal(attr(cell_metrics$transfer_abnormal_share(cells), "n"), 7)
   expect_equal(attr(cell_metrics$transfer_abnormal_share(cells), "n_of"), "transfers")
@@ -465,4 +474,27 @@ test_that("the appendix figures take the send rows two at a time, and each row c
   expect_equal(table$figure, c("Fig 9(a)", "Fig 9(b)"))
   expect_equal(table$abnormal, c(3, 1))
   expect_equal(c(table$at_rate[1], table$with_rate[1], table$with_rate[2]), c(2, 3, 0))
+})
+
+test_that("a row's lock shares count each experiment's transfers against its own level", {
+  transfers <- tibble::tibble(
+    experiment = rep(c("table1", "table1-jitter"), each = 4), setup = "s",
+    send_buffer = 16384, recv_buffer = rep(c(24576, 24576, 24576, 20480), 2),
+    throughput_mbit = c(0.33, 9.8, 9.6, 9.7, 0.33, 0.33, 0.34, 9.5)
+  )
+  level <- function(mbit) tibble::tibble(setup = "s", normal_level_mbit = mbit)
+  shares <- row_lock_shares(
+    dplyr::bind_rows(transfers, dplyr::mutate(transfers, send_buffer = 20480)),
+    list(table1 = level(10), `table1-jitter` = level(10)), 0.1, 16384
+  )
+  base <- dplyr::filter(shares, experiment == "table1", recv_buffer == 24576)
+  expect_equal(c(base$transfers, base$locked), c(3, 1))
+  expect_equal(base$locked_pct, 100 / 3)
+  expect_equal(base$streaming_mbit, 9.7)
+  jitter <- dplyr::filter(shares, experiment == "table1-jitter", recv_buffer == 24576)
+  expect_equal(jitter$locked_pct, 100)
+  expect_true(is.na(jitter$streaming_mbit))
+  # A level that calls every transfer abnormal leaves no streaming rate.
+  all_low <- row_lock_shares(transfers, list(table1 = level(1000)), 0.1, 16384)
+  expect_equal(all_low$locked, c(1, 3))
 })
