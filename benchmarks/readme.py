@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,12 +94,6 @@ def compose(results: Path = RESULTS) -> str:
         body = table.read_text().strip() if table.is_file() else "Not measured yet."
         parts += ["", f"## {section.title}", "", f"`{section.command}` ({section.cost}). {section.about}", "", body]
     return "\n".join(parts) + "\n"
-
-
-def head_commit() -> str:
-    """HEAD's commit in this tree: what a benchmark that clones HEAD measures."""
-    return subprocess.run(["git", "-C", str(BENCHMARKS.parent), "rev-parse", "HEAD"], capture_output=True,
-                          text=True, check=True).stdout.strip()
 
 
 def write_readme(results: Path = RESULTS, readme: Path = README) -> None:

@@ -24,11 +24,21 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def git_rev(rev: str = "HEAD") -> str:
+    """The commit rev names in this repository; 'unknown' outside git or for no such rev."""
+    try:
+        return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def git_commit() -> str:
     """HEAD's commit, with '-dirty' when tracked files differ from it; 'unknown' outside git."""
+    head = git_rev()
+    if head == "unknown":
+        return head
     try:
-        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
                                capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):

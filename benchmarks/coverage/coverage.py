@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.readme import write_readme  # noqa: E402
+from netrepro.provenance import git_commit  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 GCOV = REPO / "tools" / "build-cov" / "gcov"
@@ -144,11 +145,6 @@ def markdown(result: dict[str, Any]) -> str:
     for s in result["stale_explanations"]:
         rows.append(f"| {s['file']} | `{s['code']}` | STALE: explained in unreached.yaml, but executed or gone |")
     return "\n".join(rows) + "\n"
-
-
-def git_commit() -> str:
-    out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
 
 
 def gcov_version() -> str:

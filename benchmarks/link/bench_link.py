@@ -36,6 +36,7 @@ from benchmarks.readme import write_readme  # noqa: E402
 from netrepro.backends.linkemu import LinkemuBackend  # noqa: E402
 from netrepro.cpuidle import ShallowIdle  # noqa: E402
 from netrepro.linkspec import LinkParams, link_from_dict  # noqa: E402
+from netrepro.provenance import git_commit  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 H1_IP, H2_IP = "10.0.0.1", "10.0.0.2"
@@ -358,13 +359,12 @@ def markdown(cases: list[dict[str, Any]]) -> str:
 def machine() -> dict[str, Any]:
     cpu = Path("/proc/cpuinfo").read_text()
     model = next((line.split(":", 1)[1].strip() for line in cpu.splitlines() if line.startswith("model name")), "")
-    linkemu = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
     iperf = subprocess.run(["iperf3", "--version"], capture_output=True, text=True)
     return {
         "kernel": platform.release(),
         "cpus": cpu.count("processor\t:"),
         "cpu_model": model,
-        "git_commit": linkemu.stdout.strip() or None,
+        "git_commit": git_commit(),
         "iperf3": iperf.stdout.splitlines()[0] if iperf.stdout else None,
         "load_before": Path("/proc/loadavg").read_text().split()[:3],
     }

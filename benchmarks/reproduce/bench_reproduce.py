@@ -29,8 +29,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.readme import RESULTS, add_output_args, head_commit, write_result, write_tables_again  # noqa: E402
+from benchmarks.readme import RESULTS, add_output_args, write_result, write_tables_again  # noqa: E402
 from netrepro.helptext import description  # noqa: E402
+from netrepro.provenance import git_rev  # noqa: E402
 
 GOAL_MIN = 30.0
 # make reproduce prints a line starting so before each stage (the Makefile's echo lines).
@@ -88,7 +89,7 @@ def main() -> int:
     if opts.dir is not None and opts.dir.exists():
         print(f"{opts.dir} exists: give a new folder, the clone must start empty", file=sys.stderr)
         return 2
-    head = head_commit()
+    head = git_rev()
     load_before = os.getloadavg()
     parent = Path(tempfile.mkdtemp(prefix="netrepro-reproduce-")) if opts.dir is None else None
     clone = opts.dir if opts.dir is not None else parent / "netrepro"

@@ -34,8 +34,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.readme import RESULTS, add_output_args, head_commit, write_result, write_tables_again  # noqa: E402
+from benchmarks.readme import RESULTS, add_output_args, write_result, write_tables_again  # noqa: E402
 from netrepro.helptext import description  # noqa: E402
+from netrepro.provenance import git_rev  # noqa: E402
 
 WORK = REPO / "benchmarks" / "work"
 # The defaults' seed line of a spec (two spaces in, as every spec under configs/ writes it).
@@ -167,7 +168,7 @@ def main() -> int:
     if opts.dir is not None and opts.dir.exists():
         print(f"{opts.dir} exists: give a new folder, the clones must start empty", file=sys.stderr)
         return 2
-    head = head_commit()
+    head = git_rev()
     parent = Path(tempfile.mkdtemp(prefix="netrepro-seeds-")) if opts.dir is None else opts.dir
     parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()

@@ -38,6 +38,7 @@ from benchmarks.readme import RESULTS, add_output_args, write_result, write_tabl
 from netrepro.experiment import Experiment  # noqa: E402
 from netrepro.helptext import description  # noqa: E402
 from netrepro.measure import measure_argv  # noqa: E402
+from netrepro.provenance import git_commit, git_rev  # noqa: E402
 from netrepro.sim import BINARY  # noqa: E402
 from netrepro.spec import load_spec  # noqa: E402
 from netrepro.tools import prepared_once, tool  # noqa: E402
@@ -156,7 +157,7 @@ def compare(rev: str, commands: list[list[str]], jobs: int) -> dict[str, Any]:
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             verdicts = list(pool.map(same, commands))
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", rev], capture_output=True, text=True).stdout.strip()
+    commit = git_rev(rev)
     return {"rev": rev, "commit": commit, "runs": len(commands), "identical": sum(verdicts),
             "different": [" ".join(c[1:]) for c, ok in zip(commands, verdicts) if not ok]}
 
@@ -231,7 +232,6 @@ def main() -> int:
         e["records_sha256"] = e["records_sha256"].hexdigest()
     total = {key: sum(e[key] for e in experiments.values()) for key in ("jobs", "netsim_runs", "wall_s", "events")}
     total.update(elapsed_s=elapsed, events_per_s=total["events"] / total["wall_s"])
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
     result = {
         "benchmark": "netsim-liu95cool",
         "what": f"{SPEC.relative_to(REPO)} at its {PROFILE} profile in virtual time: the workflow's measure "
@@ -239,7 +239,7 @@ def main() -> int:
                 "second are netsim's events over it",
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
                     "load_average_before": load_before},
-        "git_commit": commit.stdout.strip() or "unknown",
+        "git_commit": git_commit(),
         "jobs": opts.jobs,
         "experiments": experiments,
         "total": total,

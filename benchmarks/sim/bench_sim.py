@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.readme import RESULTS, add_output_args, write_result, write_tables_again  # noqa: E402
 from netrepro.helptext import description  # noqa: E402
 from netrepro.linkfile import link_params  # noqa: E402
+from netrepro.provenance import git_commit  # noqa: E402
 from netrepro.sim import BINARY, run_netsim  # noqa: E402
 from netrepro.tools.ttcp import ttcp_command  # noqa: E402
 
@@ -139,11 +140,6 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def tool_version() -> str:
-    out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=description(__doc__))
     parser.add_argument("--repeats", type=int, default=FULL_REPEATS,
@@ -177,7 +173,7 @@ def main() -> int:
                 f"transfers of {TRANSFER_BYTES} octets, {PAUSE_S} s apart, ttcp on two Tahoe "
                 "stacks over the atm-taxi-100 link with sparcstation-ipc host models",
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-        "git_commit": tool_version(),
+        "git_commit": git_commit(),
         "jobs": opts.jobs,
         "repeats_per_cell": opts.repeats,
         "wall_s": wall,

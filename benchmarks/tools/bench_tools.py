@@ -39,6 +39,7 @@ from benchmarks.readme import write_readme  # noqa: E402
 from netrepro.backends import get_backend  # noqa: E402
 from netrepro.linkfile import link_params  # noqa: E402
 from netrepro.linkspec import LinkParams, with_direction  # noqa: E402
+from netrepro.provenance import git_commit  # noqa: E402
 from netrepro.topology import H2_IP, LinkNetwork  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
@@ -379,12 +380,11 @@ def markdown(cases: list[dict[str, Any]]) -> str:
 
 def machine(bin_dir: Path) -> dict[str, Any]:
     cpu = Path("/proc/cpuinfo").read_text()
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
     iperf = subprocess.run(["iperf3", "--version"], capture_output=True, text=True)
     return {
         "kernel": platform.release(),
         "cpus": cpu.count("processor\t:"),
-        "git_commit": commit.stdout.strip() or None,
+        "git_commit": git_commit(),
         "iperf3": iperf.stdout.splitlines()[0] if iperf.stdout else None,
         "tools": {name: hashlib.sha256((bin_dir / name).read_bytes()).hexdigest()[:16]
                   for name in ("ttcp", "mftp", "mftpd", "ipcbench", "linkemu")},
