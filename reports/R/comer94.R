@@ -264,9 +264,10 @@ experiments_cells <- function(results_dir, paper, experiments, fraction, publish
   purrr::compact(cells)
 }
 
-# The transfers of several experiments in one table (none: no rows).
+# The transfers of several experiments in one table (none: no rows). Names on experiments are
+# dropped: bind_rows() would read a named list as one row.
 read_experiments_transfers <- function(results_dir, paper, experiments) {
-  measured <- purrr::map(experiments, function(e) read_transfers(results_dir, paper, e))
+  measured <- purrr::map(unname(experiments), function(e) read_transfers(results_dir, paper, e))
   dplyr::bind_rows(empty_transfers(), measured)
 }
 
@@ -382,11 +383,18 @@ sending_rules <- function(transfers, pairs) {
 # For each cell that disagrees with the paper, which receiver rule decided it,
 # from the stack's own counts: the share of ACKs the 200 ms timer sent, and
 # the two thresholds a held batch failed (R1: 2*MSS with the buffer empty; R2:
-# 35 % of the receive buffer).
+# 35 % of the receive buffer). A cell called normal whose transfers split (some
+# locked: transfers_abnormal, when the cells carry it) says so.
 disagreement_causes <- function(disagreements, counts, mss, r2_share = 0.35) {
+  locked <- if ("transfers_abnormal" %in% names(disagreements)) {
+    disagreements$transfers_abnormal
+  } else {
+    NA_real_
+  }
   disagreements |>
     dplyr::left_join(counts, by = c("setup", "send_buffer", "recv_buffer")) |>
     dplyr::mutate(
+      locked_transfers = locked,
       acks = acks_r1 + acks_r2 + acks_timer,
       timer_share = acks_timer / acks,
       r1_octets = 2 * mss,
@@ -399,6 +407,11 @@ disagreement_causes <- function(disagreements, counts, mss, r2_share = 0.35) {
           "200 ms timer (R1 ", acks_r1, ", R2 ", acks_r2, ", timer ", acks_timer,
           "): batches held below both R1's ", r1_octets, " octets and R2's ",
           r2_octets, " (35 % of ", recv_buffer, ") lock the pair"
+        ),
+        dplyr::coalesce(locked_transfers, 0) > 0 ~ paste0(
+          locked_transfers, " of ", measurements, " transfers locked (", fmt_num(100 * timer_share, 2),
+          " % of ACKs waited for the 200 ms timer); the others streamed and lift the cell's mean ",
+          "above the rule's level"
         ),
         TRUE ~ paste0(
           "receiver rule: only ", fmt_num(100 * timer_share, 2), " % of ACKs waited for the ",

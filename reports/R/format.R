@@ -22,3 +22,14 @@ and_list <- function(x) {
   }
   paste(paste(utils::head(x, -1), collapse = ", "), "and", utils::tail(x, 1))
 }
+
+# "lowest to highest" of x (NA left out) for a report's prose, one value when they are equal, or
+# "(not run)" when none.
+range_text <- function(x, separator = " to ", suffix = "") {
+  x <- x[!is.na(x)]
+  if (length(x) == 0) {
+    return("(not run)")
+  }
+  ends <- unique(fmt_num(range(x)))
+  paste0(paste(ends, collapse = separator), suffix)
+}

@@ -2,15 +2,6 @@
 # one connection moves per round trip and what k that makes, what a loss costs at RTT 0, and
 # how the n x 64K connections of Table 2 share what they get.
 
-# "lowest to highest" of x (NA left out) for the report's prose, or "(not run)" when none.
-range_text <- function(x, separator = " to ", suffix = "") {
-  x <- x[!is.na(x)]
-  if (length(x) == 0) {
-    return("(not run)")
-  }
-  paste0(fmt_num(min(x)), separator, fmt_num(max(x)), suffix)
-}
-
 # Octets a window keeps in flight when the sender sends whole segments only: floor(W / MSS)
 # segments of MSS (the segmented window W').
 whole_segments_octets <- function(window, mss) floor(window / mss) * mss

@@ -99,6 +99,12 @@ test_that("a disagreeing cell is explained by the receiver rule its ACK counts s
   expect_equal(causes$r2_octets, c(12903, 11469))
   expect_match(causes$cause[1], "40 % of ACKs waited .* R1's 18296 octets and R2's 12903")
   expect_match(causes$cause[2], "only 0 % of ACKs waited")
+  # A normal cell some of whose transfers locked is a split, not a rule that never held.
+  split <- disagreement_causes(
+    dplyr::mutate(disagreements, measurements = 50, transfers_abnormal = c(50, 41)), counts, 9148
+  )
+  expect_match(split$cause[1], "lock the pair")
+  expect_match(split$cause[2], "^41 of 50 transfers locked .* the others streamed")
   no_counts <- disagreement_causes(disagreements, counts[0, ], 9148)
   expect_match(no_counts$cause, "no rule counts")
   expect_equal(nrow(rule_counts(dplyr::select(transfers, -pair_acks_timer))), 0)
@@ -351,6 +357,10 @@ test_that("each experiment's cells leave out TCP_NODELAY and experiments that di
   expect_equal(nrow(host_model_errors(list())), 0)
   both <- read_experiments_transfers(dir, "comer94", c("table1", "absent", "table1-uncalibrated"))
   expect_equal(nrow(both), 7)
+  # Named experiments read the same: the names are the caller's, not columns.
+  named <- read_experiments_transfers(dir, "comer94", models)
+  expect_equal(named$throughput_mbit, both$throughput_mbit)
+  expect_equal(unique(named$experiment), c("table1", "table1-uncalibrated"))
   expect_equal(nrow(read_experiments_transfers(dir, "comer94", "absent")), 0)
   expect_named(read_experiments_transfers(dir, "comer94", character()), names(empty_transfers()))
 })

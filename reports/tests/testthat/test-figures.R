@@ -164,3 +164,10 @@ test_that("experiment notes are named by experiment, each saying what its sizes 
   expect_match(notes[["lan-2k"]], "We ran 2 message sizes", fixed = TRUE)
   expect_match(notes[["wan-1k"]], "results/p/wan-1k/results.csv", fixed = TRUE)
 })
+
+test_that("a range for prose leaves NA out and says when there is nothing", {
+  expect_equal(range_text(c(0.5, NA, 1.25)), "0.5 to 1.25")
+  expect_equal(range_text(c(85, 100), "-", " %"), "85-100 %")
+  expect_equal(range_text(c(NA_real_)), "(not run)")
+  expect_equal(range_text(c(100, 100), " to ", " %"), "100 %")
+})

@@ -12,12 +12,6 @@ analysis_points <- function(experiment, ..., mean_mbit, elapsed_s = 10, timeouts
 
 constants <- c(mss_octets = 9148, n16_rtt200_mbit = 8.5)
 
-test_that("a range for prose leaves NA out and says when there is nothing", {
-  expect_equal(range_text(c(0.5, NA, 1.25)), "0.5 to 1.25")
-  expect_equal(range_text(c(85, 100), "-", " %"), "85-100 %")
-  expect_equal(range_text(c(NA_real_)), "(not run)")
-})
-
 test_that("whole segments of a window are its segmented window", {
   expect_equal(whole_segments_octets(24576, 9148), 18296)
   expect_equal(whole_segments_octets(9000, 9148), 0)
