@@ -181,6 +181,7 @@ static inline void nrio_process_begins(nrio *io)
     if (io->ops->process_begins)
         io->ops->process_begins(io);
 }
+
 static inline int nrio_counts_since(nrio *io, struct nrio_counts *out)
 {
     return io->ops->counts_since ? io->ops->counts_since(io, out) : -EOPNOTSUPP;

@@ -176,10 +176,10 @@ static void test_a_wakeup_that_finds_another_process_in_a_system_call_waits(void
     tn_nrio_free(&w.net, w.io);
 }
 
-/* A run's context switches all cost ctx_switch_ns raised by one draw of up to
+/* The first process's context switches all cost ctx_switch_ns raised by one draw of up to
  * ctx_switch_spread_pct, the host's first from its jitter stream: the same seed gives the same
  * cost, another seed another one, each inside the spread, and the record says what it was. */
-static void test_a_run_draws_its_switch_cost_once(void)
+static void test_the_first_process_draws_its_switch_cost_at_start(void)
 {
     static struct world w;
     struct tahoe_hostcost c = {.per_packet_ns = 100 * US, .le_rx_ns = 10 * US,
@@ -653,7 +653,7 @@ int main(void)
     NRT_RUN(test_without_the_keys_the_read_follows_the_input);
     NRT_RUN(test_the_interrupt_jitter_is_drawn_from_the_seed);
     NRT_RUN(test_a_wakeup_that_finds_another_process_in_a_system_call_waits);
-    NRT_RUN(test_a_run_draws_its_switch_cost_once);
+    NRT_RUN(test_the_first_process_draws_its_switch_cost_at_start);
     NRT_RUN(test_each_process_draws_its_own_switch_cost);
     NRT_RUN(test_the_clock_interrupt_takes_its_time_from_the_process);
     NRT_RUN(test_interrupt_level_runs_before_the_process);
