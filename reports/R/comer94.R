@@ -217,21 +217,22 @@ count_segments_behind <- function(cells, transfers) {
 # How far a lockstep transfer may lie from the mechanism's rate and still be at it (Fig 7's band).
 lockstep_band <- 0.1
 
-# Per cell, of its transfers (Figs 9-13): how many the rule calls abnormal, each against its
-# setup's normal level as classify_measurements() does, and how many lie within `band` of the
-# cell's lockstep mechanism rate (0 where the paper gives none).
+# Per cell, of its transfers (Figs 9-13): how many the rule calls abnormal (locked), each against
+# its setup's normal level as classify_measurements() does, how many lie within `band` of the
+# cell's lockstep mechanism rate (0 where the paper gives none), and the mean rate of the locked
+# and of the streaming ones (NA where there are none).
 count_transfer_classes <- function(cells, transfers, fraction, band = lockstep_band) {
   keys <- c("setup", "send_buffer", "recv_buffer")
   rates <- dplyr::select(cells, dplyr::all_of(keys), normal_level_mbit, lockstep_mbit)
   counts <- transfers |>
     dplyr::inner_join(rates, by = keys) |>
+    dplyr::mutate(locked = throughput_mbit < fraction * normal_level_mbit) |>
     dplyr::group_by(dplyr::across(dplyr::all_of(keys))) |>
     dplyr::summarise(
-      transfers_abnormal = sum(throughput_mbit < fraction * normal_level_mbit, na.rm = TRUE),
+      transfers_abnormal = sum(locked, na.rm = TRUE),
       transfers_at_lockstep = sum(abs(throughput_mbit / lockstep_mbit - 1) <= band, na.rm = TRUE),
-      locked_mean_mbit = stats_or_na(
-        throughput_mbit[throughput_mbit < fraction * normal_level_mbit], mean
-      ),
+      locked_mean_mbit = stats_or_na(throughput_mbit[locked %in% TRUE], mean),
+      streaming_mean_mbit = stats_or_na(throughput_mbit[locked %in% FALSE], mean),
       .groups = "drop"
     )
   dplyr::left_join(cells, counts, by = keys)
@@ -946,21 +947,18 @@ appendix_rows <- function(cells, rows) {
     dplyr::mutate(figure = appendix_figure(send_buffer, rows), .before = 1)
 }
 
-# Per experiment (the names of cells_by_experiment) and receive buffer of the send row `send`:
-# its transfers, how many the rule calls abnormal (lockstep), their share, and the mean rate
-# of the others (streaming), so that a row's cells show how they split under each host model.
-row_lock_shares <- function(transfers, cells_by_experiment, fraction, send) {
+# Per experiment (the names of cells_by_experiment, each matrix_cells()) and receive buffer of
+# the send row `send`: its transfers, how many the rule calls abnormal (lockstep), their share,
+# and the mean rate of the others (streaming), so that a row's cells show how they split under
+# each host model.
+row_lock_shares <- function(cells_by_experiment, send) {
   purrr::imap(cells_by_experiment, function(cells, name) {
-    measured <- dplyr::filter(transfers, experiment == name, send_buffer == send)
-    classify_measurements(measured, cells, fraction) |>
-      dplyr::group_by(setup, recv_buffer) |>
-      dplyr::summarise(
-        transfers = dplyr::n(),
-        locked = sum(abnormal),
-        streaming_mbit = if (any(!abnormal)) mean(throughput_mbit[!abnormal]) else NA_real_,
-        .groups = "drop"
-      ) |>
-      dplyr::mutate(experiment = name, locked_pct = 100 * locked / transfers, .before = 1)
+    dplyr::filter(cells, send_buffer == send) |>
+      dplyr::transmute(
+        experiment = name, setup, recv_buffer, transfers = measurements,
+        locked = transfers_abnormal, locked_pct = 100 * locked / transfers,
+        streaming_mbit = streaming_mean_mbit
+      )
   }) |>
     dplyr::bind_rows()
 }

@@ -487,16 +487,17 @@ test_that("the appendix figures take the send rows two at a time, and each row c
 })
 
 test_that("a row's lock shares count each experiment's transfers against its own level", {
-  transfers <- tibble::tibble(
-    experiment = rep(c("table1", "table1-jitter"), each = 4), setup = "s",
-    send_buffer = 16384, recv_buffer = rep(c(24576, 24576, 24576, 20480), 2),
-    throughput_mbit = c(0.33, 9.8, 9.6, 9.7, 0.33, 0.33, 0.34, 9.5)
-  )
-  level <- function(mbit) tibble::tibble(setup = "s", normal_level_mbit = mbit)
+  cells <- function(mbit) {
+    rows <- toy_transfers("e", c(16384, 16384, 16384, 16384, 20480), c(24576, 24576, 24576, 20480, 24576), mbit) |>
+      dplyr::mutate(host = NA_character_, receiver_throughput_mbit = mbit, setup = "s")
+    matrix_cells(rows, 0.1, toy_published())
+  }
+  # Levels: the median of the cell means, 9.7 and 9.5 Mb/s; below 0.1 of it a transfer is locked.
   shares <- row_lock_shares(
-    dplyr::bind_rows(transfers, dplyr::mutate(transfers, send_buffer = 20480)),
-    list(table1 = level(10), `table1-jitter` = level(10)), 0.1, 16384
+    list(table1 = cells(c(0.33, 9.8, 9.6, 9.7, 12)), `table1-jitter` = cells(c(0.33, 0.33, 0.34, 9.5, 12))),
+    16384
   )
+  expect_equal(nrow(shares), 4)
   base <- dplyr::filter(shares, experiment == "table1", recv_buffer == 24576)
   expect_equal(c(base$transfers, base$locked), c(3, 1))
   expect_equal(base$locked_pct, 100 / 3)
@@ -504,7 +505,6 @@ test_that("a row's lock shares count each experiment's transfers against its own
   jitter <- dplyr::filter(shares, experiment == "table1-jitter", recv_buffer == 24576)
   expect_equal(jitter$locked_pct, 100)
   expect_true(is.na(jitter$streaming_mbit))
-  # A level that calls every transfer abnormal leaves no streaming rate.
-  all_low <- row_lock_shares(transfers, list(table1 = level(1000)), 0.1, 16384)
-  expect_equal(all_low$locked, c(1, 3))
+  # The locked transfers' own mean is the cell's, beside the streaming one.
+  expect_equal(dplyr::filter(cells(c(0.33, 9.8, 9.6, 9.7, 12)), recv_buffer == 24576, send_buffer == 16384)$locked_mean_mbit, 0.33)
 })
