@@ -118,12 +118,27 @@ def test_measure_turns_sigterm_into_cleanup_and_exit_143(tmp_path: Path) -> None
     assert marker.read_text() == "yes"
 
 
+def sigint_ignored(pid: int) -> bool:
+    """Whether the process ignores SIGINT (/proc/PID/status, SigIgn)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+    raise AssertionError(f"no SigIgn line for process {pid}")
+
+
 def test_sigint_while_measure_starts_ends_it_without_a_traceback() -> None:
     """A SIGINT that lands while measure is still importing its modules (about 0.4 s, before
-    signals_raise takes over) ends it by the signal, without a KeyboardInterrupt traceback."""
+    signals_raise takes over) ends it by the signal, without a KeyboardInterrupt traceback. The
+    child starts with SIGINT ignored, as a job started in the background does, so the signal is
+    sent the moment measure has taken it back, whatever the machine's load: a fixed sleep could
+    land before that, or after --help was done."""
     process = subprocess.Popen([sys.executable, "-m", "netrepro.measure", "--help"], cwd=REPO,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(0.1)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    deadline = time.monotonic() + 30
+    while sigint_ignored(process.pid):
+        assert time.monotonic() < deadline, "measure never took SIGINT back"
+        time.sleep(0.001)
     process.send_signal(signal.SIGINT)
     output, _ = process.communicate(timeout=30)
     assert process.returncode == -signal.SIGINT
